@@ -1,0 +1,66 @@
+"""The Game protocol: what every game in Meeple provides, and nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from domain.core.codec import EventCodec
+from domain.core.options import OptionsInvalid, describe_options, parse_options
+from domain.core.rng import Rng
+
+Seat = int
+S = TypeVar("S")  # state
+C = TypeVar("C")  # command
+E = TypeVar("E")  # event
+O = TypeVar("O")  # options
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    """Who may act now, and how the game ended if it did."""
+
+    to_move: tuple[Seat, ...]
+    finished: bool
+    ranking: tuple[tuple[Seat, ...], ...] = ()  # places, best first; seats sharing a place tie
+    reason: str | None = None  # why it ended: "won", "stalemate", ...
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Game(Generic[S, C, E, O]):
+    """One game's rules as a decider: setup, decide, evolve, and who may see what."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options_type: type[O]
+    check_options: Callable[[O, int], Mapping[str, str]]
+    initial: Callable[[O, int], S]
+    setup: Callable[[O, int, Rng], tuple[E, ...]]
+    decide: Callable[[S, C, Rng], tuple[E, ...]]
+    evolve: Callable[[S, E], S]
+    legal_commands: Callable[[S, Seat], tuple[C, ...]]
+    view: Callable[[S, Seat | None], Any]
+    redact: Callable[[E, Seat | None], E]
+    status: Callable[[S], GameStatus]
+    events: EventCodec[E]
+
+    def parse_options(self, raw: Mapping[str, Any], seats: int) -> O:
+        """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
+        options = parse_options(self.options_type, raw)
+        if errors := self.check_options(options, seats):
+            raise OptionsInvalid(errors)
+        return options
+
+    def describe_options(self) -> list[dict[str, Any]]:
+        return describe_options(self.options_type)
+
+    def replay(self, options: O, seats: int, events: Sequence[E]) -> S:
+        """The state after `events`, from the initial state: the fold that is the truth."""
+        state = self.initial(options, seats)
+        for event in events:
+            state = self.evolve(state, event)
+        return state

@@ -1,0 +1,40 @@
+"""TAKI, the shedding card game, for 2 to 10 players with the 116-card deck.
+
+Each player is dealt eight cards; a card may be played on the discard pile when it matches
+the active colour or the leading card's figure, or is wild. Action cards skip (Stop), make the
+next player draw (+2, stacking), reverse (Change Direction), ask for another card (Plus),
+choose the colour (Change Color), open runs of one colour (TAKI, SuperTaki), cancel and free
+the next card (King), make everyone else draw three (+3) unless someone breaks it (+3 Breaker).
+A player on one card must say "Last card!" or draw four. The first player with no cards wins;
+in tournament mode players climb down stages 8 to 1 before they can win.
+
+The full rules are `rules/taki.md`; each function in `rules.py` cites the section it applies.
+"""
+
+from domain.core.game import Game
+from domain.taki.commands import Command
+from domain.taki.events import CODEC, Event
+from domain.taki.evolve import evolve, initial
+from domain.taki.options import TakiOptions, check_options
+from domain.taki.rules import decide, legal_commands
+from domain.taki.setup import MAX_SEATS, MIN_SEATS, setup
+from domain.taki.state import TakiState, status
+from domain.taki.views import redact, view
+
+TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
+    name="taki",
+    title="TAKI",
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    options_type=TakiOptions,
+    check_options=check_options,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    view=view,
+    redact=redact,
+    status=status,
+    events=CODEC,
+)

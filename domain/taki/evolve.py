@@ -1,0 +1,152 @@
+"""Facts into state, nothing else: evolve records what `decide` already ruled."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TypeVar, assert_never
+
+from domain.core.game import Seat
+from domain.taki.cards import BY_ID, Card
+from domain.taki.events import (
+    BreakerPenalty, CardPlayed, CardsDrawn, ColorChosen, DeckShuffled, DirectionChanged,
+    DiscardReshuffled, DrawReason, DrawShortfall, Event, GameEnded, HandDealt, KingFollowUp,
+    LastCardAnnounced, LastCardLapsed, LastCardOwed, LastCardPenalty, LeadingCardTurned,
+    PlayerSkipped, PlayerWentOut, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken,
+    Plus3Broken, Plus3Cancelled, Plus3Passed, Plus3Resolved, Plus3WindowOpened, PlusFollowUp,
+    PlusUnfulfilled, Role, StageCompleted, TakiRunClosed, TakiRunLeftOpen, TakiRunOpened,
+    TurnStarted,
+)
+from domain.taki.options import Mode, TakiOptions
+from domain.taki.state import Phase, Plus3Window, Result, Run, TakiState
+
+T = TypeVar("T")
+
+TURN_DRAWS = frozenset({DrawReason.DRAW, DrawReason.PLUS2, DrawReason.PLUS})
+
+
+def initial(options: TakiOptions, seats: int) -> TakiState:
+    """The empty table before the shuffle."""
+    return TakiState(
+        options=options,
+        hands=((),) * seats,
+        current=options.first_seat,
+        announced=(False,) * seats,
+        owed=(None,) * seats,
+        stages=(8,) * seats if options.mode is Mode.TOURNAMENT else (),
+    )
+
+
+def evolve(state: TakiState, event: Event) -> TakiState:
+    """Record one fact. Never validates, never fails."""
+    match event:
+        case DeckShuffled(order):
+            return replace(state, draw_pile=_cards(order))
+        case HandDealt(seat, cards) | CardsDrawn(seat, cards):
+            return _drawn(state, event, seat, _cards(cards))
+        case LeadingCardTurned(card_id, buried):
+            card, rest = state.draw_pile[0], state.draw_pile[1:]
+            if buried:
+                return replace(state, draw_pile=rest + (card,))
+            return replace(state, draw_pile=rest, discard=state.discard + (card,), active_color=card.color)
+        case TurnStarted(seat, turn_no):
+            return replace(
+                state, current=seat, turn_no=turn_no, phase=Phase.NORMAL,
+                dropped_to_one=False, announce_intent=False,
+            )
+        case CardPlayed(seat, card_id, role, announce):
+            return _played(state, seat, BY_ID[card_id], role, announce)
+        case ColorChosen(color=color):
+            return replace(state, active_color=color)
+        case TakiRunOpened(seat, color):
+            return replace(state, run=Run(color, seat), active_color=color, phase=Phase.IN_RUN)
+        case TakiRunClosed():
+            return replace(state, run=None, phase=Phase.NORMAL)
+        case DirectionChanged(direction):
+            return replace(state, direction=direction)
+        case Plus2Stacked(total):
+            return replace(state, plus2_stack=total)
+        case Plus2StackCancelled() | Plus2StackTaken():
+            return replace(state, plus2_stack=0)
+        case PlusFollowUp():
+            return replace(state, phase=Phase.PLUS_FOLLOW_UP)
+        case KingFollowUp():
+            return replace(state, phase=Phase.KING_FOLLOW_UP)
+        case Plus3WindowOpened(source, awaiting):
+            return replace(state, plus3=Plus3Window(source, awaiting), phase=Phase.PLUS3_WINDOW)
+        case Plus3Passed(seat):
+            window = state.plus3
+            if window is None:
+                return state
+            return replace(state, plus3=replace(window, awaiting=tuple(s for s in window.awaiting if s != seat)))
+        case Plus3Broken() | Plus3Resolved():
+            return replace(state, plus3=None, phase=Phase.NORMAL)
+        case Plus3Cancelled():
+            return replace(state, plus3=None)
+        case DiscardReshuffled(order):
+            reshuffled = set(order)
+            kept = tuple(card for card in state.discard if card.id not in reshuffled)
+            return replace(state, draw_pile=state.draw_pile + _cards(order), discard=kept)
+        case LastCardAnnounced(seat):
+            return replace(state, announced=_set(state.announced, seat, True), owed=_set(state.owed, seat, None))
+        case LastCardOwed(seat, deadline_turn):
+            return replace(state, owed=_set(state.owed, seat, deadline_turn))
+        case LastCardLapsed(seat) | LastCardPenalty(seat):
+            return replace(state, owed=_set(state.owed, seat, None))
+        case StageCompleted(seat, stage):
+            return replace(state, stages=_set(state.stages, seat, stage))
+        case PlayerWentOut(seat):
+            window = state.plus3
+            if window is not None:
+                window = replace(window, awaiting=tuple(s for s in window.awaiting if s != seat))
+            return replace(state, out=state.out + (seat,), plus3=window)
+        case GameEnded(ranking, reason):
+            return replace(state, result=Result(ranking, reason), phase=Phase.FINISHED, plus3=None)
+        case TakiRunLeftOpen() | PlayerSkipped() | BreakerPenalty() | DrawShortfall() | PlusUnfulfilled():
+            return state
+        case _:
+            assert_never(event)
+
+
+def _drawn(state: TakiState, event: HandDealt | CardsDrawn, seat: Seat, cards: tuple[Card, ...]) -> TakiState:
+    hand = state.hands[seat] + cards
+    taken = set(cards)
+    state = replace(
+        state,
+        hands=_set(state.hands, seat, hand),
+        draw_pile=tuple(card for card in state.draw_pile if card not in taken),
+        announced=_set(state.announced, seat, state.announced[seat] and len(hand) == 1),
+    )
+    if seat == state.current and cards:
+        state = replace(state, dropped_to_one=False)
+    if isinstance(event, CardsDrawn) and event.reason in TURN_DRAWS:
+        state = replace(state, idle_turns=0 if cards else state.idle_turns + 1)
+    return state
+
+
+def _played(state: TakiState, seat: Seat, card: Card, role: Role, announce: bool) -> TakiState:
+    before = state.hands[seat]
+    hand = tuple(c for c in before if c != card)
+    run = state.run
+    if role is Role.RUN and run is not None:
+        run = Run(run.color, seat)
+    colored = card.color is not None and not card.is_transparent
+    return replace(
+        state,
+        hands=_set(state.hands, seat, hand),
+        discard=state.discard + (card,),
+        active_color=card.color if colored else state.active_color,
+        phase=Phase.IN_RUN if role is Role.RUN else (state.phase if role is Role.ANSWER else Phase.NORMAL),
+        run=run,
+        announced=_set(state.announced, seat, state.announced[seat] and len(hand) == 1),
+        dropped_to_one=(len(before) == 2) if seat == state.current else state.dropped_to_one,
+        announce_intent=state.announce_intent or (announce and seat == state.current),
+        idle_turns=0,
+    )
+
+
+def _cards(ids: tuple[str, ...]) -> tuple[Card, ...]:
+    return tuple(BY_ID[card_id] for card_id in ids)
+
+
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return values[:index] + (value,) + values[index + 1:]
