@@ -1,0 +1,33 @@
+-- Append events to one game's stream, atomically and only at the expected version.
+-- KEYS[1] meta hash, KEYS[2] stream, KEYS[3] idempotency key
+-- ARGV[1] expected version, ARGV[2] idempotency fingerprint ('' for none),
+-- ARGV[3] idempotency ttl seconds, ARGV[4] new status ('' keeps it), ARGV[5] time (ms),
+-- ARGV[6] command id, ARGV[7] actor, then type, schema version, payload for each event.
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then
+  return {'missing'}
+end
+version = tonumber(version)
+if ARGV[2] ~= '' then
+  local previous = redis.call('GET', KEYS[3])
+  if previous then
+    return {'duplicate', previous}
+  end
+end
+if tonumber(ARGV[1]) ~= version then
+  return {'conflict', tostring(version)}
+end
+local first = version + 1
+for i = 8, #ARGV, 3 do
+  version = version + 1
+  redis.call('XADD', KEYS[2], version .. '-0',
+    't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', ARGV[6], 'a', ARGV[7], 'at', ARGV[5])
+end
+redis.call('HSET', KEYS[1], 'version', version)
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[1], 'status', ARGV[4])
+end
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[3], ARGV[2] .. '|' .. first .. '|' .. version, 'EX', tonumber(ARGV[3]))
+end
+return {'ok', tostring(version)}

@@ -1,0 +1,35 @@
+-- Seat a player: the requested seat if free, else the lowest free one.
+-- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash
+-- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash
+-- Returns {'ok', seat, seats taken, seat count} or {error reason}.
+local total = redis.call('HGET', KEYS[1], 'seats')
+if not total then
+  return {'missing'}
+end
+total = tonumber(total)
+if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then
+  return {'started'}
+end
+local seat
+if ARGV[1] ~= '' then
+  seat = tonumber(ARGV[1])
+  if seat < 0 or seat >= total then
+    return {'no_such_seat'}
+  end
+  if redis.call('HEXISTS', KEYS[2], seat) == 1 then
+    return {'seat_taken'}
+  end
+else
+  for candidate = 0, total - 1 do
+    if redis.call('HEXISTS', KEYS[2], candidate) == 0 then
+      seat = candidate
+      break
+    end
+  end
+  if not seat then
+    return {'game_full'}
+  end
+end
+redis.call('HSET', KEYS[2], seat, ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[3], seat)
+return {'ok', seat, redis.call('HLEN', KEYS[2]), total}

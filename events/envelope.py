@@ -1,0 +1,73 @@
+"""What is stored around each event: where it belongs, what caused it and when."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One stored event. `version` counts 1, 2, 3 … with no gaps within a game."""
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    command_id: str
+    actor: str  # "seat:2", or "system" for setup
+    time: int  # milliseconds since the epoch, from the server that appended it
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event ready to append: encoded, with the command that caused it."""
+
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What the store keeps about a game beside its events."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: int
+    status: str  # waiting, active, finished
+    version: int
+    created: int  # milliseconds since the epoch
+    names: tuple[str | None, ...]  # the name at each seat, None while free
+
+
+class GameNotFound(Exception):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"No game {game_id!r}.")
+        self.game_id = game_id
+
+
+class VersionConflict(Exception):
+    """The stream has moved past the version the command expected; nothing was written."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"The game is at version {actual}, not {expected}.")
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyKeyReused(Exception):
+    """An idempotency key sent again with a different command."""
+
+    def __init__(self) -> None:
+        super().__init__("This Idempotency-Key was already used for a different command.")
+
+
+class SeatUnavailable(Exception):
+    """A join that cannot be seated: the seat is taken, out of range, or the game is full."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

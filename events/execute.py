@@ -1,0 +1,136 @@
+"""The one place that loads a game, decides a command and appends the result. The HTTP API and
+the workers both come through here."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from domain import GAMES
+from domain.core.game import Game
+from domain.core.rng import Rng, SystemRng
+from events.envelope import GameRecord, NewEvent, VersionConflict
+from events.store import Appended, EventStore
+
+RETRIES = 5  # times an unconditional command is decided again after losing a race
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game as of `version`: its record, its rules and its state."""
+
+    record: GameRecord
+    game: Game  # type: ignore[type-arg]
+    state: Any
+    version: int
+
+
+class StateCache:
+    """The latest state of recently used games, by id: a cache, never the truth. A load reads
+    only the events appended since the cached version."""
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self.capacity = capacity
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, Any] | None:
+        with self._lock:
+            if game_id in self._states:
+                self._states.move_to_end(game_id)
+            return self._states.get(game_id)
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        with self._lock:
+            cached = self._states.get(game_id)
+            if cached is None or cached[0] < version:
+                self._states[game_id] = (version, state)
+                self._states.move_to_end(game_id)
+            while len(self._states) > self.capacity:
+                self._states.popitem(last=False)
+
+
+class Executor:
+    """Loads games and runs commands against one store."""
+
+    def __init__(self, store: EventStore, cache: StateCache | None = None) -> None:
+        self.store = store
+        self.cache = cache or StateCache()
+
+    def load(self, game_id: str, version: int | None = None) -> Loaded:
+        """The game now, or as it was at `version`."""
+        record = self.store.game(game_id)
+        game = GAMES[record.game]
+        cached = self.cache.get(game_id) if version is None else None
+        if cached is None or cached[0] > record.version:
+            at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
+        else:
+            at, state = cached
+        wanted = None if version is None else version - at
+        for envelope in self.store.read(game_id, after=at, limit=wanted) if wanted != 0 else ():
+            state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
+            at = envelope.version
+        if version is None:
+            self.cache.put(game_id, at, state)
+        return Loaded(record, game, state, at)
+
+    def execute(
+        self,
+        game_id: str,
+        command: Any,
+        *,
+        actor: str,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        fingerprint: str = "",
+        rng: Rng | None = None,
+    ) -> Appended:
+        """Decide `command` on the game's current state and append its events.
+
+        With `expected_version` the command applies only at that version (VersionConflict
+        otherwise); without it, losing a race to another append means deciding again on the
+        newer state. A command sent again with the same `idempotency_key` returns the first
+        answer and appends nothing."""
+        if idempotency_key and (earlier := self.store.remembered(game_id, idempotency_key, fingerprint)):
+            return earlier
+        for _ in range(RETRIES):
+            loaded = self.load(game_id)
+            if expected_version is not None and expected_version != loaded.version:
+                raise VersionConflict(expected_version, loaded.version)
+            events = loaded.game.decide(loaded.state, command, rng or SystemRng())
+            try:
+                return self._append(loaded, events, actor, idempotency_key, fingerprint)
+            except VersionConflict:
+                if expected_version is not None:
+                    raise
+        raise VersionConflict(loaded.version, self.store.game(game_id).version)
+
+    def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
+        """Append the opening events once every seat is taken; None if already started."""
+        loaded = self.load(game_id)
+        if loaded.version or None in loaded.record.names:
+            return None
+        options = loaded.game.parse_options(loaded.record.options, loaded.record.seats)
+        events = loaded.game.setup(options, loaded.record.seats, rng or SystemRng())
+        try:
+            return self._append(loaded, events, "system", None, "")
+        except VersionConflict:
+            return None
+
+    def _append(self, loaded: Loaded, events: tuple[Any, ...], actor: str, key: str | None, fingerprint: str) -> Appended:
+        game, state = loaded.game, loaded.state
+        for event in events:
+            state = game.evolve(state, event)
+        encoded = [NewEvent(*game.events.encode(event)) for event in events]
+        status = "finished" if game.status(state).finished else "active"
+        appended = self.store.append(
+            loaded.record.id, loaded.version, encoded,
+            command_id=uuid.uuid4().hex, actor=actor, status=status,
+            idempotency=(key, fingerprint) if key else None,
+        )
+        if not appended.replayed:
+            self.cache.put(loaded.record.id, appended.version, state)
+        return appended

@@ -1,0 +1,39 @@
+"""Every Redis key Meeple uses. All keys of one game share the hash tag `{game_id}`, so one
+append touches one Redis Cluster slot."""
+
+from __future__ import annotations
+
+import re
+
+PREFIX = "meeple"
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def meta(game_id: str) -> str:
+    """Hash: game name, options, seat count, status, version, creation time."""
+    return f"{PREFIX}:{{{game_id}}}:meta"
+
+
+def stream(game_id: str) -> str:
+    """Stream: the game's events; entry id `<version>-0`."""
+    return f"{PREFIX}:{{{game_id}}}:events"
+
+
+def seats(game_id: str) -> str:
+    """Hash: seat number → player name."""
+    return f"{PREFIX}:{{{game_id}}}:seats"
+
+
+def tokens(game_id: str) -> str:
+    """Hash: SHA-256 of a seat token → seat number."""
+    return f"{PREFIX}:{{{game_id}}}:tokens"
+
+
+def idempotency(game_id: str, key: str) -> str:
+    """String: the fingerprint and version range of the command first sent with this key."""
+    return f"{PREFIX}:{{{game_id}}}:idem:{key}"
+
+
+def game_index() -> str:
+    """Sorted set: every game id by creation time (written once per game, at creation)."""
+    return f"{PREFIX}:games"

@@ -1,0 +1,209 @@
+"""The event store on Redis: one stream per game, appended atomically at an expected version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import redis
+
+from events import keys
+from events.envelope import (
+    Envelope, GameNotFound, GameRecord, IdempotencyKeyReused, NewEvent, SeatUnavailable, VersionConflict,
+)
+
+IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
+
+
+def _script(name: str) -> str:
+    return resources.files("events").joinpath(name).read_text()
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The outcome of an append: the version reached and the envelopes written.
+    `replayed` is true when an idempotency key answered with an earlier append."""
+
+    version: int
+    events: tuple[Envelope, ...]
+    replayed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    seat: int
+    taken: int
+    seats: int
+
+
+class EventStore:
+    """Games, seats and event streams in one Redis server or cluster."""
+
+    def __init__(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        self.redis = client
+        self._append = client.register_script(_script("append.lua"))
+        self._claim = client.register_script(_script("claim_seat.lua"))
+
+    # games
+
+    def create_game(self, game_id: str, game: str, options: dict[str, Any], seats: int) -> GameRecord:
+        now = _now()
+        record = {"game": game, "options": json.dumps(options), "seats": seats,
+                  "status": "waiting", "version": 0, "created": now}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.meta(game_id), mapping=record)
+        pipe.zadd(keys.game_index(), {game_id: now})
+        pipe.execute()
+        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats)
+
+    def game(self, game_id: str) -> GameRecord:
+        """The game's record; raises GameNotFound."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(game_id))
+        pipe.hgetall(keys.seats(game_id))
+        meta, seat_names = pipe.execute()
+        if not meta:
+            raise GameNotFound(game_id)
+        return _record(game_id, meta, seat_names)
+
+    def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
+        """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
+        found: list[GameRecord] = []
+        position = offset
+        batch = max(limit, 50)
+        while len(found) < limit:
+            ids = self.redis.zrevrange(keys.game_index(), position, position + batch - 1)
+            if not ids:
+                return found, None
+            for index, raw_id in enumerate(ids):
+                record = self.game(raw_id.decode())
+                if (game is None or record.game == game) and (status is None or record.status == status):
+                    found.append(record)
+                    if len(found) == limit:
+                        return found, position + index + 1
+            position += len(ids)
+        return found, position
+
+    # seats
+
+    def claim_seat(self, game_id: str, seat: int | None, name: str, token: str) -> Seated:
+        """Seat `name` at `seat` (or the lowest free seat), holding `token`."""
+        answer = self._claim(
+            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id)],
+            args=["" if seat is None else seat, name, hash_token(token)],
+        )
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome != "ok":
+            raise SeatUnavailable(outcome, _SEAT_PROBLEMS[outcome])
+        return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        seat = self.redis.hget(keys.tokens(game_id), hash_token(token))
+        return None if seat is None else int(seat)
+
+    # events
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
+        """Events with versions after `after`, oldest first, at most `limit`."""
+        entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
+        return [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+
+    def read_range(self, game_id: str, first: int, last: int) -> list[Envelope]:
+        entries = self.redis.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
+        return [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        command_id: str,
+        actor: str,
+        status: str | None = None,
+        idempotency: tuple[str, str] | None = None,
+    ) -> Appended:
+        """Append `events` if the game is at `expected_version`, else raise VersionConflict.
+        `idempotency` is (key, fingerprint of the command): a key seen before answers with
+        the events it appended then, and writes nothing."""
+        now = _now()
+        key, fingerprint = idempotency or ("", "")
+        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
+        for event in events:
+            args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
+        answer = self._append(keys=[keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args=args)
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome == "conflict":
+            raise VersionConflict(expected_version, int(answer[1]))
+        if outcome == "duplicate":
+            return self._earlier(game_id, answer[1].decode(), fingerprint)
+        version = int(answer[1])
+        envelopes = tuple(
+            Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
+            for number, event in enumerate(events, start=1)
+        )
+        return Appended(version, envelopes)
+
+    def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
+        """The earlier answer to a command sent with this idempotency key, if any."""
+        stored = self.redis.get(keys.idempotency(game_id, key))
+        return None if stored is None else self._earlier(game_id, stored.decode(), fingerprint)
+
+    def _earlier(self, game_id: str, stored: str, fingerprint: str) -> Appended:
+        earlier_fingerprint, first, last = stored.rsplit("|", 2)
+        if earlier_fingerprint != fingerprint:
+            raise IdempotencyKeyReused()
+        return Appended(int(last), tuple(self.read_range(game_id, int(first), int(last))), replayed=True)
+
+
+_SEAT_PROBLEMS = {
+    "started": "The game has already started: every seat is taken.",
+    "no_such_seat": "The game has no such seat.",
+    "seat_taken": "That seat is taken.",
+    "game_full": "Every seat is taken.",
+}
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
+
+
+def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]) -> GameRecord:
+    seats = int(meta[b"seats"])
+    names = tuple(seat_names[str(seat).encode()].decode() if str(seat).encode() in seat_names else None for seat in range(seats))
+    return GameRecord(
+        id=game_id,
+        game=meta[b"game"].decode(),
+        options=json.loads(meta[b"options"]),
+        seats=seats,
+        status=meta[b"status"].decode(),
+        version=int(meta[b"version"]),
+        created=int(meta[b"created"]),
+        names=names,
+    )
+
+
+def _envelope(game_id: str, entry_id: bytes, fields: dict[bytes, bytes]) -> Envelope:
+    return Envelope(
+        game_id=game_id,
+        version=int(entry_id.split(b"-")[0]),
+        type=fields[b"t"].decode(),
+        schema_version=int(fields[b"s"]),
+        payload=json.loads(fields[b"p"]),
+        command_id=fields[b"c"].decode(),
+        actor=fields[b"a"].decode(),
+        time=int(fields[b"at"]),
+    )

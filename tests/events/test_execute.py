@@ -1,0 +1,81 @@
+"""Loading, deciding and appending through the one execute path."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core.errors import RuleViolation
+from domain.core.rng import SeededRng
+from domain.taki import TAKI
+from domain.taki.commands import Draw
+from events.envelope import VersionConflict
+from events.execute import Executor
+from events.store import EventStore
+
+
+def started_game(executor: Executor, seats: int = 2) -> str:
+    executor.store.create_game("g", "taki", {"first_seat": 1}, seats)
+    for seat in range(seats):
+        executor.store.claim_seat("g", seat, f"p{seat}", f"token{seat}")
+    assert executor.start("g", SeededRng(1)) is not None
+    return "g"
+
+
+def test_start_appends_the_setup_once(executor: Executor) -> None:
+    game = started_game(executor)
+    assert executor.start(game) is None
+    loaded = executor.load(game)
+    assert loaded.version == len(executor.store.read(game)) and loaded.state.current == 1
+    assert executor.store.game(game).status == "active"
+
+
+def test_a_game_does_not_start_before_every_seat_is_taken(executor: Executor) -> None:
+    executor.store.create_game("g", "taki", {}, 3)
+    executor.store.claim_seat("g", 0, "ann", "t")
+    assert executor.start("g") is None and executor.load("g").version == 0
+
+
+def test_execute_appends_what_decide_returns_and_the_state_follows(executor: Executor) -> None:
+    game = started_game(executor)
+    before = executor.load(game)
+    done = executor.execute(game, Draw(1), actor="seat:1", expected_version=before.version)
+    assert done.version == before.version + len(done.events)
+    after = executor.load(game)
+    assert after.version == done.version and after.state.current == 0
+    fresh = Executor(executor.store).load(game)
+    assert fresh.state == after.state
+    assert TAKI.replay(after.state.options, 2, [
+        TAKI.events.decode(e.type, e.schema_version, e.payload) for e in executor.store.read(game)]) == after.state
+
+
+def test_a_refused_command_appends_nothing(executor: Executor) -> None:
+    game = started_game(executor)
+    version = executor.load(game).version
+    with pytest.raises(RuleViolation) as refused:
+        executor.execute(game, Draw(0), actor="seat:0")
+    assert refused.value.reason == "not_your_turn" and executor.load(game).version == version
+
+
+def test_a_stale_expected_version_is_a_conflict(executor: Executor) -> None:
+    game = started_game(executor)
+    version = executor.load(game).version
+    with pytest.raises(VersionConflict):
+        executor.execute(game, Draw(1), actor="seat:1", expected_version=version - 1)
+
+
+def test_a_retried_command_returns_the_first_answer(executor: Executor) -> None:
+    game = started_game(executor)
+    first = executor.execute(game, Draw(1), actor="seat:1", idempotency_key="k", fingerprint="draw")
+    retry = executor.execute(game, Draw(1), actor="seat:1", idempotency_key="k", fingerprint="draw")
+    assert retry.replayed and retry.events == first.events and retry.version == first.version
+    assert executor.load(game).version == first.version
+
+
+def test_the_state_at_any_past_version(executor: Executor, store: EventStore) -> None:
+    game = started_game(executor)
+    executor.execute(game, Draw(1), actor="seat:1")
+    events = store.read(game)
+    for version in (0, 1, len(events) - 1, len(events)):
+        expected = TAKI.replay(executor.load(game).state.options, 2, [
+            TAKI.events.decode(e.type, e.schema_version, e.payload) for e in events[:version]])
+        assert executor.load(game, version).state == expected

@@ -1,0 +1,31 @@
+"""The embedded server keeps every acknowledged append across a restart and a crash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import redis
+
+from events.envelope import NewEvent
+from events.store import EventStore
+from service.embedded import EmbeddedRedis
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.mark.parametrize("stop", ["terminate", "kill -9"])
+def test_appends_survive_a_restart(tmp_path: Path, stop: str) -> None:
+    server = EmbeddedRedis(tmp_path)
+    server.start()
+    store = EventStore(redis.Redis.from_url(server.url))
+    store.create_game("g", "taki", {}, 2)
+    for version in range(50):
+        store.append("g", version, [NewEvent("e", 1, {"n": version})], command_id="c", actor="system")
+    store.redis.close()
+    server.stop() if stop == "terminate" else server.kill()
+    with EmbeddedRedis(tmp_path) as again:
+        store = EventStore(redis.Redis.from_url(again.url))
+        assert [e.payload["n"] for e in store.read("g")] == list(range(50))
+        assert store.game("g").version == 50
+        store.redis.close()

@@ -1,0 +1,140 @@
+"""The event store, on fakeredis and on a real Redis server alike."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import redis
+
+from events import keys
+from events.envelope import GameNotFound, IdempotencyKeyReused, NewEvent, SeatUnavailable, VersionConflict
+from events.store import EventStore, hash_token
+
+
+def events(*names: str) -> list[NewEvent]:
+    return [NewEvent(name, 1, {"n": index}) for index, name in enumerate(names)]
+
+
+def new_game(store: EventStore, game_id: str = "g1", seats: int = 2) -> str:
+    store.create_game(game_id, "taki", {}, seats)
+    return game_id
+
+
+def test_appends_number_events_from_one_without_gaps(store: EventStore) -> None:
+    game = new_game(store)
+    first = store.append(game, 0, events("a", "b"), command_id="c1", actor="system")
+    second = store.append(game, 2, events("c"), command_id="c2", actor="seat:0")
+    assert (first.version, second.version) == (2, 3)
+    stored = store.read(game)
+    assert [e.version for e in stored] == [1, 2, 3]
+    assert [(e.type, e.payload, e.command_id, e.actor, e.schema_version) for e in stored] == [
+        ("a", {"n": 0}, "c1", "system", 1), ("b", {"n": 1}, "c1", "system", 1), ("c", {"n": 0}, "c2", "seat:0", 1)]
+    assert stored[0].game_id == game and stored[0].time > 0
+    assert list(first.events) == stored[:2]
+    assert store.game(game).version == 3
+
+
+def test_reads_pages_after_a_version(store: EventStore) -> None:
+    game = new_game(store)
+    store.append(game, 0, events(*"abcde"), command_id="c", actor="system")
+    assert [e.version for e in store.read(game, after=2, limit=2)] == [3, 4]
+    assert [e.version for e in store.read(game, after=4)] == [5]
+    assert store.read(game, after=5) == []
+
+
+def test_a_stale_expected_version_writes_nothing(store: EventStore) -> None:
+    game = new_game(store)
+    store.append(game, 0, events("a"), command_id="c", actor="system")
+    with pytest.raises(VersionConflict) as conflict:
+        store.append(game, 0, events("b"), command_id="c", actor="system")
+    assert (conflict.value.expected, conflict.value.actual) == (0, 1)
+    assert [e.type for e in store.read(game)] == ["a"]
+
+
+def test_an_unknown_game_is_not_found(store: EventStore) -> None:
+    with pytest.raises(GameNotFound):
+        store.append("nope", 0, events("a"), command_id="c", actor="system")
+    with pytest.raises(GameNotFound):
+        store.game("nope")
+    assert store.read("nope") == []
+
+
+def test_an_idempotency_key_answers_a_retry_with_the_first_result(store: EventStore) -> None:
+    game = new_game(store)
+    first = store.append(game, 0, events("a", "b"), command_id="c", actor="seat:0", idempotency=("k1", "play r5"))
+    retry = store.append(game, 0, events("x"), command_id="c2", actor="seat:0", idempotency=("k1", "play r5"))
+    assert retry.replayed and retry.version == 2 and retry.events == first.events
+    assert store.remembered(game, "k1", "play r5") == retry
+    assert len(store.read(game)) == 2
+    with pytest.raises(IdempotencyKeyReused):
+        store.append(game, 2, events("y"), command_id="c3", actor="seat:0", idempotency=("k1", "draw"))
+    assert store.remembered(game, "k2", "draw") is None
+
+
+def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    game = new_game(store, "tagged")
+    store.claim_seat(game, None, "ann", "secret")
+    store.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
+    names = {key.decode() for key in client.keys("*")} - {keys.game_index()}
+    assert names and all("{tagged}" in name for name in names)
+    slots = {keys.meta(game), keys.stream(game), keys.seats(game), keys.tokens(game), keys.idempotency(game, "k")}
+    assert names == slots
+
+
+def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    game = new_game(store, seats=3)
+    assert store.claim_seat(game, 2, "cy", "t2").seat == 2
+    assert store.claim_seat(game, None, "ann", "t0").seat == 0
+    with pytest.raises(SeatUnavailable) as taken:
+        store.claim_seat(game, 2, "bo", "tx")
+    assert taken.value.reason == "seat_taken"
+    with pytest.raises(SeatUnavailable) as missing:
+        store.claim_seat(game, 3, "bo", "tx")
+    assert missing.value.reason == "no_such_seat"
+    seated = store.claim_seat(game, None, "bo", "t1")
+    assert (seated.seat, seated.taken, seated.seats) == (1, 3, 3)
+    with pytest.raises(SeatUnavailable) as full:
+        store.claim_seat(game, None, "di", "t3")
+    assert full.value.reason == "game_full"
+    assert [store.seat_for_token(game, token) for token in ("t0", "t1", "t2", "nope")] == [0, 1, 2, None]
+    assert store.game(game).names == ("ann", "bo", "cy")
+    stored = client.hgetall(keys.tokens(game))
+    assert hash_token("t0").encode() in stored and b"t0" not in stored
+
+
+def test_lists_games_newest_first_filtered_and_paged(store: EventStore) -> None:
+    for number in range(5):
+        new_game(store, f"g{number}")
+    store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
+    page, following = store.list_games(None, None, 0, 2)
+    assert [r.id for r in page] == ["g4", "g3"] and following == 2
+    page, following = store.list_games(None, None, following, 10)
+    assert [r.id for r in page] == ["g2", "g1", "g0"] and following is None
+    page, _ = store.list_games("taki", "active", 0, 10)
+    assert [r.id for r in page] == ["g1"]
+    assert store.list_games("djambi", None, 0, 10) == ([], None)
+
+
+@pytest.mark.redis
+def test_racing_appends_at_one_version_let_exactly_one_win(real_redis: redis.Redis) -> None:  # type: ignore[type-arg]
+    store = EventStore(real_redis)
+    game = new_game(store)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(20)
+
+    def race(number: int) -> None:
+        barrier.wait()
+        try:
+            store.append(game, 0, events(f"e{number}"), command_id=str(number), actor="seat:0")
+            outcomes.append("won")
+        except VersionConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=race, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["conflict"] * 19 + ["won"]
+    assert [e.version for e in store.read(game)] == [1]
