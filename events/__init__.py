@@ -1,0 +1,1 @@
+"""The event store: streams, envelopes, appends, and the one path that executes a command."""

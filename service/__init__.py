@@ -1,0 +1,1 @@
+"""The HTTP API: a Flask app over the event store."""

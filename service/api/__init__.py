@@ -1,0 +1,1 @@
+"""The routes of API v1."""

@@ -1,0 +1,188 @@
+"""API v1: create and list games, join them, read their views and logs, send commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, current_app, request, url_for
+
+from domain import GAMES
+from events import keys
+from events.envelope import GameNotFound, VersionConflict
+from events.execute import Executor
+from service import auth
+from service.errors import ApiError, StaleIfMatch
+from service.schemas import COMMANDS, responses
+from service.schemas.common import (
+    CreateGameSchema, EventsQuerySchema, ExpectedVersionSchema, JoinSchema, ListGamesSchema,
+)
+
+bp = Blueprint("v1", __name__, url_prefix="/v1")
+
+IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def executor() -> Executor:
+    return current_app.extensions["meeple"]  # type: ignore[no-any-return]
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 for another content type, 400 for broken JSON."""
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
+    try:
+        body = json.loads(request.get_data(cache=True) or b"null")
+    except (ValueError, RecursionError):
+        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ApiError(422, "validation_error", "The body must be a JSON object.")
+    return body
+
+
+def known_game(game_id: str) -> str:
+    if not keys.GAME_ID.match(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = IF_MATCH.match(header.strip())
+    if match is None:
+        raise ApiError(422, "validation_error", 'If-Match must be a game version such as "12".')
+    return int(match.group(1))
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+@bp.get("/health")
+def health() -> dict[str, Any]:
+    """Whether the API and its store answer."""
+    executor().store.redis.ping()
+    return {"status": "ok"}
+
+
+@bp.get("/games/types")
+def game_types() -> dict[str, Any]:
+    """Each game with its seat range and options."""
+    return {"types": [
+        {"name": game.name, "title": game.title, "min_seats": game.min_seats, "max_seats": game.max_seats,
+         "options": game.describe_options()}
+        for game in GAMES.values()
+    ]}
+
+
+@bp.post("/games")
+def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create a game waiting for its players."""
+    body = CreateGameSchema().load(json_body())
+    game = GAMES[body["game"]]
+    game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
+    game_id = auth.new_token()[:16]
+    record = executor().store.create_game(game_id, game.name, body["options"], body["seats"])
+    return responses.summary(record), 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+@bp.get("/games")
+def list_games() -> dict[str, Any]:
+    """Games, newest first, by game and status; paginated by cursor."""
+    query = ListGamesSchema().load(request.args.to_dict())
+    records, following = executor().store.list_games(query["game"], query["status"], query["cursor"], query["limit"])
+    return {"games": [responses.summary(record) for record in records], "next": following}
+
+
+@bp.post("/games/<game_id>/join")
+def join(game_id: str) -> tuple[dict[str, Any], int]:
+    """Take a seat; the game starts when the last seat is taken."""
+    body = JoinSchema().load(json_body())
+    token = auth.new_token()
+    seated = executor().store.claim_seat(known_game(game_id), body["seat"], body["name"], token)
+    if seated.taken == seated.seats:
+        executor().start(game_id)
+    return {"game_id": game_id, "seat": seated.seat, "token": token}, 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The game as the caller's seat (or a spectator) may see it."""
+    seat = auth.seat_for(executor().store, known_game(game_id))
+    loaded = executor().load(game_id)
+    return responses.game_view(loaded, seat), 200, etag(loaded.version)
+
+
+@bp.get("/games/<game_id>/states/<int:version>")
+def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The game as it was at a past version, as the caller may see it."""
+    seat = auth.seat_for(executor().store, known_game(game_id))
+    current = executor().store.game(game_id).version
+    if version > current:
+        raise ApiError(404, "version_not_found", f"The game is at version {current}.", current=current)
+    return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
+
+
+@bp.get("/games/<game_id>/legal-commands")
+def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Every command the caller's seat may send now, each ready to POST as it is."""
+    seat = auth.require_seat(executor().store, known_game(game_id))
+    loaded = executor().load(game_id)
+    commands = []
+    if loaded.version and not loaded.game.status(loaded.state).finished:
+        dump = COMMANDS[loaded.game.name].dump_command
+        commands = [dump(command) for command in loaded.game.legal_commands(loaded.state, seat)]
+    return {"version": loaded.version, "commands": commands}, 200, etag(loaded.version)
+
+
+@bp.post("/games/<game_id>/commands")
+def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
+    seat = auth.require_seat(executor().store, known_game(game_id))
+    body = json_body()
+    fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
+    expected = ExpectedVersionSchema().load({"expected_version": body.pop("expected_version", None)})["expected_version"]
+    conditional = if_match()
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
+    record = executor().store.game(game_id)
+    if record.version == 0:
+        raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
+    command = COMMANDS[record.game].load_command(seat, body)
+    try:
+        done = executor().execute(
+            game_id, command, actor=f"seat:{seat}",
+            expected_version=conditional if conditional is not None else expected,
+            idempotency_key=key, fingerprint=fingerprint,
+        )
+    except VersionConflict as conflict:
+        if conditional is not None:
+            raise StaleIfMatch(conflict) from None
+        raise
+    loaded = executor().load(game_id)
+    finished = loaded.game.status(loaded.state).finished
+    body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, finished) for e in done.events]}
+    headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
+    return body, 201, headers
+
+
+@bp.get("/games/<game_id>/events")
+def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The log as the caller may see it, oldest first, paginated by version; all of it once finished."""
+    seat = auth.seat_for(executor().store, known_game(game_id))
+    query = EventsQuerySchema().load(request.args.to_dict())
+    loaded = executor().load(game_id)
+    finished = loaded.game.status(loaded.state).finished
+    stored = executor().store.read(game_id, after=query["after"], limit=query["limit"])
+    last = stored[-1].version if stored else query["after"]
+    return {
+        "version": loaded.version,
+        "events": [responses.event(e, loaded.game, seat, finished) for e in stored],
+        "next": last if last < loaded.version else None,
+    }, 200, etag(loaded.version)
+

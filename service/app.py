@@ -1,0 +1,31 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask
+
+from events.execute import Executor
+from events.store import EventStore
+from service.api.games import bp as games
+from service.config import Config
+from service.errors import handle_error
+
+
+def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:  # type: ignore[type-arg]
+    """The API over the store at `config.redis_url` (or over `client`, as tests do)."""
+    config = config or Config.from_env()
+    if client is None:
+        if config.redis_url is None:
+            raise ValueError("MEEPLE_REDIS_URL is not set; `meeple serve` starts the embedded store")
+        client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
+    app = Flask("meeple")
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["meeple"] = Executor(EventStore(client))
+    app.register_blueprint(games)
+    app.register_error_handler(Exception, handle_error)
+    logging.getLogger("meeple").setLevel(logging.INFO)
+    return app

@@ -1,0 +1,75 @@
+"""Every error becomes an `application/problem+json` answer (RFC 9457) with a stable `code`."""
+
+from __future__ import annotations
+
+import json
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import redis
+from flask import Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.core.errors import RuleViolation
+from domain.core.options import OptionsInvalid
+from events.envelope import GameNotFound, IdempotencyKeyReused, SeatUnavailable, VersionConflict
+
+log = logging.getLogger("meeple")
+
+
+class ApiError(Exception):
+    """An error the API raises itself, with its status and code."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+
+class StaleIfMatch(Exception):
+    """`If-Match` named a version the game has moved past."""
+
+    def __init__(self, conflict: VersionConflict) -> None:
+        super().__init__(str(conflict))
+        self.conflict = conflict
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+    body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
+            "code": code, "detail": detail, **extra}
+    return Response(json.dumps(body), status, mimetype="application/problem+json")
+
+
+def handle_error(error: Exception) -> Response:
+    """The one place that turns an exception into an HTTP answer."""
+    match error:
+        case ApiError():
+            return problem(error.status, error.code, error.detail, **error.extra)
+        case ValidationError():
+            return problem(422, "validation_error", "The request is not valid.", errors=error.messages)
+        case OptionsInvalid():
+            return problem(422, "validation_error", "Some options are not valid.", errors={"options": error.errors})
+        case RuleViolation():
+            code = "not_your_turn" if error.reason == "not_your_turn" else "illegal_move"
+            extra = {} if error.index is None else {"index": error.index}
+            return problem(409, code, error.message, reason=error.reason, **extra)
+        case StaleIfMatch():
+            return problem(412, "version_conflict", str(error), current=error.conflict.actual)
+        case VersionConflict():
+            return problem(409, "version_conflict", str(error), current=error.actual)
+        case IdempotencyKeyReused():
+            return problem(422, "idempotency_key_reused", str(error))
+        case SeatUnavailable():
+            return problem(409, "seat_unavailable", str(error), reason=error.reason)
+        case GameNotFound():
+            return problem(404, "game_not_found", str(error))
+        case redis.ConnectionError() | redis.TimeoutError():
+            log.error("store unavailable: %s", error)
+            return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")
+        case HTTPException():
+            status = error.code or 500
+            return problem(status, HTTPStatus(status).name.lower(), error.description or HTTPStatus(status).phrase)
+        case _:
+            log.exception("unhandled error")
+            return problem(500, "internal_error", "Something went wrong on our side.")

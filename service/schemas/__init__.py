@@ -1,0 +1,9 @@
+"""Request and response shapes; each game's commands have a module of their own."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from service.schemas import taki
+
+COMMANDS: dict[str, ModuleType] = {"taki": taki}  # game name → module with load_command, dump_command

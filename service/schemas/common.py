@@ -1,0 +1,44 @@
+"""Request schemas shared by every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from domain import GAMES
+
+NAME = validate.Length(min=1, max=64)
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    seats = fields.Integer(required=True, strict=True)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+    @validates_schema
+    def _seat_range(self, data: dict[str, Any], **_: Any) -> None:
+        game = GAMES.get(data.get("game", ""))
+        if game is not None and not game.min_seats <= data["seats"] <= game.max_seats:
+            raise ValidationError(f"{game.title} is for {game.min_seats} to {game.max_seats} seats.", "seats")
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=NAME)
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+
+
+class ListGamesSchema(Schema):
+    game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]), load_default=None)
+    cursor = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=100)
+
+
+class ExpectedVersionSchema(Schema):
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0), load_default=None)

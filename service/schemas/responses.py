@@ -1,0 +1,60 @@
+"""Response bodies: games, views and events as the caller may see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.codec import to_primitive
+from domain.core.game import Game
+from domain.core.options import options_to_json
+from events.envelope import Envelope, GameRecord
+from events.execute import Loaded
+
+
+def summary(record: GameRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "game": record.game,
+        "status": record.status,
+        "version": record.version,
+        "created": record.created,
+        "seats": [{"seat": seat, "name": name} for seat, name in enumerate(record.names)],
+    }
+
+
+def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """The game as `seat` (or a spectator) may see it, at the loaded version."""
+    game, record, state = loaded.game, loaded.record, loaded.state
+    status = game.status(state)
+    started = loaded.version > 0
+    result = None
+    if status.finished:
+        result = {"ranking": [list(place) for place in status.ranking], "reason": status.reason,
+                  "scores": None if status.scores is None else list(status.scores)}
+    return {
+        **summary(record),
+        "status": "finished" if status.finished else "active" if started else "waiting",
+        "version": loaded.version,
+        "options": options_to_json(game.parse_options(record.options, record.seats)),
+        "you": seat,
+        "to_move": list(status.to_move) if started else [],
+        "table": to_primitive(game.view(state, seat)) if started else None,
+        "result": result,
+    }
+
+
+def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> dict[str, Any]:  # type: ignore[type-arg]
+    """One stored event as `seat` may see it; unredacted once the game is finished."""
+    payload = envelope.payload
+    if not finished:
+        decoded = game.events.decode(envelope.type, envelope.schema_version, payload)
+        payload = game.events.encode(game.redact(decoded, seat))[2]
+    return {
+        "version": envelope.version,
+        "type": envelope.type,
+        "schema_version": envelope.schema_version,
+        "payload": payload,
+        "command_id": envelope.command_id,
+        "actor": envelope.actor,
+        "time": envelope.time,
+    }
