@@ -1,0 +1,196 @@
+"""Every endpoint of API v1 through the Flask test client; every answer checked against openapi.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.contract import ContractClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(api: ContractClient, seats: int = 3, **options: Any) -> str:
+    answer = api.post("/v1/games", json={"game": "taki", "seats": seats, "options": options})
+    assert answer.status_code == 201, answer.json
+    assert answer.headers["Location"] == f"/v1/games/{answer.json['id']}"
+    return answer.json["id"]  # type: ignore[no-any-return]
+
+
+def seat_all(api: ContractClient, game_id: str, seats: int) -> list[str]:
+    tokens = []
+    for seat in range(seats):
+        answer = api.post(f"/v1/games/{game_id}/join", json={"name": f"player {seat}"})
+        assert answer.status_code == 201 and answer.json["seat"] == seat
+        tokens.append(answer.json["token"])
+    return tokens
+
+
+def test_health(api: ContractClient) -> None:
+    assert api.get("/v1/health").json == {"status": "ok"}
+
+
+def test_game_types_list_seats_and_options(api: ContractClient) -> None:
+    types = api.get("/v1/games/types").json["types"]
+    taki = next(t for t in types if t["name"] == "taki")
+    assert (taki["min_seats"], taki["max_seats"]) == (2, 10)
+    assert {o["name"] for o in taki["options"]} >= {"mode", "first_seat", "taki_close", "king_on_plus3"}
+
+
+def test_creating_a_game_names_every_bad_option(api: ContractClient) -> None:
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "options": {"mode": "solo", "colour": 1}})
+    assert answer.status_code == 422 and answer.json["code"] == "validation_error"
+    assert set(answer.json["errors"]["options"]) == {"mode", "colour"}
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 11})
+    assert answer.status_code == 422 and "seats" in answer.json["errors"]
+    answer = api.post("/v1/games", json={"game": "chess", "seats": 2})
+    assert answer.status_code == 422 and "game" in answer.json["errors"]
+
+
+def test_a_game_waits_for_its_seats_then_starts(api: ContractClient) -> None:
+    game_id = create(api)
+    waiting = api.get(f"/v1/games/{game_id}").json
+    assert waiting["status"] == "waiting" and waiting["table"] is None and waiting["version"] == 0
+    tokens = seat_all(api, game_id, 3)
+    full = api.post(f"/v1/games/{game_id}/join", json={"name": "late"})
+    assert full.status_code == 409 and full.json["code"] == "seat_unavailable"
+    game = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[1]))
+    assert game.status_code == 200 and game.headers["ETag"] == f'"{game.json["version"]}"'
+    assert game.json["status"] == "active" and game.json["you"] == 1 and game.json["to_move"] == [0]
+    assert len(game.json["table"]["hand"]) == 8 and game.json["table"]["hand_sizes"] == [8, 8, 8]
+    assert [s["name"] for s in game.json["seats"]] == ["player 0", "player 1", "player 2"]
+    spectator = api.get(f"/v1/games/{game_id}").json
+    assert spectator["you"] is None and spectator["table"]["hand"] is None
+
+
+def test_join_a_chosen_seat(api: ContractClient) -> None:
+    game_id = create(api)
+    assert api.post(f"/v1/games/{game_id}/join", json={"name": "cy", "seat": 2}).json["seat"] == 2
+    taken = api.post(f"/v1/games/{game_id}/join", json={"name": "bo", "seat": 2})
+    assert taken.status_code == 409 and taken.json["reason"] == "seat_taken"
+    missing = api.post(f"/v1/games/{game_id}/join", json={"name": "bo", "seat": 7})
+    assert missing.status_code == 409 and missing.json["reason"] == "no_such_seat"
+
+
+def test_playing_a_legal_command_appends_its_events(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json
+    assert {"type": "draw"} in legal["commands"]
+    answer = api.post(f"/v1/games/{game_id}/commands", json=legal["commands"][0], headers=bearer(tokens[0]))
+    assert answer.status_code == 201 and answer.json["version"] > legal["version"]
+    assert answer.headers["ETag"] == f'"{answer.json["version"]}"'
+    assert [e["version"] for e in answer.json["events"]] == list(range(legal["version"] + 1, answer.json["version"] + 1))
+
+
+def test_rule_violations_name_their_reason(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    answer = api.post(f"/v1/games/{game_id}/commands", json={"type": "draw"}, headers=bearer(tokens[1]))
+    assert answer.status_code == 409 and answer.json["code"] == "not_your_turn" and answer.json["reason"] == "not_your_turn"
+    answer = api.post(f"/v1/games/{game_id}/commands", json={"type": "play", "card": "red.2.1"}, headers=bearer(tokens[0]))
+    assert answer.status_code == 409 and answer.json["code"] == "illegal_move"
+    assert (answer.json["reason"], answer.json["index"]) == ("card_not_in_hand", 0)
+    answer = api.post(f"/v1/games/{game_id}/commands", json={"type": "pass"}, headers=bearer(tokens[0]))
+    assert answer.json["reason"] == "nothing_to_pass"
+
+
+def test_malformed_commands_are_validation_errors(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    url, auth = f"/v1/games/{game_id}/commands", bearer(tokens[0])
+    for body in ({"type": "fly"}, {"type": "play"}, {"type": "play", "card": "x", "cards": ["y"]},
+                 {"type": "play", "card": 5}, {"type": "play", "card": "none.change_color.1", "color": "pink"},
+                 {"type": "draw", "extra": 1}, {"type": "draw", "expected_version": "3"}, {}):
+        answer = api.post(url, json=body, headers=auth)
+        assert answer.status_code == 422 and answer.json["code"] == "validation_error", body
+    answer = api.post(url, data="{", headers=auth | {"Content-Type": "application/json"})
+    assert answer.status_code == 400 and answer.json["code"] == "invalid_json"
+    answer = api.post(url, data="draw", headers=auth | {"Content-Type": "text/plain"})
+    assert answer.status_code == 415
+    answer = api.post(url, json=[1, 2], headers=auth)
+    assert answer.status_code == 422
+
+
+def test_tokens_act_for_their_own_seat_and_game_only(api: ContractClient) -> None:
+    first, second = create(api, seats=2), create(api, seats=2)
+    tokens = seat_all(api, first, 2)
+    seat_all(api, second, 2)
+    for headers in ({}, bearer(tokens[0]).copy() | {"Authorization": "Basic abc"}, bearer("x" * 43)):
+        answer = api.post(f"/v1/games/{first}/commands", json={"type": "draw"}, headers=headers)
+        assert answer.status_code == 401 and answer.json["code"] == "unauthorized"
+    answer = api.post(f"/v1/games/{second}/commands", json={"type": "draw"}, headers=bearer(tokens[0]))
+    assert answer.status_code == 401
+    assert api.get(f"/v1/games/{second}/legal-commands", headers=bearer(tokens[0])).status_code == 401
+
+
+def test_if_match_and_expected_version(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    version = api.get(f"/v1/games/{game_id}").json["version"]
+    url = f"/v1/games/{game_id}/commands"
+    stale = api.post(url, json={"type": "draw"}, headers=bearer(tokens[0]) | {"If-Match": f'"{version - 1}"'})
+    assert stale.status_code == 412 and stale.json["code"] == "version_conflict" and stale.json["current"] == version
+    stale = api.post(url, json={"type": "draw", "expected_version": version - 1}, headers=bearer(tokens[0]))
+    assert stale.status_code == 409 and stale.json["code"] == "version_conflict"
+    bad = api.post(url, json={"type": "draw"}, headers=bearer(tokens[0]) | {"If-Match": "yesterday"})
+    assert bad.status_code == 422
+    fresh = api.post(url, json={"type": "draw"}, headers=bearer(tokens[0]) | {"If-Match": f'"{version}"'})
+    assert fresh.status_code == 201
+    assert api.get(f"/v1/games/{game_id}").json["version"] == fresh.json["version"]
+
+
+def test_idempotency_key_returns_the_first_answer(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    url, headers = f"/v1/games/{game_id}/commands", bearer(tokens[0]) | {"Idempotency-Key": "draw-1"}
+    first = api.post(url, json={"type": "draw"}, headers=headers)
+    retry = api.post(url, json={"type": "draw"}, headers=headers)
+    assert retry.status_code == 201 and retry.json == first.json and retry.headers["Idempotent-Replayed"] == "true"
+    assert api.get(f"/v1/games/{game_id}").json["version"] == first.json["version"]
+    reused = api.post(url, json={"type": "pass"}, headers=headers)
+    assert reused.status_code == 422 and reused.json["code"] == "idempotency_key_reused"
+
+
+def test_events_are_paged_and_redacted(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    page = api.get(f"/v1/games/{game_id}/events?limit=2", headers=bearer(tokens[0])).json
+    assert [e["version"] for e in page["events"]] == [1, 2] and page["next"] == 2
+    assert page["events"][0]["type"] == "deck_shuffled" and set(page["events"][0]["payload"]["order"]) == {"?"}
+    dealt = page["events"][1]["payload"]
+    assert dealt["seat"] == 0 and "?" not in dealt["cards"]
+    rest = api.get(f"/v1/games/{game_id}/events?after=2", headers=bearer(tokens[0])).json
+    assert rest["next"] is None and rest["events"][0]["payload"]["cards"] == ["?"] * 8
+    assert api.get(f"/v1/games/{game_id}/events?after=-1").status_code == 422
+
+
+def test_states_at_past_versions(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    version = api.get(f"/v1/games/{game_id}").json["version"]
+    start = api.get(f"/v1/games/{game_id}/states/0").json
+    assert start["status"] == "waiting" and start["version"] == 0
+    dealt = api.get(f"/v1/games/{game_id}/states/2", headers=bearer(tokens[0])).json
+    assert dealt["table"]["hand_sizes"] == [8, 0]
+    assert api.get(f"/v1/games/{game_id}/states/{version + 1}").json["code"] == "version_not_found"
+
+
+def test_listing_games(api: ContractClient) -> None:
+    ids = [create(api, seats=2) for _ in range(3)]
+    seat_all(api, ids[0], 2)
+    listed = api.get("/v1/games?limit=2").json
+    assert [g["id"] for g in listed["games"]] == ids[:0:-1] and listed["next"] == 2
+    assert [g["id"] for g in api.get(f"/v1/games?cursor={listed['next']}").json["games"]] == [ids[0]]
+    assert [g["id"] for g in api.get("/v1/games?status=active&game=taki").json["games"]] == [ids[0]]
+    assert api.get("/v1/games?status=lost").status_code == 422
+    assert api.get("/v1/games?colour=red").status_code == 422
+
+
+def test_unknown_games_and_routes(api: ContractClient) -> None:
+    assert api.get("/v1/games/nope").json["code"] == "game_not_found"
+    assert api.get("/v1/games/{bad}").status_code == 404
+    assert api.post("/v1/games/nope/join", json={"name": "x"}).status_code == 404
+    assert api.client.get("/v1/elsewhere").status_code == 404
+    assert api.client.delete("/v1/games").status_code == 405
