@@ -8,7 +8,7 @@ the next card (King), make everyone else draw three (+3) unless someone breaks i
 A player on one card must say "Last card!" or draw four. The first player with no cards wins;
 in tournament mode players climb down stages 8 to 1 before they can win.
 
-The full rules are `rules/taki.md`; each function in `rules.py` cites the section it applies.
+The full rules are `docs/rules/taki.md`; each function in `rules.py` cites the section it applies.
 """
 
 from domain.core.game import Game

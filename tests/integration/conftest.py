@@ -1,0 +1,54 @@
+"""A real `meeple serve` process on the embedded store, reached over real HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a server started as a user would, with its own embedded store."""
+    port = free_port()
+    data = tmp_path_factory.mktemp("serve")
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+    log = (data / "serve.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data / "var")],
+        cwd=Path(__file__).parents[2], env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError((data / "serve.log").read_text())
+        time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(timeout=20)
+    log.close()
+
+
+@pytest.fixture
+def http(server: str) -> Iterator[requests.Session]:
+    with requests.Session() as session:
+        yield session

@@ -1,0 +1,107 @@
+"""Complete games over real HTTP, races, retries: a real server on a real Redis."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+import requests
+
+from domain.core.codec import to_primitive
+from domain.taki import TAKI
+from tests.contract import check_http_response
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+
+class Client:
+    """A client of the API whose every answer is checked against openapi.yaml."""
+
+    def __init__(self, http: requests.Session, base: str) -> None:
+        self.http, self.base = http, base
+
+    def call(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> requests.Response:
+        headers = kwargs.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return check_http_response(self.http.request(method, self.base + path, headers=headers, timeout=30, **kwargs))
+
+    def new_game(self, seats: int, **options: Any) -> tuple[str, list[str]]:
+        game_id = self.call("POST", "/v1/games", json={"game": "taki", "seats": seats, "options": options}).json()["id"]
+        tokens = [self.call("POST", f"/v1/games/{game_id}/join", json={"name": f"p{s}"}).json()["token"] for s in range(seats)]
+        return game_id, tokens
+
+    def all_events(self, game_id: str, token: str | None = None) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        after: int | None = 0
+        while after is not None:
+            page = self.call("GET", f"/v1/games/{game_id}/events?after={after}&limit=1000", token).json()
+            events += page["events"]
+            after = page["next"]
+        return events
+
+
+@pytest.fixture
+def client(http: requests.Session, server: str) -> Client:
+    return Client(http, server)
+
+
+@pytest.mark.parametrize("seats", [2, 4, 10])
+def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, seats: int) -> None:
+    game_id, tokens = client.new_game(seats)
+    chooser = random.Random(seats)
+    game = client.call("GET", f"/v1/games/{game_id}").json()
+    while game["status"] == "active":
+        seat = chooser.choice(game["to_move"])
+        legal = client.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()
+        plays = [c for c in legal["commands"] if c["type"] == "play"]
+        command = chooser.choice(plays if plays and chooser.random() < 0.9 else legal["commands"])
+        answer = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command,
+                             headers={"If-Match": f'"{legal["version"]}"'})
+        assert answer.status_code == 201, answer.json()
+        game = client.call("GET", f"/v1/games/{game_id}").json()
+        assert game["version"] == answer.json()["version"]
+    assert game["status"] == "finished" and game["result"]["ranking"]
+    events = client.all_events(game_id)
+    assert [e["version"] for e in events] == list(range(1, game["version"] + 1))
+    options = TAKI.parse_options(game["options"], seats)
+    replayed = TAKI.replay(options, seats, [TAKI.events.decode(e["type"], e["schema_version"], e["payload"]) for e in events])
+    assert to_primitive(TAKI.view(replayed, None)) == game["table"]
+    assert [list(place) for place in TAKI.status(replayed).ranking] == game["result"]["ranking"]
+
+
+def test_twenty_racing_submissions_of_one_turn_let_exactly_one_in(client: Client) -> None:
+    game_id, tokens = client.new_game(3)
+    game = client.call("GET", f"/v1/games/{game_id}").json()
+    token, version = tokens[game["to_move"][0]], game["version"]
+    barrier = threading.Barrier(20)
+    statuses: list[int] = []
+
+    def submit() -> None:
+        with requests.Session() as own:
+            barrier.wait()
+            answer = own.post(f"{client.base}/v1/games/{game_id}/commands", json={"type": "draw"}, timeout=30,
+                              headers={"Authorization": f"Bearer {token}", "If-Match": f'"{version}"'})
+            statuses.append(check_http_response(answer).status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses.count(201) == 1 and all(status in (409, 412) for status in statuses if status != 201)
+    events = client.all_events(game_id)
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert sum(1 for e in events if e["type"] == "cards_drawn") == 1
+
+
+def test_a_retried_command_is_answered_once(client: Client) -> None:
+    game_id, tokens = client.new_game(2)
+    seat = client.call("GET", f"/v1/games/{game_id}").json()["to_move"][0]
+    headers = {"Idempotency-Key": "retry-me"}
+    first = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json={"type": "draw"}, headers=dict(headers))
+    again = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json={"type": "draw"}, headers=dict(headers))
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert client.call("GET", f"/v1/games/{game_id}").json()["version"] == first.json()["version"]

@@ -1,0 +1,1 @@
+"""Background reactions to appended events: AI seats, turn deadlines and notifications."""
