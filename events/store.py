@@ -7,7 +7,7 @@ import json
 import time
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import redis
 
@@ -17,6 +17,8 @@ from events.envelope import (
 )
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
+
+_Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
 
 def _script(name: str) -> str:
@@ -48,7 +50,7 @@ class Seated:
 class EventStore:
     """Games, seats and event streams in one Redis server or cluster."""
 
-    def __init__(self, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._append = client.register_script(_script("append.lua"))
         self._claim = client.register_script(_script("claim_seat.lua"))
@@ -57,10 +59,9 @@ class EventStore:
 
     def create_game(self, game_id: str, game: str, options: dict[str, Any], seats: int) -> GameRecord:
         now = _now()
-        record = {"game": game, "options": json.dumps(options), "seats": seats,
-                  "status": "waiting", "version": 0, "created": now}
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.meta(game_id), mapping=record)
+        pipe.hset(keys.meta(game_id), mapping={"game": game, "options": json.dumps(options), "seats": seats,
+                                               "status": "waiting", "version": 0, "created": now})
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.execute()
         return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats)
@@ -81,7 +82,7 @@ class EventStore:
         position = offset
         batch = max(limit, 50)
         while len(found) < limit:
-            ids = self.redis.zrevrange(keys.game_index(), position, position + batch - 1)
+            ids = cast(list[bytes], self.redis.zrevrange(keys.game_index(), position, position + batch - 1))
             if not ids:
                 return found, None
             for index, raw_id in enumerate(ids):
@@ -97,10 +98,10 @@ class EventStore:
 
     def claim_seat(self, game_id: str, seat: int | None, name: str, token: str) -> Seated:
         """Seat `name` at `seat` (or the lowest free seat), holding `token`."""
-        answer = self._claim(
+        answer = cast(list[bytes], self._claim(
             keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id)],
             args=["" if seat is None else seat, name, hash_token(token)],
-        )
+        ))
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
@@ -117,11 +118,11 @@ class EventStore:
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         """Events with versions after `after`, oldest first, at most `limit`."""
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
-        return [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+        return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
 
     def read_range(self, game_id: str, first: int, last: int) -> list[Envelope]:
         entries = self.redis.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
-        return [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+        return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
 
     def append(
         self,
@@ -142,7 +143,7 @@ class EventStore:
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
         for event in events:
             args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
-        answer = self._append(keys=[keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args=args)
+        answer: list[bytes] = self._append(keys=[keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args=args)
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
@@ -159,7 +160,7 @@ class EventStore:
 
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""
-        stored = self.redis.get(keys.idempotency(game_id, key))
+        stored = cast(bytes | None, self.redis.get(keys.idempotency(game_id, key)))
         return None if stored is None else self._earlier(game_id, stored.decode(), fingerprint)
 
     def _earlier(self, game_id: str, stored: str, fingerprint: str) -> Appended:
