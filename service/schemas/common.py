@@ -8,7 +8,20 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain import GAMES
 
-NAME = validate.Length(min=1, max=64)
+MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
+
+
+def _printable(text: str) -> None:
+    """A name that can be stored and shown: valid Unicode, no control characters."""
+    if not text.isprintable() or not text.strip():
+        raise ValidationError("Must be printable text.")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Must be valid Unicode text.") from None
+
+
+NAME = validate.And(validate.Length(min=1, max=64), _printable)
 
 
 class CreateGameSchema(Schema):
@@ -25,20 +38,20 @@ class CreateGameSchema(Schema):
 
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=NAME)
-    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000))
 
 
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]), load_default=None)
-    cursor = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), load_default=0)
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=100)
 
 
 class ExpectedVersionSchema(Schema):
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0), load_default=None)
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)

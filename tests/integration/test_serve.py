@@ -1,0 +1,72 @@
+"""`meeple serve` on the embedded store: it starts the store, stops it with itself (no orphan
+process, even after kill -9), and finds its data again on the next start."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.integration.conftest import free_port
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+
+def start(data: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data)],
+        cwd=Path(__file__).parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            requests.get(f"{url}/v1/health", timeout=1)
+            return process, url
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("meeple serve did not answer")
+
+
+def store_processes(data: Path) -> list[str]:
+    # Redis titles its process "redis-server unixsocket:<path>".
+    listing = subprocess.run(["pgrep", "-f", f"unixsocket:{data.resolve()}/"], capture_output=True, text=True)
+    return listing.stdout.split()
+
+
+def gone(data: Path, timeout: float = 15) -> bool:
+    deadline = time.monotonic() + timeout
+    while store_processes(data):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_the_store_stops_with_serve_and_keeps_its_data(tmp_path: Path, stop: signal.Signals) -> None:
+    data = tmp_path / "var"
+    process, url = start(data)
+    try:
+        assert store_processes(data)
+        game_id = requests.post(f"{url}/v1/games", json={"game": "taki", "seats": 2}, timeout=5).json()["id"]
+    finally:
+        process.send_signal(stop)
+        process.wait(timeout=20)
+    assert gone(data), "the embedded store outlived meeple serve"
+    assert (data / "appendonlydir").is_dir()
+    process, url = start(data)
+    try:
+        assert requests.get(f"{url}/v1/games/{game_id}", timeout=5).json()["status"] == "waiting"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert gone(data)
