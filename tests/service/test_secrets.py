@@ -4,33 +4,24 @@ the draw pile's order, until the game is finished."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import Any
 
 import fakeredis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.taki.cards import BY_ID
 from events.execute import Executor
 from service.app import create_app
 from service.config import Config
 from tests.contract import ContractClient
-
-
-def card_ids(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value} if value in BY_ID else set()
-    if isinstance(value, dict):
-        return card_ids(list(value.values()))
-    if isinstance(value, Iterable):
-        return set().union(*map(card_ids, value))
-    return set()
+from tests.domain.taki.table import card_ids
 
 
 def secrets_from(executor: Executor, game_id: str, seat: int | None) -> set[str]:
+    """Other hands and the draw pile, less the cards turned face up and buried under it (§3.3)."""
     state = executor.load(game_id).state
-    hidden = {card.id for card in state.draw_pile}
+    turned = {e.payload["card"] for e in executor.store.read(game_id, limit=20) if e.type == "leading_card_turned"}
+    hidden = {card.id for card in state.draw_pile} - turned
     for other, hand in enumerate(state.hands):
         if other != seat:
             hidden |= {card.id for card in hand}

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from domain.core.codec import to_primitive
 from domain.core.errors import RuleViolation
 from domain.core.rng import Rng, ScriptedRng
-from domain.taki.cards import DECK, Card, Color
+from domain.taki.cards import BY_ID, DECK, Card, Color
 from domain.taki.commands import Command, Play
 from domain.taki.events import Event
 from domain.taki.evolve import evolve
@@ -111,3 +112,18 @@ def codes(cards: Iterable[Card]) -> list[str]:
 
 def hand(state: TakiState, seat: int) -> list[str]:
     return codes(state.hands[seat])
+
+
+def card_ids(value: object) -> set[str]:
+    """Every card id mentioned anywhere in a value, once turned into JSON data."""
+    return _walk(to_primitive(value))
+
+
+def _walk(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {value} if value in BY_ID else set()
+    if isinstance(value, dict):
+        return _walk(list(value.values()))
+    if isinstance(value, Iterable):
+        return set().union(*map(_walk, value))
+    return set()

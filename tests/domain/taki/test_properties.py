@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.codec import to_primitive
 from domain.core.rng import SeededRng
 from domain.taki import TAKI
-from domain.taki.cards import BY_ID
 from domain.taki.commands import Play
 from domain.taki.events import LeadingCardTurned
 from domain.taki.options import KingOnPlus3, LastCardRule, Mode, SuperTakiAfterKing, TakiClose, TakiOptions
 from domain.taki.rules import violation
 from domain.taki.state import TakiState
+from tests.domain.taki.table import card_ids
 from tests.playing import random_game
 
 
@@ -81,21 +78,6 @@ def test_legal_commands_are_exactly_the_accepted_ones(table: tuple[int, TakiOpti
                 problem = violation(step.before, command)
                 assert (problem is None) == (command in legal)
                 assert problem is None or problem.reason
-
-
-def card_ids(value: object) -> set[str]:
-    """Every card id mentioned anywhere in a value, once turned into JSON data."""
-    return _walk(to_primitive(value))
-
-
-def _walk(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {value} if value in BY_ID else set()
-    if isinstance(value, dict):
-        return _walk(list(value.values()))
-    if isinstance(value, Iterable):
-        return set().union(*map(_walk, value))
-    return set()
 
 
 def secrets_from(state: TakiState, seat: int | None) -> set[str]:
