@@ -1,6 +1,6 @@
 -- Seat a player: the requested seat if free, else the lowest free one.
--- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash
--- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash
+-- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash
+-- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person)
 -- Returns {'ok', seat, seats taken, seat count} or {error reason}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
@@ -31,5 +31,9 @@ else
   end
 end
 redis.call('HSET', KEYS[2], seat, ARGV[2])
-redis.call('HSET', KEYS[3], ARGV[3], seat)
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[4], seat, ARGV[4])
+else
+  redis.call('HSET', KEYS[3], ARGV[3], seat)
+end
 return {'ok', seat, redis.call('HLEN', KEYS[2]), total}

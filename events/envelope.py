@@ -41,6 +41,7 @@ class GameRecord:
     version: int
     created: int  # milliseconds since the epoch
     names: tuple[str | None, ...]  # the name at each seat, None while free
+    bots: tuple[str | None, ...]  # the AI level playing each seat, None for a person or a free seat
 
 
 class GameNotFound(Exception):

@@ -133,4 +133,5 @@ class Executor:
         )
         if not appended.replayed:
             self.cache.put(loaded.record.id, appended.version, state)
+            self.store.announce(loaded.record.id, appended.version)
         return appended

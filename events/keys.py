@@ -24,6 +24,11 @@ def seats(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:seats"
 
 
+def bots(game_id: str) -> str:
+    """Hash: seat number → the AI level playing it."""
+    return f"{PREFIX}:{{{game_id}}}:bots"
+
+
 def tokens(game_id: str) -> str:
     """Hash: SHA-256 of a seat token → seat number."""
     return f"{PREFIX}:{{{game_id}}}:tokens"
@@ -37,3 +42,9 @@ def idempotency(game_id: str, key: str) -> str:
 def game_index() -> str:
     """Sorted set: every game id by creation time (written once per game, at creation)."""
     return f"{PREFIX}:games"
+
+
+def feed() -> str:
+    """Stream: `game_id, version` after each append, for the reactor (capped; the sweeper
+    covers anything it misses)."""
+    return f"{PREFIX}:feed"

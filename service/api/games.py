@@ -74,7 +74,7 @@ def game_types() -> dict[str, Any]:
     """Each game with its seat range and options."""
     return {"types": [
         {"name": game.name, "title": game.title, "min_seats": game.min_seats, "max_seats": game.max_seats,
-         "options": game.describe_options()}
+         "options": game.describe_options(), "bots": list(game.bots)}
         for game in GAMES.values()
     ]}
 
@@ -86,8 +86,13 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     game = GAMES[body["game"]]
     game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
     game_id = auth.new_token()[:16]
-    record = executor().store.create_game(game_id, game.name, body["options"], body["seats"])
-    return responses.summary(record), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    store = executor().store
+    store.create_game(game_id, game.name, body["options"], body["seats"])
+    for bot in body["bots"]:
+        store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
+    if len(body["bots"]) == body["seats"]:
+        executor().start(game_id)
+    return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 @bp.get("/games")
@@ -100,10 +105,15 @@ def list_games() -> dict[str, Any]:
 
 @bp.post("/games/<game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
-    """Take a seat; the game starts when the last seat is taken."""
+    """Take a seat, as a person (answered with the seat's token) or for an AI; the game starts
+    when the last seat is taken."""
     body = JoinSchema().load(json_body())
-    token = auth.new_token()
-    seated = executor().store.claim_seat(known_game(game_id), body["seat"], body["name"], token)
+    record = executor().store.game(known_game(game_id))
+    bot = body["bot"]
+    if bot is not None and bot not in GAMES[record.game].bots:
+        raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[record.game].bots)}."]})
+    token = None if bot else auth.new_token()
+    seated = executor().store.claim_seat(game_id, body["seat"], body["name"], token, bot=bot)
     if seated.taken == seated.seats:
         executor().start(game_id)
     return {"game_id": game_id, "seat": seated.seat, "token": token}, 201

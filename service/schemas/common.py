@@ -24,21 +24,35 @@ def _printable(text: str) -> None:
 NAME = validate.And(validate.Length(min=1, max=64), _printable)
 
 
+class BotSeatSchema(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
+    level = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
 class CreateGameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     seats = fields.Integer(required=True, strict=True)
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
 
     @validates_schema
-    def _seat_range(self, data: dict[str, Any], **_: Any) -> None:
+    def _seats_and_bots(self, data: dict[str, Any], **_: Any) -> None:
         game = GAMES.get(data.get("game", ""))
-        if game is not None and not game.min_seats <= data["seats"] <= game.max_seats:
+        if game is None:
+            return
+        if not game.min_seats <= data["seats"] <= game.max_seats:
             raise ValidationError(f"{game.title} is for {game.min_seats} to {game.max_seats} seats.", "seats")
+        seats = [bot["seat"] for bot in data["bots"]]
+        if len(set(seats)) != len(seats) or any(seat >= data["seats"] for seat in seats):
+            raise ValidationError("Each bot needs its own seat of this game.", "bots")
+        if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
+            raise ValidationError(f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}.", "bots")
 
 
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=NAME)
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000))
+    bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
 
 
 class ListGamesSchema(Schema):

@@ -18,7 +18,7 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "created": record.created,
-        "seats": [{"seat": seat, "name": name} for seat, name in enumerate(record.names)],
+        "seats": [{"seat": seat, "name": name, "bot": bot} for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
     }
 
 

@@ -194,3 +194,26 @@ def test_unknown_games_and_routes(api: ContractClient) -> None:
     assert api.post("/v1/games/nope/join", json={"name": "x"}).status_code == 404
     assert api.client.get("/v1/elsewhere").status_code == 404
     assert api.client.delete("/v1/games").status_code == 405
+
+
+def test_ai_seats_at_creation_and_by_joining(api: ContractClient) -> None:
+    assert next(t for t in api.get("/v1/games/types").json["types"] if t["name"] == "taki")["bots"] == ["random", "greedy"]
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "bots": [{"seat": 2, "level": "greedy"}]})
+    assert answer.status_code == 201
+    game_id = answer.json["id"]
+    assert answer.json["seats"][2] == {"seat": 2, "name": "greedy bot", "bot": "greedy"}
+    joined = api.post(f"/v1/games/{game_id}/join", json={"name": "robo", "bot": "random"})
+    assert joined.status_code == 201 and joined.json["token"] is None and joined.json["seat"] == 0
+    assert api.post(f"/v1/games/{game_id}/join", json={"name": "x", "bot": "genius"}).status_code == 422
+    human = api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}).json
+    game = api.get(f"/v1/games/{game_id}", headers=bearer(human["token"])).json
+    assert game["status"] == "active" and [s["bot"] for s in game["seats"]] == ["random", None, "greedy"]
+
+
+def test_all_bot_games_start_at_once_and_bad_bots_are_refused(api: ContractClient) -> None:
+    bots = [{"seat": 0, "level": "random"}, {"seat": 1, "level": "greedy"}]
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": bots})
+    assert api.get(f"/v1/games/{answer.json['id']}").json["status"] == "active"
+    for wrong in ([{"seat": 0, "level": "genius"}], [{"seat": 5, "level": "random"}], bots + [{"seat": 1, "level": "random"}]):
+        answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": wrong})
+        assert answer.status_code == 422 and "bots" in answer.json["errors"]

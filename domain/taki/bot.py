@@ -1,0 +1,66 @@
+"""AI seats for TAKI: pure functions from the state (and chance) to a legal command."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.core.game import Seat
+from domain.core.rng import Rng
+from domain.taki.cards import Card, Color, Figure
+from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
+from domain.taki.rules import legal_commands
+from domain.taki.state import TakiState
+
+ATTACKS = {Figure.PLUS2: 6, Figure.STOP: 4, Figure.PLUS3: 5, Figure.CHANGE_DIRECTION: 2, Figure.PLUS: 3, Figure.TAKI: 3}
+SAVED = {Figure.KING: -6, Figure.CHANGE_COLOR: -5, Figure.SUPER_TAKI: -4, Figure.PLUS3_BREAKER: -8}
+
+
+def random_bot(state: TakiState, seat: Seat, rng: Rng) -> Command:
+    """A random legal command, a card whenever one can be played."""
+    legal = legal_commands(state, seat)
+    plays = [command for command in legal if isinstance(command, Play)] or list(legal)
+    return plays[rng.randint(0, len(plays) - 1)]
+
+
+def greedy_bot(state: TakiState, seat: Seat, rng: Rng) -> Command:
+    """Announce in time, break +3s, shed cards, hit the next player, keep wild cards for later."""
+    legal = legal_commands(state, seat)
+    if AnnounceLastCard(seat) in legal:
+        return AnnounceLastCard(seat)
+    plays = [command for command in legal if isinstance(command, Play)]
+    if state.plus3 is not None:
+        return max(plays, key=lambda play: _card(state, play).figure is Figure.PLUS3_BREAKER, default=Pass(seat))
+    if plays:
+        return max(plays, key=lambda play: _score(state, seat, play))
+    for fallback in (CloseTaki(seat), EndTurn(seat), Draw(seat)):
+        if fallback in legal:
+            return fallback
+    return legal[rng.randint(0, len(legal) - 1)]
+
+
+def _card(state: TakiState, play: Play) -> Card:
+    card = state.find_in_hand(play.seat, play.cards[0])
+    assert card is not None
+    return card
+
+
+def _score(state: TakiState, seat: Seat, play: Play) -> float:
+    card = _card(state, play)
+    hand = state.hands[seat]
+    colors = Counter(c.color for c in hand if c.color is not None)
+    score = 10.0 + colors[card.color] * 0.5 if card.color else 10.0
+    if state.run is not None and card.color == state.run.color:
+        score += 20  # keep shedding into the run
+    score += ATTACKS.get(card.figure, 0) * (1.5 if min(map(len, state.hands)) <= 3 else 1)
+    if len(hand) > 3:
+        score += SAVED.get(card.figure, 0)
+    if play.color is not None:
+        score += _color_bonus(colors, play.color)
+    return score
+
+
+def _color_bonus(colors: Counter[Color | None], color: Color) -> float:
+    return 3.0 * colors[color]
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}
