@@ -6,7 +6,7 @@ from collections import Counter
 
 from domain.core.game import Seat
 from domain.core.rng import Rng
-from domain.taki.cards import Card, Color, Figure
+from domain.taki.cards import Card, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
 from domain.taki.rules import legal_commands
 from domain.taki.state import TakiState
@@ -18,8 +18,9 @@ SAVED = {Figure.KING: -6, Figure.CHANGE_COLOR: -5, Figure.SUPER_TAKI: -4, Figure
 def random_bot(state: TakiState, seat: Seat, rng: Rng) -> Command:
     """A random legal command, a card whenever one can be played."""
     legal = legal_commands(state, seat)
-    plays = [command for command in legal if isinstance(command, Play)] or list(legal)
-    return plays[rng.randint(0, len(plays) - 1)]
+    plays: list[Command] = [command for command in legal if isinstance(command, Play)]
+    choices = plays or list(legal)
+    return choices[rng.randint(0, len(choices) - 1)]
 
 
 def greedy_bot(state: TakiState, seat: Seat, rng: Rng) -> Command:
@@ -55,12 +56,8 @@ def _score(state: TakiState, seat: Seat, play: Play) -> float:
     if len(hand) > 3:
         score += SAVED.get(card.figure, 0)
     if play.color is not None:
-        score += _color_bonus(colors, play.color)
+        score += 3.0 * colors[play.color]  # name the colour most of the hand can follow
     return score
-
-
-def _color_bonus(colors: Counter[Color | None], color: Color) -> float:
-    return 3.0 * colors[color]
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}
