@@ -30,6 +30,16 @@ class NewEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnDeadline:
+    """How long a seat has to act, and what happens when the time is up: `skip` sends the
+    game's own timeout command, `auto` lets the AI at `level` play the move."""
+
+    seconds: int
+    policy: str  # skip, auto
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """What the store keeps about a game beside its events."""
 
@@ -42,6 +52,7 @@ class GameRecord:
     created: int  # milliseconds since the epoch
     names: tuple[str | None, ...]  # the name at each seat, None while free
     bots: tuple[str | None, ...]  # the AI level playing each seat, None for a person or a free seat
+    deadline: TurnDeadline | None = None
 
 
 class GameNotFound(Exception):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -13,7 +14,7 @@ import redis
 
 from events import keys
 from events.envelope import (
-    Envelope, GameNotFound, GameRecord, IdempotencyKeyReused, NewEvent, SeatUnavailable, VersionConflict,
+    Envelope, GameNotFound, GameRecord, IdempotencyKeyReused, NewEvent, SeatUnavailable, TurnDeadline, VersionConflict,
 )
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
@@ -57,14 +58,18 @@ class EventStore:
 
     # games
 
-    def create_game(self, game_id: str, game: str, options: dict[str, Any], seats: int) -> GameRecord:
+    def create_game(
+        self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None
+    ) -> GameRecord:
         now = _now()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.meta(game_id), mapping={"game": game, "options": json.dumps(options), "seats": seats,
-                                               "status": "waiting", "version": 0, "created": now})
+        pipe.hset(keys.meta(game_id), mapping={
+            "game": game, "options": json.dumps(options), "seats": seats, "status": "waiting", "version": 0,
+            "created": now, "deadline": json.dumps(None if deadline is None else dataclasses.asdict(deadline)),
+        })
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.execute()
-        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats, (None,) * seats)
+        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats, (None,) * seats, deadline)
 
     def game(self, game_id: str) -> GameRecord:
         """The game's record; raises GameNotFound."""
@@ -203,6 +208,7 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         created=int(meta[b"created"]),
         names=per_seat(seat_names),
         bots=per_seat(bots),
+        deadline=TurnDeadline(**deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
     )
 
 

@@ -79,7 +79,7 @@ def worker(args: argparse.Namespace) -> None:
 
     from events.execute import Executor
     from events.store import EventStore
-    from workers.queues import BOTS
+    from workers.queues import BOTS, DEADLINES
     from workers.reactor import Reactor
 
     connection = redis.Redis.from_url(config.redis_url)
@@ -87,7 +87,7 @@ def worker(args: argparse.Namespace) -> None:
     reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
     try:
-        Worker([BOTS], connection=connection).work(with_scheduler=True, logging_level="WARNING")
+        Worker([BOTS, DEADLINES], connection=connection).work(with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()
 

@@ -9,12 +9,17 @@ from events.execute import Executor
 from events.store import EventStore
 
 BOTS = "meeple-bots"
+DEADLINES = "meeple-deadlines"
 
 _executors: dict[int, Executor] = {}
 
 
 def bot_queue(connection: redis.Redis) -> Queue:
     return Queue(BOTS, connection=connection)
+
+
+def deadline_queue(connection: redis.Redis) -> Queue:
+    return Queue(DEADLINES, connection=connection)
 
 
 def job_executor() -> Executor:

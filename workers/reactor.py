@@ -1,5 +1,5 @@
-"""Reacting to appended events: whatever a new version makes due (an AI seat's move) is
-enqueued as an idempotent job. The reactor reads the feed through a consumer group; a periodic
+"""Reacting to appended events: whatever a new version makes due is enqueued as an idempotent
+job — an AI seat's move at once, a deadline at the time it passes. The reactor reads the feed through a consumer group; a periodic
 sweep of the active games catches anything the feed missed (a process that died between an
 append and its announcement, a job lost with its worker)."""
 
@@ -9,15 +9,18 @@ import logging
 import socket
 import threading
 import time
+from datetime import datetime, timezone
 
 import redis
+from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from events import keys
-from events.execute import Executor
+from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
-from workers.queues import bot_queue
+from workers.deadlines import apply_deadline
+from workers.queues import bot_queue, deadline_queue
 
 log = logging.getLogger("meeple.reactor")
 
@@ -34,6 +37,7 @@ class Reactor:
         self.executor = executor
         self.redis: redis.Redis = executor.store.redis
         self.queue = bot_queue(self.redis)
+        self.deadlines = deadline_queue(self.redis)
         self.sweep_seconds = sweep_seconds
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
@@ -43,20 +47,47 @@ class Reactor:
         status = loaded.game.status(loaded.state)
         if status.finished or loaded.version == 0:
             return 0
-        due = [seat for seat in status.to_move if loaded.record.bots[seat] is not None]
-        return sum(self._enqueue_bot(game_id, loaded.version, seat) for seat in due)
+        enqueued = 0
+        for seat in status.to_move:
+            if loaded.record.bots[seat] is not None:
+                enqueued += self._enqueue_bot(game_id, loaded.version, seat)
+            else:
+                enqueued += self._schedule_deadline(loaded, seat)
+        return enqueued
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
-        try:
-            status = Job.fetch(job_id, connection=self.redis).get_status()
-        except NoSuchJobError:
-            status = None
-        if status is JobStatus.FINISHED or self.redis.lpos(self.queue.key, job_id) is not None:
+        if self._needs_no_copy(job_id, self.queue):
             return False
         self.queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
                            job_timeout=60, result_ttl=600, failure_ttl=3600)
         return True
+
+    def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
+        """Schedule the earlier of the rules' own deadline (a +3 window) and the game's turn deadline."""
+        deadlines = []
+        if (seconds := loaded.game.response_seconds(loaded.state)) is not None:
+            deadlines.append((seconds, "skip", None))
+        if (turn := loaded.record.deadline) is not None:
+            deadlines.append((turn.seconds, turn.policy, turn.level))
+        if not deadlines:
+            return False
+        seconds, policy, level = min(deadlines, key=lambda deadline: deadline[0])
+        job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}"
+        if self._needs_no_copy(job_id, self.deadlines):
+            return False
+        since = self.executor.store.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
+        due = datetime.fromtimestamp(since / 1000 + seconds, tz=timezone.utc)
+        self.deadlines.enqueue_at(due, apply_deadline, loaded.record.id, loaded.version, seat, policy, level,
+                                  job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
+        return True
+
+    def _needs_no_copy(self, job_id: str, queue: Queue) -> bool:
+        try:
+            status = Job.fetch(job_id, connection=self.redis).get_status()
+        except NoSuchJobError:
+            return False
+        return status in (JobStatus.FINISHED, JobStatus.SCHEDULED) or self.redis.lpos(queue.key, job_id) is not None
 
     def sweep(self) -> None:
         """React to every active game."""

@@ -17,7 +17,7 @@ from domain.taki.commands import Command
 from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import TakiOptions, check_options
-from domain.taki.rules import decide, legal_commands
+from domain.taki.rules import decide, legal_commands, response_seconds, timeout_command
 from domain.taki.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.taki.state import TakiState, status
 from domain.taki.views import redact, view
@@ -39,4 +39,6 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     status=status,
     events=CODEC,
     bots=BOTS,
+    timeout_command=timeout_command,
+    response_seconds=response_seconds,
 )

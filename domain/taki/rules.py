@@ -367,3 +367,24 @@ def _announce(table: Table, seat: Seat) -> None:
     if state.announced[seat]:
         raise _no("already_announced", "You have already announced this card.")
     table.emit(LastCardAnnounced(seat))
+
+
+# §17.3, §11.1: when time runs out
+
+def timeout_command(state: TakiState, seat: Seat) -> Command:
+    """What `seat` does when its deadline passes (§17.3): pass a +3, end a run or a King's
+    turn, else draw (or, where drawing is refused, its first legal command)."""
+    if state.plus3 is not None:
+        command: Command = Pass(seat)
+    elif state.phase in (Phase.IN_RUN, Phase.KING_FOLLOW_UP):
+        command = EndTurn(seat)
+    else:
+        command = Draw(seat)
+    if violation(state, command) is None:
+        return command
+    return legal_commands(state, seat)[0]
+
+
+def response_seconds(state: TakiState) -> int | None:
+    """The game's own deadline on the seats to move: a +3 window closes by itself (§11.1)."""
+    return state.options.plus3_response_seconds if state.plus3 is not None else None

@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, request, url_for
 
 from domain import GAMES
 from events import keys
-from events.envelope import GameNotFound, VersionConflict
+from events.envelope import GameNotFound, TurnDeadline, VersionConflict
 from events.execute import Executor
 from service import auth
 from service.errors import ApiError, StaleIfMatch
@@ -87,7 +87,8 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
     game_id = auth.new_token()[:16]
     store = executor().store
-    store.create_game(game_id, game.name, body["options"], body["seats"])
+    deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
+    store.create_game(game_id, game.name, body["options"], body["seats"], deadline)
     for bot in body["bots"]:
         store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
     if len(body["bots"]) == body["seats"]:

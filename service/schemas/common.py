@@ -29,11 +29,18 @@ class BotSeatSchema(Schema):
     level = fields.String(required=True, validate=validate.Length(min=1, max=32))
 
 
+class TurnDeadlineSchema(Schema):
+    seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=30 * 86400))
+    policy = fields.String(required=True, validate=validate.OneOf(["skip", "auto"]))
+    level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
+
+
 class CreateGameSchema(Schema):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     seats = fields.Integer(required=True, strict=True)
     options = fields.Dict(keys=fields.String(), load_default=dict)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
+    turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
 
     @validates_schema
     def _seats_and_bots(self, data: dict[str, Any], **_: Any) -> None:
@@ -47,6 +54,9 @@ class CreateGameSchema(Schema):
             raise ValidationError("Each bot needs its own seat of this game.", "bots")
         if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
             raise ValidationError(f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}.", "bots")
+        deadline = data["turn_deadline"]
+        if deadline and (deadline["policy"] == "auto") != (deadline["level"] in game.bots):
+            raise ValidationError(f"`auto` needs an AI level ({', '.join(game.bots)}); `skip` takes none.", "turn_deadline")
 
 
 class JoinSchema(Schema):

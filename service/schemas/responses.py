@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from domain.core.codec import to_primitive
@@ -19,6 +20,7 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "version": record.version,
         "created": record.created,
         "seats": [{"seat": seat, "name": name, "bot": bot} for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
+        "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
     }
 
 

@@ -217,3 +217,16 @@ def test_all_bot_games_start_at_once_and_bad_bots_are_refused(api: ContractClien
     for wrong in ([{"seat": 0, "level": "genius"}], [{"seat": 5, "level": "random"}], bots + [{"seat": 1, "level": "random"}]):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": wrong})
         assert answer.status_code == 422 and "bots" in answer.json["errors"]
+
+
+def test_turn_deadlines_at_creation(api: ContractClient) -> None:
+    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy"}
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
+    assert answer.status_code == 201 and answer.json["turn_deadline"] == deadline
+    assert api.get(f"/v1/games/{answer.json['id']}").json["turn_deadline"] == deadline
+    skip = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 60, "policy": "skip"}})
+    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None}
+    for wrong in ({"seconds": 0, "policy": "skip"}, {"seconds": 60, "policy": "auto"},
+                  {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"}):
+        answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": wrong})
+        assert answer.status_code == 422 and "turn_deadline" in answer.json["errors"], wrong

@@ -5,48 +5,16 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
-import redis
 
 from domain.core.rng import SeededRng
 from domain.taki.commands import Play
 from events.execute import Executor
-from events.store import EventStore
+from tests.workers.conftest import Start, wait_for
 
 pytestmark = pytest.mark.redis
-
-Start = Callable[[], subprocess.Popen[bytes]]
-
-
-@pytest.fixture
-def executor(real_redis: redis.Redis) -> Executor:  # type: ignore[override]
-    return Executor(EventStore(real_redis))
-
-
-@pytest.fixture
-def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -> Iterator[Start]:
-    processes: list[subprocess.Popen[bytes]] = []
-
-    def start() -> subprocess.Popen[bytes]:
-        env = os.environ | {"MEEPLE_REDIS_URL": real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
-        log = (tmp_path / f"worker{len(processes)}.log").open("wb")
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
-                                   cwd=Path(__file__).parents[2], stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-        processes.append(process)
-        return process
-
-    yield start
-    for process in processes:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=30)
 
 
 def new_game(executor: Executor, bots: dict[int, str], seats: int = 4) -> tuple[str, dict[int, str]]:
@@ -61,15 +29,6 @@ def new_game(executor: Executor, bots: dict[int, str], seats: int = 4) -> tuple[
             executor.store.claim_seat(game_id, seat, "person", tokens[seat])
     executor.start(game_id, SeededRng(len(bots)))
     return game_id, tokens
-
-
-def wait_for(condition: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def finished(executor: Executor, game_id: str) -> bool:

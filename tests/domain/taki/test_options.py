@@ -137,3 +137,20 @@ def test_king_answer_by_a_seat_that_passed_is_refused() -> None:
     state = given(["+3 r9", "K g4", "", ""])
     window, _ = apply(state, play(state, A, "+3"), Pass(B))
     rejected(window, play(window, B, "K"), "plus3_window_open")
+
+
+def test_timeout_commands_follow_section_17_3() -> None:
+    from domain.taki.commands import Draw
+    from domain.taki.rules import response_seconds, timeout_command
+
+    state = given(["rTAKI r3 K +3", "", "", ""], options=TakiOptions(plus3_response_seconds=30))
+    assert timeout_command(state, A) == Draw(A) and response_seconds(state) is None
+    in_run, _ = apply(state, play(state, A, "rTAKI r3"))
+    assert timeout_command(in_run, A) == EndTurn(A)
+    king, _ = apply(state, play(state, A, "K"))
+    assert timeout_command(king, A) == EndTurn(A)
+    window, _ = apply(state, play(state, A, "+3"))
+    assert [timeout_command(window, seat) for seat in (B, C, D)] == [Pass(B), Pass(C), Pass(D)]
+    assert response_seconds(window) == 30
+    strict = given(["r9", "", "", ""], options=TakiOptions(draw_requires_no_legal_play=True))
+    assert timeout_command(strict, A) == play(strict, A, "r9")

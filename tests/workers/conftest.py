@@ -1,0 +1,54 @@
+"""Real `meeple worker` processes on the session's real Redis server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from events.execute import Executor
+from events.store import EventStore
+
+Start = Callable[[], subprocess.Popen[bytes]]
+
+
+@pytest.fixture
+def executor(real_redis: redis.Redis) -> Executor:  # type: ignore[type-arg]
+    return Executor(EventStore(real_redis))
+
+
+@pytest.fixture
+def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -> Iterator[Start]:  # type: ignore[type-arg]
+    """Starts `meeple worker` processes (each in its own process group); stops them after the test."""
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        env = os.environ | {"MEEPLE_REDIS_URL": real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
+        log = (tmp_path / f"worker{len(processes)}.log").open("wb")
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                   cwd=Path(__file__).parents[2], stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        processes.append(process)
+        return process
+
+    yield start
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

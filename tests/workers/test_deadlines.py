@@ -1,0 +1,81 @@
+"""Turn deadlines and the +3 response window, applied by real `meeple worker` processes."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from rq.job import Job
+
+from domain.core.rng import ScriptedRng
+from domain.taki.cards import DECK
+from domain.taki.commands import Draw, Play
+from events.envelope import Envelope, TurnDeadline
+from events.execute import Executor
+from tests.workers.conftest import Start, wait_for
+
+pytestmark = pytest.mark.redis
+
+
+def two_people(executor: Executor, deadline: TurnDeadline | None, options: dict[str, int] | None = None,
+               rng: ScriptedRng | None = None) -> str:
+    game_id = f"d{time.monotonic_ns()}"
+    executor.store.create_game(game_id, "taki", options or {}, 2, deadline)
+    for seat in range(2):
+        executor.store.claim_seat(game_id, seat, f"p{seat}", f"token-{seat}-{game_id}")
+    executor.start(game_id, rng or ScriptedRng())
+    return game_id
+
+
+def commands(executor: Executor, game_id: str) -> list[Envelope]:
+    """The first event of each command after the setup."""
+    firsts: dict[str, Envelope] = {}
+    for envelope in executor.store.read(game_id):
+        if envelope.actor != "system":
+            firsts.setdefault(envelope.command_id, envelope)
+    return sorted(firsts.values(), key=lambda e: e.version)
+
+
+def test_skip_sends_the_games_timeout_command_once(executor: Executor, start_worker: Start) -> None:
+    game_id = two_people(executor, TurnDeadline(1, "skip"))
+    setup_version = executor.load(game_id).version
+    start_worker()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 2, timeout=30)
+    first, second = commands(executor, game_id)[:2]
+    assert (first.actor, first.version, first.type) == ("deadline:0", setup_version + 1, "cards_drawn")
+    assert second.actor == "deadline:1"
+    assert len({e.version for e in commands(executor, game_id)}) == len(commands(executor, game_id))
+
+
+def test_auto_lets_the_ai_play_the_move(executor: Executor, start_worker: Start) -> None:
+    game_id = two_people(executor, TurnDeadline(1, "auto", "greedy"))
+    start_worker()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
+    assert commands(executor, game_id)[0].actor == "deadline:0"
+
+
+def test_a_move_in_time_makes_the_deadline_do_nothing(executor: Executor, start_worker: Start) -> None:
+    game_id = two_people(executor, TurnDeadline(2, "skip"))
+    version = executor.load(game_id).version
+    start_worker()
+    job_id = f"deadline-{game_id}-{version}-0"
+    assert wait_for(lambda: Job.exists(job_id, connection=executor.store.redis), timeout=30)
+    executor.execute(game_id, Draw(0), actor="seat:0", expected_version=version)
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 2, timeout=30)
+    first, second = commands(executor, game_id)[:2]
+    assert first.actor == "seat:0" and second.actor == "deadline:1"
+    assert Job.fetch(job_id, connection=executor.store.redis).return_value() == "stale"
+
+
+def test_a_plus3_window_closes_by_its_own_deadline(executor: Executor, start_worker: Start) -> None:
+    order = [card.id for card in DECK]
+    order.remove("none.plus3.1")
+    order.insert(0, "none.plus3.1")  # dealt first, to seat 0; the flip (index 16) is a coloured card
+    game_id = two_people(executor, None, {"plus3_response_seconds": 1}, ScriptedRng([order]))
+    executor.execute(game_id, Play(0, ("none.plus3.1",)), actor="seat:0")
+    assert executor.load(game_id).state.plus3 is not None
+    start_worker()
+    assert wait_for(lambda: executor.load(game_id).state.plus3 is None, timeout=30)
+    passed = [e for e in executor.store.read(game_id) if e.type == "plus3_passed"]
+    assert [(e.actor, e.payload["seat"]) for e in passed] == [("deadline:1", 1)]
+    assert len(executor.load(game_id).state.hands[1]) == 11
