@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from domain.core.game import Seat
 from domain.core.rng import Rng
@@ -32,7 +33,9 @@ def greedy_bot(state: TakiState, seat: Seat, rng: Rng) -> Command:
     if state.plus3 is not None:
         return max(plays, key=lambda play: _card(state, play).figure is Figure.PLUS3_BREAKER, default=Pass(seat))
     if plays:
-        return max(plays, key=lambda play: _score(state, seat, play))
+        best = max(plays, key=lambda play: _score(state, seat, play))
+        # §13.1: say "Last card!" with the play that leaves one card, before the next player moves
+        return replace(best, announce_last_card=len(state.hands[seat]) == 2)
     for fallback in (CloseTaki(seat), EndTurn(seat), Draw(seat)):
         if fallback in legal:
             return fallback

@@ -1,0 +1,62 @@
+"""Win rates of the AI levels against each other, and the time each level takes per move.
+
+    python -m bench.bots [--games 200] [--seats 2]
+
+Plays `--games` seeded games per pairing of levels for each game, the seats alternating
+between the two levels, and prints how often each level wins and its mean time per move."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections import Counter, defaultdict
+
+from domain import GAMES
+from domain.core.game import Game
+from domain.core.rng import SeededRng
+
+
+def play(game: Game, levels: list[str], seed: int) -> tuple[str | None, dict[str, list[float]]]:  # type: ignore[type-arg]
+    """One game with `levels[seat]` at each seat: the winning level and the move times per level."""
+    rng = SeededRng(seed)
+    options = game.options_type()
+    state = game.replay(options, len(levels), game.setup(options, len(levels), rng))
+    times: dict[str, list[float]] = defaultdict(list)
+    while not (status := game.status(state)).finished:
+        seat = status.to_move[0]
+        started = time.perf_counter()
+        command = game.bots[levels[seat]](state, seat, rng)
+        times[levels[seat]].append(time.perf_counter() - started)
+        for event in game.decide(state, command, rng):
+            state = game.evolve(state, event)
+    ranking = game.status(state).ranking
+    return (levels[ranking[0][0]] if ranking and len(ranking[0]) == 1 else None), times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=2)
+    args = parser.parse_args()
+    for game in GAMES.values():
+        for first, second in itertools.combinations(game.bots, 2):
+            wins: Counter[str | None] = Counter()
+            times: dict[str, list[float]] = defaultdict(list)
+            for seed in range(args.games):
+                pair = (first, second) if seed % 2 else (second, first)
+                levels = [pair[seat % 2] for seat in range(args.seats)]
+                winner, move_times = play(game, levels, seed)
+                wins[winner] += 1
+                for level, spent in move_times.items():
+                    times[level] += spent
+            print(f"{game.name}: {first} vs {second}, {args.games} games of {args.seats} seats")
+            for level in (first, second):
+                mean_ms = 1000 * sum(times[level]) / max(len(times[level]), 1)
+                print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %), {mean_ms:7.2f} ms per move")
+            if wins[None]:
+                print(f"  {'no one':>8} wins {wins[None]:4d}")
+
+
+if __name__ == "__main__":
+    main()
