@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 from domain.core.rng import SystemRng
-from events.envelope import VersionConflict
-from workers.queues import job_executor
+from events.execute import Loaded
+from workers.acting import act_for
 
 
 def play_bot_turn(game_id: str, version: int, seat: int) -> str:
-    """Play for the AI at `seat` if the game is still at `version` and waits for that seat.
-    A stale job does nothing; a move made first by anyone else wins."""
-    executor = job_executor()
-    loaded = executor.load(game_id)
-    level = loaded.record.bots[seat]
-    if loaded.version != version:
-        return "stale"
-    if level is None or seat not in loaded.game.status(loaded.state).to_move:
-        return "not due"
-    command = loaded.game.bots[level](loaded.state, seat, SystemRng())
-    try:
-        executor.execute(
-            game_id, command, actor=f"bot:{seat}", expected_version=version,
-            idempotency_key=f"bot:{version}:{seat}", fingerprint="bot",
-        )
-    except VersionConflict:
-        return "moved on"
-    return "played"
+    """Play for the AI at `seat`, if the game still waits for it at `version`."""
+
+    def choose(loaded: Loaded) -> object:
+        level = loaded.record.bots[seat]
+        assert level is not None, f"seat {seat} is not an AI seat"
+        return loaded.game.bots[level](loaded.state, seat, SystemRng())
+
+    return act_for(game_id, version, seat, "bot", choose)
