@@ -1,6 +1,7 @@
 -- Seat a player: the requested seat if free, else the lowest free one.
--- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash
--- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person)
+-- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash
+-- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person),
+-- ARGV[5] registered player id ('' for none)
 -- Returns {'ok', seat, seats taken, seat count} or {error reason}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
@@ -9,6 +10,13 @@ end
 total = tonumber(total)
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then
   return {'started'}
+end
+if ARGV[5] ~= '' then
+  for _, holder in ipairs(redis.call('HVALS', KEYS[5])) do
+    if holder == ARGV[5] then
+      return {'already_seated'}
+    end
+  end
 end
 local seat
 if ARGV[1] ~= '' then
@@ -35,5 +43,8 @@ if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[4], seat, ARGV[4])
 else
   redis.call('HSET', KEYS[3], ARGV[3], seat)
+end
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[5], seat, ARGV[5])
 end
 return {'ok', seat, redis.call('HLEN', KEYS[2]), total}

@@ -24,6 +24,26 @@ def seats(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:seats"
 
 
+def players(game_id: str) -> str:
+    """Hash: seat number → the id of the registered player holding it."""
+    return f"{PREFIX}:{{{game_id}}}:players"
+
+
+def player(player_id: str) -> str:
+    """Hash: a registered player's name, token hash and creation time."""
+    return f"{PREFIX}:player:{{{player_id}}}"
+
+
+def player_games(player_id: str) -> str:
+    """Sorted set: the games a player holds a seat in, by joining time."""
+    return f"{PREFIX}:player:{{{player_id}}}:games"
+
+
+def player_tokens() -> str:
+    """Hash: SHA-256 of a player token → player id."""
+    return f"{PREFIX}:player-tokens"
+
+
 def bots(game_id: str) -> str:
     """Hash: seat number → the AI level playing it."""
     return f"{PREFIX}:{{{game_id}}}:bots"

@@ -102,11 +102,15 @@ class EventStore:
 
     # seats
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None) -> Seated:
-        """Seat `name` at `seat` (or the lowest free seat): a person holding `token`, or an AI of level `bot`."""
+    def claim_seat(
+        self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
+        player_id: str | None = None,
+    ) -> Seated:
+        """Seat `name` at `seat` (or the lowest free seat): a person holding `token` (and, if
+        registered, `player_id`, who may hold one seat per game), or an AI of level `bot`."""
         answer = cast(list[bytes], self._claim(
-            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id)],
-            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or ""],
+            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id)],
+            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or ""],
         ))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -116,8 +120,18 @@ class EventStore:
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
-        seat = self.redis.hget(keys.tokens(game_id), hash_token(token))
-        return None if seat is None else int(seat)
+        """The seat a token acts for in this game: a seat token's own, or the seat its player holds."""
+        digest = hash_token(token)
+        seat = self.redis.hget(keys.tokens(game_id), digest)
+        if seat is not None:
+            return int(seat)
+        player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), digest))
+        return None if player_id is None else self.seat_of_player(game_id, player_id.decode())
+
+    def seat_of_player(self, game_id: str, player_id: str) -> int | None:
+        """The seat a registered player holds in this game, if any."""
+        holders = cast(dict[bytes, bytes], self.redis.hgetall(keys.players(game_id)))
+        return next((int(seat) for seat, holder in holders.items() if holder.decode() == player_id), None)
 
     # events
 
@@ -185,6 +199,7 @@ _SEAT_PROBLEMS = {
     "no_such_seat": "The game has no such seat.",
     "seat_taken": "That seat is taken.",
     "game_full": "Every seat is taken.",
+    "already_seated": "You already hold a seat in this game.",
 }
 
 

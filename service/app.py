@@ -9,7 +9,9 @@ from flask import Flask
 
 from events.execute import Executor
 from events.store import EventStore
+from events.players import PlayerStore
 from service.api.games import bp as games
+from service.api.players import bp as players
 from service.config import Config
 from service.errors import handle_error
 
@@ -25,7 +27,9 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["meeple"] = Executor(EventStore(client))
+    app.extensions["meeple.players"] = PlayerStore(client)
     app.register_blueprint(games)
+    app.register_blueprint(players)
     app.register_error_handler(Exception, handle_error)
     logging.getLogger("meeple").setLevel(logging.INFO)
     return app

@@ -7,6 +7,7 @@ import secrets
 
 from flask import request
 
+from events.players import Player, PlayerStore
 from events.store import EventStore
 from service.errors import ApiError
 
@@ -17,18 +18,39 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def seat_for(store: EventStore, game_id: str) -> int | None:
-    """The seat the request's token acts for, or None for a request without a token."""
+def bearer_token() -> str | None:
+    """The request's bearer token, or None when it sends none."""
     header = request.headers.get("Authorization")
     if header is None:
         return None
     match = BEARER.match(header)
     if match is None:
-        raise ApiError(401, "unauthorized", "Send a seat token as 'Authorization: Bearer <token>'.")
-    seat = store.seat_for_token(game_id, match.group(1))
+        raise ApiError(401, "unauthorized", "Send a token as 'Authorization: Bearer <token>'.")
+    return match.group(1)
+
+
+def seat_for(store: EventStore, game_id: str) -> int | None:
+    """The seat the request's token (a seat's or a player's) acts for, or None without a token."""
+    token = bearer_token()
+    if token is None:
+        return None
+    seat = store.seat_for_token(game_id, token)
     if seat is None:
         raise ApiError(401, "unauthorized", "This token holds no seat in this game.")
     return seat
+
+
+def player(players: PlayerStore, required: bool = True) -> Player | None:
+    """The registered player whose token the request sends."""
+    token = bearer_token()
+    if token is None:
+        if required:
+            raise ApiError(401, "unauthorized", "This needs a player token.")
+        return None
+    found = players.by_token(token)
+    if found is None:
+        raise ApiError(401, "unauthorized", "This is not a player token.")
+    return found
 
 
 def require_seat(store: EventStore, game_id: str) -> int:

@@ -17,6 +17,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from events import keys
+from events.deadlines import due
 from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline
@@ -64,22 +65,14 @@ class Reactor:
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
-        """Schedule the earlier of the rules' own deadline (a +3 window) and the game's turn deadline."""
-        deadlines = []
-        if (seconds := loaded.game.response_seconds(loaded.state)) is not None:
-            deadlines.append((seconds, "skip", None))
-        if (turn := loaded.record.deadline) is not None:
-            deadlines.append((turn.seconds, turn.policy, turn.level))
-        if not deadlines:
-            return False
-        seconds, policy, level = min(deadlines, key=lambda deadline: deadline[0])
+        """Schedule the seat's deadline, if it has one, for the moment it passes."""
+        deadline = due(self.executor.store, loaded, seat)
         job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}"
-        if self._needs_no_copy(job_id, self.deadlines):
+        if deadline is None or self._needs_no_copy(job_id, self.deadlines):
             return False
-        since = self.executor.store.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
-        due = datetime.fromtimestamp(since / 1000 + seconds, tz=timezone.utc)
-        self.deadlines.enqueue_at(due, apply_deadline, loaded.record.id, loaded.version, seat, policy, level,
-                                  job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
+        at = datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc)
+        self.deadlines.enqueue_at(at, apply_deadline, loaded.record.id, loaded.version, seat, deadline.policy,
+                                  deadline.level, job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
         return True
 
     def _needs_no_copy(self, job_id: str, queue: Queue) -> bool:

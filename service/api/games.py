@@ -12,6 +12,7 @@ from domain import GAMES
 from events import keys
 from events.envelope import GameNotFound, TurnDeadline, VersionConflict
 from events.execute import Executor
+from events.players import PlayerStore
 from service import auth
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
@@ -27,6 +28,10 @@ IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
 def executor() -> Executor:
     return current_app.extensions["meeple"]  # type: ignore[no-any-return]
+
+
+def players() -> PlayerStore:
+    return current_app.extensions["meeple.players"]  # type: ignore[no-any-return]
 
 
 def json_body() -> dict[str, Any]:
@@ -106,15 +111,19 @@ def list_games() -> dict[str, Any]:
 
 @bp.post("/games/<game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
-    """Take a seat, as a person (answered with the seat's token) or for an AI; the game starts
-    when the last seat is taken."""
+    """Take a seat, as a person (answered with the seat's token; with a player token, the seat
+    is also that player's) or for an AI; the game starts when the last seat is taken."""
     body = JoinSchema().load(json_body())
     record = executor().store.game(known_game(game_id))
+    holder = auth.player(players(), required=False)
     bot = body["bot"]
     if bot is not None and bot not in GAMES[record.game].bots:
         raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[record.game].bots)}."]})
     token = None if bot else auth.new_token()
-    seated = executor().store.claim_seat(game_id, body["seat"], body["name"], token, bot=bot)
+    seated = executor().store.claim_seat(game_id, body["seat"], body["name"], token, bot=bot,
+                                         player_id=None if holder is None or bot else holder.id)
+    if holder is not None and not bot:
+        players().joined(holder.id, game_id)
     if seated.taken == seated.seats:
         executor().start(game_id)
     return {"game_id": game_id, "seat": seated.seat, "token": token}, 201

@@ -65,6 +65,10 @@ class JoinSchema(Schema):
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
 
 
+class RegisterSchema(Schema):
+    name = fields.String(required=True, validate=NAME)
+
+
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]), load_default=None)

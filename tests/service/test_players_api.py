@@ -1,0 +1,55 @@
+"""Registered players: their token joins games, acts for the seat it holds, and reads an inbox."""
+
+from __future__ import annotations
+
+from tests.contract import ContractClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def register(api: ContractClient, name: str) -> dict[str, str]:
+    answer = api.post("/v1/players", json={"name": name})
+    assert answer.status_code == 201 and answer.json["name"] == name
+    return answer.json  # type: ignore[no-any-return]
+
+
+def test_register_and_read_oneself(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    me = api.get("/v1/players/me", headers=bearer(ann["token"]))
+    assert me.json == {"id": ann["id"], "name": "ann", "created": ann["created"]}
+    assert api.get("/v1/players/me").status_code == 401
+    assert api.get("/v1/players/me", headers=bearer("y" * 43)).status_code == 401
+    assert api.post("/v1/players", json={"name": ""}).status_code == 422
+
+
+def test_a_player_token_joins_acts_and_reads_its_inbox(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    first = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    second = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 3600, "policy": "skip"}}).json["id"]
+    for game_id in (first, second):
+        assert api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}, headers=bearer(ann["token"])).json["seat"] == 0
+    again = api.post(f"/v1/games/{first}/join", json={"name": "ann"}, headers=bearer(ann["token"]))
+    assert again.status_code == 409 and again.json["reason"] == "already_seated"
+    waiting = api.get("/v1/players/me/inbox", headers=bearer(ann["token"])).json["games"]
+    assert {entry["game"]["id"] for entry in waiting} == {first, second} and not any(e["your_turn"] for e in waiting)
+    for game_id in (first, second):
+        api.post(f"/v1/games/{game_id}/join", json={"name": "bo"}, headers=bearer(bo["token"]))
+    inbox = api.get("/v1/players/me/inbox", headers=bearer(ann["token"])).json["games"]
+    assert [(e["game"]["id"], e["your_turn"]) for e in inbox] == [(second, True), (first, True)]
+    assert inbox[0]["deadline"] > inbox[0]["game"]["created"] and inbox[1]["deadline"] is None
+    played = api.post(f"/v1/games/{first}/commands", json={"type": "draw"}, headers=bearer(ann["token"]))
+    assert played.status_code == 201 and played.json["events"][0]["actor"] == "seat:0"
+    assert api.get(f"/v1/games/{first}", headers=bearer(ann["token"])).json["you"] == 0
+    inbox = api.get("/v1/players/me/inbox", headers=bearer(ann["token"])).json["games"]
+    assert [(e["game"]["id"], e["your_turn"]) for e in inbox] == [(second, True), (first, False)]
+    bo_inbox = api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["games"]
+    assert [(e["game"]["id"], e["your_turn"], e["seat"]) for e in bo_inbox] == [(first, True, 1), (second, False, 1)]
+    assert api.post(f"/v1/games/{first}/commands", json={"type": "draw"}, headers=bearer(ann["token"])).json["code"] == "not_your_turn"
+
+
+def test_a_join_with_a_token_that_is_no_player_token_is_refused(api: ContractClient) -> None:
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    answer = api.post(f"/v1/games/{game_id}/join", json={"name": "x"}, headers=bearer("z" * 43))
+    assert answer.status_code == 401
