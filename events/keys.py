@@ -39,6 +39,21 @@ def player_games(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:games"
 
 
+def webhooks(player_id: str) -> str:
+    """Hash: webhook id → JSON of its URL, secret and creation time."""
+    return f"{PREFIX}:player:{{{player_id}}}:webhooks"
+
+
+def deliveries(player_id: str) -> str:
+    """List: the latest delivery attempts to a player's webhooks, newest first (capped)."""
+    return f"{PREFIX}:player:{{{player_id}}}:deliveries"
+
+
+def notified(game_id: str, key: str) -> str:
+    """String: set once a notification about this game was handed out, so it goes out once."""
+    return f"{PREFIX}:{{{game_id}}}:notified:{key}"
+
+
 def player_tokens() -> str:
     """Hash: SHA-256 of a player token → player id."""
     return f"{PREFIX}:player-tokens"

@@ -130,8 +130,12 @@ class EventStore:
 
     def seat_of_player(self, game_id: str, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""
-        holders = cast(dict[bytes, bytes], self.redis.hgetall(keys.players(game_id)))
-        return next((int(seat) for seat, holder in holders.items() if holder.decode() == player_id), None)
+        return next((seat for seat, holder in self.holders(game_id).items() if holder == player_id), None)
+
+    def holders(self, game_id: str) -> dict[int, str]:
+        """Seat → the registered player holding it."""
+        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.players(game_id)))
+        return {int(seat): holder.decode() for seat, holder in stored.items()}
 
     # events
 

@@ -9,7 +9,7 @@ from flask import Flask
 
 from events.execute import Executor
 from events.store import EventStore
-from events.players import PlayerStore
+from events.players import PlayerStore, Webhooks
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.config import Config
@@ -28,6 +28,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["meeple"] = Executor(EventStore(client))
     app.extensions["meeple.players"] = PlayerStore(client)
+    app.extensions["meeple.webhooks"] = Webhooks(client)
     app.register_blueprint(games)
     app.register_blueprint(players)
     app.register_error_handler(Exception, handle_error)

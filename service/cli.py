@@ -79,15 +79,16 @@ def worker(args: argparse.Namespace) -> None:
 
     from events.execute import Executor
     from events.store import EventStore
+    from workers.notify import NOTIFY
     from workers.queues import BOTS, DEADLINES
     from workers.reactor import Reactor
 
     connection = redis.Redis.from_url(config.redis_url)
     stop = threading.Event()
-    reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds)
+    reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds, reminders=config.reminders)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
     try:
-        Worker([BOTS, DEADLINES], connection=connection).work(with_scheduler=True, logging_level="WARNING")
+        Worker([BOTS, DEADLINES, NOTIFY], connection=connection).work(with_scheduler=True, logging_level="WARNING")
     finally:
         stop.set()
 

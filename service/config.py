@@ -12,6 +12,7 @@ class Config:
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
+    reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
 
     @classmethod
     def from_env(cls) -> Config:
@@ -21,4 +22,6 @@ class Config:
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
+            reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
+            else cls.reminders,
         )

@@ -1,10 +1,13 @@
-"""The job that applies a passed deadline: the game's own timeout command, or the AI's move."""
+"""The jobs of deadlines: applying one that passed (the game's own timeout command, or the
+AI's move), and reminding a player before it passes."""
 
 from __future__ import annotations
 
 from domain.core.rng import SystemRng
 from events.execute import Loaded
 from workers.acting import act_for
+from workers.notify import notify
+from workers.queues import job_executor
 
 
 def apply_deadline(game_id: str, version: int, seat: int, policy: str, level: str | None) -> str:
@@ -17,3 +20,18 @@ def apply_deadline(game_id: str, version: int, seat: int, policy: str, level: st
         return loaded.game.timeout_command(loaded.state, seat)
 
     return act_for(game_id, version, seat, "deadline", choose)
+
+
+def remind(game_id: str, version: int, seat: int, before: int, deadline: int) -> str:
+    """Remind the player at `seat` that its deadline passes in `before` seconds, if the game
+    still waits for it at `version`."""
+    executor = job_executor()
+    loaded = executor.load(game_id)
+    player_id = executor.store.holders(game_id).get(seat)
+    if loaded.version != version or seat not in loaded.game.status(loaded.state).to_move or player_id is None:
+        return "stale"
+    notify(executor.store.redis, game_id, f"{version}-remind-{seat}-{before}", player_id, {
+        "id": f"{game_id}-{version}-remind-{seat}-{before}", "kind": "reminder", "game_id": game_id,
+        "game": loaded.record.game, "version": version, "seat": seat, "deadline": deadline,
+    })
+    return "reminded"

@@ -1,5 +1,6 @@
 """Reacting to appended events: whatever a new version makes due is enqueued as an idempotent
-job — an AI seat's move at once, a deadline at the time it passes. The reactor reads the feed through a consumer group; a periodic
+job — an AI seat's move at once, a deadline at the time it passes, reminders before it, and
+notifications to the players concerned ("your turn", "deadline applied", "game over"). The reactor reads the feed through a consumer group; a periodic
 sweep of the active games catches anything the feed missed (a process that died between an
 append and its announcement, a job lost with its worker)."""
 
@@ -20,7 +21,9 @@ from events import keys
 from events.deadlines import due
 from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
-from workers.deadlines import apply_deadline
+from domain.core.game import GameStatus
+from workers.deadlines import apply_deadline, remind
+from workers.notify import notify
 from workers.queues import bot_queue, deadline_queue
 
 log = logging.getLogger("meeple.reactor")
@@ -34,8 +37,9 @@ GROUP = "reactors"
 class Reactor:
     """Turns game versions into jobs."""
 
-    def __init__(self, executor: Executor, sweep_seconds: float = 10.0) -> None:
+    def __init__(self, executor: Executor, sweep_seconds: float = 10.0, reminders: tuple[int, ...] = ()) -> None:
         self.executor = executor
+        self.reminders = reminders  # seconds before a deadline at which its player is reminded
         self.redis: redis.Redis = executor.store.redis
         self.queue = bot_queue(self.redis)
         self.deadlines = deadline_queue(self.redis)
@@ -43,10 +47,13 @@ class Reactor:
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
     def react(self, game_id: str) -> int:
-        """Enqueue what the game's current version makes due; how many jobs were enqueued."""
+        """Enqueue what the game's current version makes due; how many move or deadline jobs."""
         loaded = self.executor.load(game_id)
+        if loaded.version == 0:
+            return 0
         status = loaded.game.status(loaded.state)
-        if status.finished or loaded.version == 0:
+        self._notify(loaded, status)
+        if status.finished:
             return 0
         enqueued = 0
         for seat in status.to_move:
@@ -55,6 +62,32 @@ class Reactor:
             else:
                 enqueued += self._schedule_deadline(loaded, seat)
         return enqueued
+
+    def _notify(self, loaded: Loaded, status: GameStatus) -> None:
+        """Tell the registered players what this version means for them."""
+        game_id, version = loaded.record.id, loaded.version
+        holders = self.executor.store.holders(game_id)
+        if not holders:
+            return
+        latest = self.executor.store.read(game_id, after=version - 1, limit=1)[0]
+        kind, _, acting = latest.actor.partition(":")
+        base = {"game_id": game_id, "game": loaded.record.game, "version": version}
+        if kind == "deadline" and int(acting) in holders:
+            seat = int(acting)
+            notify(self.redis, game_id, f"{version}-deadline-{seat}", holders[seat],
+                   base | {"id": f"{game_id}-{version}-deadline-{seat}", "kind": "deadline_applied", "seat": seat})
+        if status.finished:
+            for seat, player_id in holders.items():
+                notify(self.redis, game_id, f"over-{seat}", player_id,
+                       base | {"id": f"{game_id}-over-{seat}", "kind": "game_over", "seat": seat,
+                               "ranking": [list(place) for place in status.ranking]})
+            return
+        for seat in status.to_move:
+            if seat in holders and acting != str(seat):  # the turn just came to this seat
+                deadline = due(self.executor.store, loaded, seat)
+                notify(self.redis, game_id, f"{version}-turn-{seat}", holders[seat],
+                       base | {"id": f"{game_id}-{version}-turn-{seat}", "kind": "your_turn", "seat": seat,
+                               "deadline": None if deadline is None else deadline.at})
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
@@ -65,7 +98,8 @@ class Reactor:
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
-        """Schedule the seat's deadline, if it has one, for the moment it passes."""
+        """Schedule the seat's deadline, if it has one, for the moment it passes, and the
+        reminders before it."""
         deadline = due(self.executor.store, loaded, seat)
         job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}"
         if deadline is None or self._needs_no_copy(job_id, self.deadlines):
@@ -73,6 +107,14 @@ class Reactor:
         at = datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc)
         self.deadlines.enqueue_at(at, apply_deadline, loaded.record.id, loaded.version, seat, deadline.policy,
                                   deadline.level, job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
+        for before in self.reminders:
+            remind_at = deadline.at - before * 1000
+            if remind_at > time.time() * 1000:
+                self.deadlines.enqueue_at(
+                    datetime.fromtimestamp(remind_at / 1000, tz=timezone.utc), remind,
+                    loaded.record.id, loaded.version, seat, before, deadline.at,
+                    job_id=f"remind-{loaded.record.id}-{loaded.version}-{seat}-{before}", result_ttl=600,
+                )
         return True
 
     def _needs_no_copy(self, job_id: str, queue: Queue) -> bool:

@@ -1,16 +1,22 @@
-"""API v1 for registered players: who they are, and their inbox of games."""
+"""API v1 for registered players: who they are, their inbox of games, their webhooks and the
+log of deliveries to them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+import secrets
+
+from flask import Blueprint, Response, current_app, request
+
+from events.players import Player, Webhooks
 
 from events.deadlines import due
 from service import auth
 from service.api.games import executor, json_body, players
 from service.schemas import responses
-from service.schemas.common import RegisterSchema
+from service.errors import ApiError
+from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, WebhookSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
@@ -24,18 +30,54 @@ def register() -> tuple[dict[str, Any], int]:
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201
 
 
-@bp.get("/me")
-def me() -> dict[str, Any]:
+def webhooks() -> Webhooks:
+    return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def caller() -> Player:
     player = auth.player(players())
     assert player is not None
+    return player
+
+
+@bp.get("/me")
+def me() -> dict[str, Any]:
+    player = caller()
     return {"id": player.id, "name": player.name, "created": player.created}
+
+
+@bp.post("/me/webhooks")
+def add_webhook() -> tuple[dict[str, Any], int]:
+    """Register a URL for the player's notifications; the answer holds its signing secret."""
+    player = caller()
+    body = WebhookSchema().load(json_body())
+    hook = webhooks().add(player.id, auth.new_token()[:12], body["url"], secrets.token_hex(32))
+    return {"id": hook.id, "url": hook.url, "created": hook.created, "secret": hook.secret}, 201
+
+
+@bp.get("/me/webhooks")
+def list_webhooks() -> dict[str, Any]:
+    return {"webhooks": [{"id": h.id, "url": h.url, "created": h.created} for h in webhooks().of(caller().id)]}
+
+
+@bp.delete("/me/webhooks/<webhook_id>")
+def remove_webhook(webhook_id: str) -> Response:
+    if not webhooks().remove(caller().id, webhook_id):
+        raise ApiError(404, "webhook_not_found", "No such webhook.")
+    return Response(status=204)
+
+
+@bp.get("/me/deliveries")
+def deliveries() -> dict[str, Any]:
+    """The latest delivery attempts to the player's webhooks, newest first."""
+    query = DeliveriesQuerySchema().load(request.args.to_dict())
+    return {"deliveries": webhooks().attempts(caller().id, query["limit"])}
 
 
 @bp.get("/me/inbox")
 def inbox() -> dict[str, Any]:
     """The player's games: those waiting for them first (soonest deadline first), then the rest."""
-    player = auth.player(players())
-    assert player is not None
+    player = caller()
     entries = []
     for game_id in players().games(player.id):
         loaded = executor().load(game_id)

@@ -69,6 +69,14 @@ class RegisterSchema(Schema):
     name = fields.String(required=True, validate=NAME)
 
 
+class WebhookSchema(Schema):
+    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2048))
+
+
+class DeliveriesQuerySchema(Schema):
+    limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
+
+
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]), load_default=None)

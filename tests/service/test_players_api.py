@@ -53,3 +53,18 @@ def test_a_join_with_a_token_that_is_no_player_token_is_refused(api: ContractCli
     game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
     answer = api.post(f"/v1/games/{game_id}/join", json={"name": "x"}, headers=bearer("z" * 43))
     assert answer.status_code == 401
+
+
+def test_webhooks_are_registered_listed_and_removed(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    auth = bearer(ann["token"])
+    hook = api.post("/v1/players/me/webhooks", json={"url": "http://localhost:9/hooks"}, headers=auth)
+    assert hook.status_code == 201 and len(hook.json["secret"]) == 64
+    listed = api.get("/v1/players/me/webhooks", headers=auth).json["webhooks"]
+    assert listed == [{"id": hook.json["id"], "url": "http://localhost:9/hooks", "created": hook.json["created"]}]
+    for wrong in ({"url": "ftp://example.org"}, {"url": "not a url"}, {}):
+        assert api.post("/v1/players/me/webhooks", json=wrong, headers=auth).status_code == 422
+    assert api.get("/v1/players/me/deliveries", headers=auth).json == {"deliveries": []}
+    assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 204
+    assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 404
+    assert api.get("/v1/players/me/webhooks").status_code == 401

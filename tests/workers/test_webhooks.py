@@ -1,0 +1,139 @@
+"""Notifications delivered by real `meeple worker` processes to a local receiver: signed,
+retried on failure, logged, and a receiver that keeps failing holds up nobody else."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from domain.core.rng import SeededRng
+from domain.taki.commands import Draw
+from events.envelope import TurnDeadline
+from events.execute import Executor
+from events.players import PlayerStore, Webhooks
+from tests.workers.conftest import Start, wait_for
+
+pytestmark = pytest.mark.redis
+
+
+class Receiver(BaseHTTPRequestHandler):
+    """Records every POST; /flaky fails twice before it succeeds, /down always fails."""
+
+    received: list[tuple[str, dict[str, str], bytes]] = []
+    failures: dict[str, int] = {}
+
+    def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.append((self.path, dict(self.headers), body))
+        seen = sum(1 for path, _, _ in self.received if path == self.path)
+        failing = self.path == "/down" or (self.path == "/flaky" and seen <= 2)
+        self.send_response(500 if failing else 204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Iterator[str]:
+    Receiver.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def verified(secret: str, headers: dict[str, str], body: bytes) -> bool:
+    fields = dict(part.split("=", 1) for part in headers["Meeple-Signature"].split(","))
+    expected = hmac.new(secret.encode(), f"{fields['t']}.".encode() + body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, fields["v1"]) and abs(time.time() - int(fields["t"])) < 300
+
+
+def test_notifications_are_signed_retried_and_logged(
+    executor: Executor, start_worker: Start, receiver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    redis = executor.store.redis
+    players, hooks = PlayerStore(redis), Webhooks(redis)
+    ann, bo = players.register("ann", "ann", "ann-token-0123456789"), players.register("bo", "bo", "bo-token-0123456789")
+    ok = hooks.add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
+    flaky = hooks.add(ann.id, "flaky", f"{receiver}/flaky", "t" * 64)
+    hooks.add(bo.id, "down", f"{receiver}/down", "u" * 64)
+    executor.store.create_game("w", "taki", {"first_seat": 1}, 2)
+    executor.store.claim_seat("w", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.claim_seat("w", 1, "bo", "seat-token-bo", player_id=bo.id)
+    executor.start("w", SeededRng(3))
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_RETRY", "1,1,1")
+    start_worker()
+
+    def posts(path: str) -> list[tuple[str, dict[str, str], bytes]]:
+        return [post for post in Receiver.received if post[0] == path]
+
+    assert wait_for(lambda: len(posts("/down")) >= 2, timeout=30)  # bo's turn first: its receiver fails
+    executor.execute("w", Draw(1), actor="seat:1")  # now it is ann's turn
+    assert wait_for(lambda: len(posts("/ok")) >= 1 and len(posts("/flaky")) >= 3, timeout=30)
+    _, headers, body = posts("/ok")[0]
+    notification = json.loads(body)
+    assert notification["kind"] == "your_turn" and notification["seat"] == 0 and notification["game_id"] == "w"
+    assert verified(ok.secret, headers, body) and not verified(flaky.secret, headers, body)
+    assert all(verified(flaky.secret, h, b) and json.loads(b) == notification for _, h, b in posts("/flaky"))
+    assert len(posts("/ok")) == 1  # delivered once
+    log = hooks.attempts(ann.id, 10)
+    assert sorted((a["webhook"], a["status"]) for a in log) == [("flaky", 204), ("flaky", 500), ("flaky", 500), ("ok", 204)]
+    assert wait_for(lambda: len(posts("/down")) == 4, timeout=30)  # the first try and three retries
+    time.sleep(2)
+    assert len(posts("/down")) == 4 and all(a["status"] == 500 for a in hooks.attempts(bo.id, 10))
+
+
+def test_reminders_and_applied_deadlines_are_notified(
+    executor: Executor, start_worker: Start, receiver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    redis = executor.store.redis
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
+    executor.store.create_game("r", "taki", {}, 2, TurnDeadline(3, "skip"))
+    executor.store.claim_seat("r", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.claim_seat("r", 1, "bo", "seat-token-bo")
+    executor.start("r", SeededRng(4))
+    monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", "2")
+    start_worker()
+
+    def kinds() -> list[str]:
+        return [json.loads(body)["kind"] for path, _, body in Receiver.received if path == "/ok"]
+
+    assert wait_for(lambda: "deadline_applied" in kinds(), timeout=30)
+    assert kinds()[:3] == ["your_turn", "reminder", "deadline_applied"]
+
+
+def test_the_end_of_a_game_is_notified_to_every_player(executor: Executor) -> None:
+    from rq import Queue
+
+    from workers.notify import NOTIFY
+    from workers.reactor import Reactor
+
+    redis = executor.store.redis
+    players, hooks = PlayerStore(redis), Webhooks(redis)
+    for name in ("ann", "bo"):
+        hooks.add(players.register(name, name, f"{name}-token-0123456789").id, "hook", "http://127.0.0.1:9/", "s" * 64)
+    executor.store.create_game("e", "taki", {}, 2)
+    for seat, name in enumerate(("ann", "bo")):
+        executor.store.claim_seat("e", seat, name, f"seat-{name}", player_id=name)
+    executor.start("e", SeededRng(5))
+    loaded = executor.load("e")
+    while not loaded.game.status(loaded.state).finished:
+        seat = loaded.game.status(loaded.state).to_move[0]
+        executor.execute("e", loaded.game.bots["greedy"](loaded.state, seat, SeededRng(0)), actor=f"seat:{seat}")
+        loaded = executor.load("e")
+    reactor = Reactor(executor)
+    reactor.react("e")
+    reactor.react("e")  # once only
+    jobs = Queue(NOTIFY, connection=redis).get_jobs()
+    assert sorted((job.args[0], job.args[2]["kind"]) for job in jobs) == [("ann", "game_over"), ("bo", "game_over")]
+    assert jobs[0].args[2]["ranking"] == [list(place) for place in loaded.game.status(loaded.state).ranking]

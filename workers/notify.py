@@ -1,0 +1,80 @@
+"""Notifications to players' webhooks: signed POSTs, retried with backoff, each attempt logged.
+
+A delivery carries `Meeple-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the
+webhook's secret>`; a receiver recomputes it and refuses a timestamp older than a few minutes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import time
+from typing import Any
+
+import redis
+import requests
+from rq import Queue, Retry, get_current_job
+from rq.job import Job
+
+from events import keys
+from events.players import Webhooks
+
+NOTIFY = "meeple-notify"
+TIMEOUT_SECONDS = 5
+KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
+
+
+def retry_intervals() -> list[int]:
+    """Seconds between attempts (MEEPLE_WEBHOOK_RETRY, comma-separated)."""
+    return [int(s) for s in os.environ.get("MEEPLE_WEBHOOK_RETRY", "5,30,120,600,3600").split(",")]
+
+
+def sign(secret: str, timestamp: int, body: bytes) -> str:
+    return hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+
+
+def notify(connection: redis.Redis, game_id: str, key: str, player_id: str, notification: dict[str, Any]) -> None:
+    """Hand a notification about a game to each of the player's webhooks, once per `key`."""
+    marker = keys.notified(game_id, key)
+    if connection.exists(marker):
+        return
+    queue = Queue(NOTIFY, connection=connection)
+    intervals = retry_intervals()
+    for hook in Webhooks(connection).of(player_id):
+        job_id = f"notify-{hook.id}-{game_id}-{key}"
+        if not Job.exists(job_id, connection=connection):
+            queue.enqueue(deliver, player_id, hook.id, notification, job_id=job_id, job_timeout=TIMEOUT_SECONDS * 3,
+                          retry=Retry(max=len(intervals), interval=intervals),
+                          result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS)
+    connection.set(marker, 1, ex=KEEP_SECONDS)
+
+
+class DeliveryFailed(Exception):
+    pass
+
+
+def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> int:
+    """POST one notification to one webhook; raising makes RQ retry it later."""
+    job = get_current_job()
+    assert job is not None
+    webhooks = Webhooks(job.connection)
+    hook = next((hook for hook in webhooks.of(player_id) if hook.id == webhook_id), None)
+    if hook is None:
+        return 0  # removed since
+    body = json.dumps(notification, separators=(",", ":")).encode()
+    timestamp = int(time.time())
+    headers = {"Content-Type": "application/json", "Meeple-Delivery": notification["id"],
+               "Meeple-Signature": f"t={timestamp},v1={sign(hook.secret, timestamp, body)}"}
+    attempt: dict[str, Any] = {"delivery": notification["id"], "webhook": hook.id, "kind": notification["kind"],
+                               "game_id": notification["game_id"], "at": int(time.time() * 1000)}
+    try:
+        response = requests.post(hook.url, data=body, headers=headers, timeout=TIMEOUT_SECONDS)
+    except requests.RequestException as error:
+        webhooks.log(player_id, attempt | {"status": None, "error": type(error).__name__})
+        raise DeliveryFailed(str(error)) from None
+    ok = 200 <= response.status_code < 300
+    webhooks.log(player_id, attempt | {"status": response.status_code, "error": None if ok else "status"})
+    if not ok:
+        raise DeliveryFailed(f"{hook.url} answered {response.status_code}")
+    return response.status_code
