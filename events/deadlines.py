@@ -1,11 +1,13 @@
 """When a seat's time to act runs out: the earlier of the rules' own deadline (TAKI's +3
-window) and the game's turn deadline, counted from the game's latest event."""
+window) and the game's turn deadline, counted from the game's latest event; a turn deadline
+moves for a player on vacation, as far as the game allows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from events.execute import Loaded
+from events.players import PlayerStore
 from events.store import EventStore
 
 
@@ -20,13 +22,15 @@ def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
     """The deadline of `seat` at the loaded version, or None if it has none."""
     if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move:
         return None
-    candidates: list[tuple[int, str, str | None]] = []
-    if (seconds := loaded.game.response_seconds(loaded.state)) is not None:
-        candidates.append((seconds, "skip", None))
-    if (turn := loaded.record.deadline) is not None:
-        candidates.append((turn.seconds, turn.policy, turn.level))
-    if not candidates:
-        return None
-    seconds, policy, level = min(candidates, key=lambda candidate: candidate[0])
     since = store.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
-    return Due(since + seconds * 1000, policy, level)
+    candidates: list[Due] = []
+    if (seconds := loaded.game.response_seconds(loaded.state)) is not None:
+        candidates.append(Due(since + seconds * 1000, "skip", None))
+    if (turn := loaded.record.deadline) is not None:
+        at = since + turn.seconds * 1000
+        holder = store.holders(loaded.record.id).get(seat)
+        player = PlayerStore(store.redis).get(holder) if holder else None
+        if player is not None and player.vacation_until is not None and player.vacation_until > at:
+            at = min(player.vacation_until, at + turn.vacation_days * 86_400_000)
+        candidates.append(Due(at, turn.policy, turn.level))
+    return min(candidates, key=lambda deadline: deadline.at, default=None)

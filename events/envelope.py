@@ -32,11 +32,13 @@ class NewEvent:
 @dataclass(frozen=True, slots=True)
 class TurnDeadline:
     """How long a seat has to act, and what happens when the time is up: `skip` sends the
-    game's own timeout command, `auto` lets the AI at `level` play the move."""
+    game's own timeout command, `auto` lets the AI at `level` play the move. A player on
+    vacation gets up to `vacation_days` more on each deadline."""
 
     seconds: int
     policy: str  # skip, auto
     level: str | None = None
+    vacation_days: int = 0
 
 
 @dataclass(frozen=True, slots=True)

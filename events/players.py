@@ -20,6 +20,7 @@ class Player:
     id: str
     name: str
     created: int  # milliseconds since the epoch
+    vacation_until: int | None = None  # milliseconds since the epoch
 
 
 class PlayerStore:
@@ -37,8 +38,21 @@ class PlayerStore:
         player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), hash_token(token)))
         if player_id is None:
             return None
-        fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id.decode())))
-        return Player(player_id.decode(), fields[b"name"].decode(), int(fields[b"created"]))
+        return self.get(player_id.decode())
+
+    def get(self, player_id: str) -> Player | None:
+        fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id)))
+        if not fields:
+            return None
+        vacation = int(fields[b"vacation_until"]) if b"vacation_until" in fields else None
+        return Player(player_id, fields[b"name"].decode(), int(fields[b"created"]), vacation)
+
+    def set_vacation(self, player_id: str, until: int | None) -> None:
+        """Declare a vacation until `until` (ms since the epoch), or end it (None)."""
+        if until is None:
+            self.redis.hdel(keys.player(player_id), "vacation_until")
+        else:
+            self.redis.hset(keys.player(player_id), "vacation_until", until)
 
     def joined(self, player_id: str, game_id: str) -> None:
         self.redis.zadd(keys.player_games(player_id), {game_id: int(time.time() * 1000)})

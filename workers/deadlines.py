@@ -3,16 +3,31 @@ AI's move), and reminding a player before it passes."""
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
+
 from domain.core.rng import SystemRng
+from events.deadlines import due
 from events.execute import Loaded
 from workers.acting import act_for
 from workers.notify import notify
-from workers.queues import job_executor
+from workers.queues import deadline_queue, job_executor
 
 
 def apply_deadline(game_id: str, version: int, seat: int, policy: str, level: str | None) -> str:
     """Act for `seat` if the game still waits for it at `version`: a move that arrived first
-    wins, and a deadline applied once is never applied again."""
+    wins, and a deadline applied once is never applied again. A deadline that moved since it
+    was scheduled (its player went on vacation) is scheduled again for its new time."""
+    executor = job_executor()
+    loaded = executor.load(game_id)
+    deadline = due(executor.store, loaded, seat) if loaded.version == version else None
+    if deadline is not None and deadline.at > time.time() * 1000 + 500:
+        deadline_queue(executor.store.redis).enqueue_at(
+            datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc), apply_deadline,
+            game_id, version, seat, deadline.policy, deadline.level,
+            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", result_ttl=600,
+        )
+        return "postponed"
 
     def choose(loaded: Loaded) -> object:
         if policy == "auto" and level is not None:

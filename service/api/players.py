@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import secrets
+import time
 
 from flask import Blueprint, Response, current_app, request
 
@@ -16,7 +17,7 @@ from service import auth
 from service.api.games import executor, json_body, players
 from service.schemas import responses
 from service.errors import ApiError
-from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, WebhookSchema
+from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
@@ -43,7 +44,26 @@ def caller() -> Player:
 @bp.get("/me")
 def me() -> dict[str, Any]:
     player = caller()
-    return {"id": player.id, "name": player.name, "created": player.created}
+    return {"id": player.id, "name": player.name, "created": player.created, "vacation_until": player.vacation_until}
+
+
+@bp.put("/me/vacation")
+def start_vacation() -> dict[str, Any]:
+    """Go on vacation until a time: the turn deadlines of the player's games wait for it, up to
+    the number of days each game allows."""
+    player = caller()
+    until = VacationSchema().load(json_body())["until"]
+    now = int(time.time() * 1000)
+    if not now < until <= now + 366 * 86_400_000:
+        raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})
+    players().set_vacation(player.id, until)
+    return {"vacation_until": until}
+
+
+@bp.delete("/me/vacation")
+def end_vacation() -> Response:
+    players().set_vacation(caller().id, None)
+    return Response(status=204)
 
 
 @bp.post("/me/webhooks")

@@ -220,12 +220,12 @@ def test_all_bot_games_start_at_once_and_bad_bots_are_refused(api: ContractClien
 
 
 def test_turn_deadlines_at_creation(api: ContractClient) -> None:
-    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy"}
+    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy", "vacation_days": 7}
     answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
     assert answer.status_code == 201 and answer.json["turn_deadline"] == deadline
     assert api.get(f"/v1/games/{answer.json['id']}").json["turn_deadline"] == deadline
     skip = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 60, "policy": "skip"}})
-    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None}
+    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None, "vacation_days": 0}
     for wrong in ({"seconds": 0, "policy": "skip"}, {"seconds": 60, "policy": "auto"},
                   {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"}):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": wrong})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from tests.contract import ContractClient
 
 
@@ -18,7 +20,7 @@ def register(api: ContractClient, name: str) -> dict[str, str]:
 def test_register_and_read_oneself(api: ContractClient) -> None:
     ann = register(api, "ann")
     me = api.get("/v1/players/me", headers=bearer(ann["token"]))
-    assert me.json == {"id": ann["id"], "name": "ann", "created": ann["created"]}
+    assert me.json == {"id": ann["id"], "name": "ann", "created": ann["created"], "vacation_until": None}
     assert api.get("/v1/players/me").status_code == 401
     assert api.get("/v1/players/me", headers=bearer("y" * 43)).status_code == 401
     assert api.post("/v1/players", json={"name": ""}).status_code == 422
@@ -68,3 +70,15 @@ def test_webhooks_are_registered_listed_and_removed(api: ContractClient) -> None
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 204
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 404
     assert api.get("/v1/players/me/webhooks").status_code == 401
+
+
+def test_vacations(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    auth = bearer(ann["token"])
+    until = int(time.time() * 1000) + 7 * 86_400_000
+    assert api.put("/v1/players/me/vacation", json={"until": until}, headers=auth).json == {"vacation_until": until}
+    assert api.get("/v1/players/me", headers=auth).json["vacation_until"] == until
+    for wrong in (int(time.time() * 1000) - 1, until + 400 * 86_400_000, "soon"):
+        assert api.put("/v1/players/me/vacation", json={"until": wrong}, headers=auth).status_code == 422
+    assert api.delete("/v1/players/me/vacation", headers=auth).status_code == 204
+    assert api.get("/v1/players/me", headers=auth).json["vacation_until"] is None

@@ -10,8 +10,10 @@ from rq.job import Job
 from domain.core.rng import ScriptedRng
 from domain.taki.cards import DECK
 from domain.taki.commands import Draw, Play
+from events.deadlines import Due, due
 from events.envelope import Envelope, TurnDeadline
 from events.execute import Executor
+from events.players import PlayerStore
 from tests.workers.conftest import Start, wait_for
 
 pytestmark = pytest.mark.redis
@@ -79,3 +81,23 @@ def test_a_plus3_window_closes_by_its_own_deadline(executor: Executor, start_wor
     passed = [e for e in executor.store.read(game_id) if e.type == "plus3_passed"]
     assert [(e.actor, e.payload["seat"]) for e in passed] == [("deadline:1", 1)]
     assert len(executor.load(game_id).state.hands[1]) == 11
+
+
+def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executor, start_worker: Start) -> None:
+    players = PlayerStore(executor.store.redis)
+    ann = players.register("ann", "ann", "ann-token-0123456789")
+    executor.store.create_game("v", "taki", {}, 2, TurnDeadline(1, "skip", vacation_days=1))
+    executor.store.claim_seat("v", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.claim_seat("v", 1, "bo", "seat-token-bo")
+    executor.start("v", ScriptedRng())
+    version = executor.load("v").version
+    since = executor.store.read("v", after=version - 1)[0].time
+    players.set_vacation(ann.id, since + 4000)  # back 4 s after the turn began, within the day allowed
+    assert due(executor.store, executor.load("v"), 0) == Due(since + 4000, "skip", None)
+    start_worker()
+    time.sleep(2.5)
+    assert executor.load("v").version == version  # the 1 s deadline waited
+    assert wait_for(lambda: len(commands(executor, "v")) >= 1, timeout=30)
+    assert commands(executor, "v")[0].actor == "deadline:0" and commands(executor, "v")[0].time >= since + 4000
+    players.set_vacation(ann.id, since + 3 * 86_400_000)
+    assert due(executor.store, executor.load("v", version), 0).at == since + 1000 + 86_400_000  # type: ignore[union-attr]
