@@ -32,11 +32,12 @@ class NewEvent:
 @dataclass(frozen=True, slots=True)
 class TurnDeadline:
     """How long a seat has to act, and what happens when the time is up: `skip` sends the
-    game's own timeout command, `auto` lets the AI at `level` play the move. A player on
-    vacation gets up to `vacation_days` more on each deadline."""
+    game's own timeout command, `auto` lets the AI at `level` play the move, `forfeit` makes
+    the seat leave the game. A player on vacation gets up to `vacation_days` more on each
+    deadline."""
 
     seconds: int
-    policy: str  # skip, auto
+    policy: str  # skip, auto, forfeit
     level: str | None = None
     vacation_days: int = 0
 

@@ -32,6 +32,8 @@ def apply_deadline(game_id: str, version: int, seat: int, policy: str, level: st
     def choose(loaded: Loaded) -> object:
         if policy == "auto" and level is not None:
             return loaded.game.bots[level](loaded.state, seat, SystemRng())
+        if policy == "forfeit" and loaded.game.response_seconds(loaded.state) is None:
+            return loaded.game.forfeit_command(seat)
         return loaded.game.timeout_command(loaded.state, seat)
 
     return act_for(game_id, version, seat, "deadline", choose)

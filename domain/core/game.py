@@ -49,6 +49,7 @@ class Game(Generic[S, C, E, O]):
     events: EventCodec[E]
     bots: Mapping[str, Callable[[S, Seat, Rng], C]]  # AI levels, each a pure function to a legal command
     timeout_command: Callable[[S, Seat], C]  # what a seat does when its deadline passes
+    forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> O:

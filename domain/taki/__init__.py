@@ -6,14 +6,15 @@ next player draw (+2, stacking), reverse (Change Direction), ask for another car
 choose the colour (Change Color), open runs of one colour (TAKI, SuperTaki), cancel and free
 the next card (King), make everyone else draw three (+3) unless someone breaks it (+3 Breaker).
 A player on one card must say "Last card!" or draw four. The first player with no cards wins;
-in tournament mode players climb down stages 8 to 1 before they can win.
+in tournament mode players climb down stages 8 to 1 before they can win. A seat may also
+leave the game for good (`Forfeit`, Meeple's own rule: see `rules.forfeit`).
 
 The full rules are `docs/rules/taki.md`; each function in `rules.py` cites the section it applies.
 """
 
 from domain.core.game import Game
 from domain.taki.bot import BOTS
-from domain.taki.commands import Command
+from domain.taki.commands import Command, Forfeit
 from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import TakiOptions, check_options
@@ -40,5 +41,6 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     events=CODEC,
     bots=BOTS,
     timeout_command=timeout_command,
+    forfeit_command=Forfeit,
     response_seconds=response_seconds,
 )

@@ -60,5 +60,12 @@ class AnnounceLastCard:
     seat: Seat
 
 
-Command = Play | Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Leave the game for good (see `rules.forfeit`); not listed among the legal commands."""
+
+    seat: Seat
+
+
+Command = Play | Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard | Forfeit
 TURN_ACTIONS = (Play, Draw, CloseTaki, EndTurn)

@@ -218,6 +218,11 @@ class PlayerWentOut:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerForfeited:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     ranking: tuple[tuple[Seat, ...], ...]
     reason: str
@@ -230,7 +235,7 @@ Event = (
     | Plus3WindowOpened | Plus3Passed | Plus3Broken | Plus3Cancelled | Plus3Resolved
     | BreakerPenalty | CardsDrawn | DiscardReshuffled | DrawShortfall | PlusUnfulfilled
     | LastCardAnnounced | LastCardOwed | LastCardLapsed | LastCardPenalty | StageCompleted
-    | PlayerWentOut | GameEnded
+    | PlayerWentOut | PlayerForfeited | GameEnded
 )
 
 CODEC: EventCodec[Event] = EventCodec(
@@ -267,6 +272,7 @@ CODEC: EventCodec[Event] = EventCodec(
         LastCardPenalty: "last_card_penalty",
         StageCompleted: "stage_completed",
         PlayerWentOut: "player_went_out",
+        PlayerForfeited: "player_forfeited",
         GameEnded: "game_ended",
     }
 )

@@ -11,7 +11,7 @@ from domain.taki.events import (
     BreakerPenalty, CardPlayed, CardsDrawn, ColorChosen, DeckShuffled, DirectionChanged,
     DiscardReshuffled, DrawReason, DrawShortfall, Event, GameEnded, HandDealt, KingFollowUp,
     LastCardAnnounced, LastCardLapsed, LastCardOwed, LastCardPenalty, LeadingCardTurned,
-    PlayerSkipped, PlayerWentOut, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken,
+    PlayerForfeited, PlayerSkipped, PlayerWentOut, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken,
     Plus3Broken, Plus3Cancelled, Plus3Passed, Plus3Resolved, Plus3WindowOpened, PlusFollowUp,
     PlusUnfulfilled, Role, StageCompleted, TakiRunClosed, TakiRunLeftOpen, TakiRunOpened,
     TurnStarted,
@@ -95,10 +95,9 @@ def evolve(state: TakiState, event: Event) -> TakiState:
         case StageCompleted(seat, stage):
             return replace(state, stages=_set(state.stages, seat, stage))
         case PlayerWentOut(seat):
-            window = state.plus3
-            if window is not None:
-                window = replace(window, awaiting=tuple(s for s in window.awaiting if s != seat))
-            return replace(state, out=state.out + (seat,), plus3=window)
+            return replace(state, out=state.out + (seat,), plus3=_without(state.plus3, seat))
+        case PlayerForfeited(seat):
+            return replace(state, forfeited=state.forfeited + (seat,), plus3=_without(state.plus3, seat))
         case GameEnded(ranking, reason):
             return replace(state, result=Result(ranking, reason), phase=Phase.FINISHED, plus3=None)
         case TakiRunLeftOpen() | PlayerSkipped() | BreakerPenalty() | DrawShortfall() | PlusUnfulfilled():
@@ -142,6 +141,11 @@ def _played(state: TakiState, seat: Seat, card: Card, role: Role, announce: bool
         announce_intent=state.announce_intent or (announce and seat == state.current),
         idle_turns=0,
     )
+
+
+def _without(window: Plus3Window | None, seat: Seat) -> Plus3Window | None:
+    """A +3 window no longer waiting for a seat that left the seating."""
+    return None if window is None else replace(window, awaiting=tuple(s for s in window.awaiting if s != seat))
 
 
 def _cards(ids: tuple[str, ...]) -> tuple[Card, ...]:

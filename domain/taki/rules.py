@@ -11,11 +11,12 @@ from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 from domain.core.rng import Rng, SeededRng
 from domain.taki.cards import NUMBERS, Card, Color, Figure
-from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
+from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
 from domain.taki.events import (
     BreakerPenalty, CardPlayed, ColorChosen, DirectionChanged, DrawReason, Event, KingFollowUp,
-    LastCardAnnounced, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken, Plus3Broken,
-    Plus3Cancelled, Plus3Passed, PlusFollowUp, Role, TakiRunClosed, TakiRunLeftOpen, TakiRunOpened,
+    LastCardAnnounced, LastCardLapsed, PlayerForfeited, PlayerWentOut, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken, Plus3Broken,
+    Plus3Cancelled, Plus3Passed, Plus3WindowOpened, PlusFollowUp, Role, TakiRunClosed, TakiRunLeftOpen,
+    TakiRunOpened, TurnStarted,
 )
 from domain.taki.options import KingOnPlus3, SuperTakiAfterKing, TakiClose
 from domain.taki.state import Phase, TakiState
@@ -168,6 +169,8 @@ def decide(state: TakiState, command: Command, rng: Rng) -> tuple[Event, ...]:
             _pass(table, seat)
         case AnnounceLastCard(seat):
             _announce(table, seat)
+        case Forfeit(seat):
+            forfeit(table, seat)
         case _:
             assert_never(command)
     return tuple(table.events)
@@ -367,6 +370,35 @@ def _announce(table: Table, seat: Seat) -> None:
     if state.announced[seat]:
         raise _no("already_announced", "You have already announced this card.")
     table.emit(LastCardAnnounced(seat))
+
+
+# Leaving: Meeple's rule, for the forfeit deadline policy and players who resign
+
+def forfeit(table: Table, seat: Seat) -> None:
+    """A seat leaves for good. The spec has no such rule; Meeple's: the seat keeps its cards
+    but plays no more and ranks after everyone still playing (the first to leave last). A +3
+    stops waiting for it. If it was its turn, the turn passes on as if it had drawn: a +2
+    stack faces the next player, an open run stays open. The last seat left in play wins."""
+    state = table.state
+    if not state.is_active(seat):
+        raise _no("not_in_game", "You are no longer in this game.")
+    table.emit(PlayerForfeited(seat))
+    if state.owed[seat] is not None:
+        table.emit(LastCardLapsed(seat))
+    remaining = table.state.active_seats()
+    if len(remaining) == 1:
+        table.emit(PlayerWentOut(remaining[0], len(table.state.out) + 1))
+        table.finish("won")
+        return
+    window = table.state.plus3
+    if seat == state.current:
+        if state.phase is Phase.IN_RUN:
+            table.emit(TakiRunLeftOpen(seat))
+        table.emit(TurnStarted(table.state.next_seat(seat), state.turn_no + 1))
+        if window is not None:
+            table.emit(Plus3WindowOpened(window.source, window.awaiting))  # the window outlives the turn change
+    if window is not None and not window.awaiting:
+        table.resolve_plus3()
 
 
 # §17.3, §11.1: when time runs out

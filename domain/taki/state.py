@@ -61,6 +61,7 @@ class TakiState:
     announce_intent: bool = False  # a play this turn carried the "last card" flag
     stages: tuple[int, ...] = ()
     out: tuple[Seat, ...] = ()  # seats gone out, in order
+    forfeited: tuple[Seat, ...] = ()  # seats that left the game, in order
     idle_turns: int = 0  # turns in a row ended by a draw that found no card
     result: Result | None = None
 
@@ -86,8 +87,8 @@ class TakiState:
         return self.options.mode is Mode.TOURNAMENT
 
     def is_active(self, seat: Seat) -> bool:
-        """Still in the game: not gone out."""
-        return seat not in self.out
+        """Still in the game: neither gone out nor forfeited."""
+        return seat not in self.out and seat not in self.forfeited
 
     def active_seats(self) -> tuple[Seat, ...]:
         return tuple(seat for seat in range(self.seats) if self.is_active(seat))

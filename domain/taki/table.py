@@ -167,7 +167,8 @@ class Table:
             self.finish("won")
 
     def finish(self, reason: str) -> None:
-        """End the game: those gone out in order, then the rest by stage and fewest cards."""
+        """End the game: those gone out in order, then the rest by stage and fewest cards, then
+        those who forfeited, the first to leave last."""
         state = self.state
         ranking: list[tuple[Seat, ...]] = [(seat,) for seat in state.out]
 
@@ -180,4 +181,5 @@ class Table:
                 ranking[-1] += (seat,)
             else:
                 ranking.append((seat,))
+        ranking += [(seat,) for seat in reversed(state.forfeited)]
         self.emit(GameEnded(tuple(ranking), reason))

@@ -34,6 +34,7 @@ class TakiView:
     owes_last_card: tuple[bool, ...]
     stages: tuple[int, ...]
     out: tuple[Seat, ...]
+    forfeited: tuple[Seat, ...]
     result: Result | None
     hands: tuple[tuple[str, ...], ...] | None  # every hand, once the game is over
 
@@ -59,6 +60,7 @@ def view(state: TakiState, seat: Seat | None) -> TakiView:
         owes_last_card=tuple(due is not None for due in state.owed),
         stages=state.stages,
         out=state.out,
+        forfeited=state.forfeited,
         result=state.result,
         hands=tuple(state.hand_ids(s) for s in range(state.seats)) if state.is_over else None,
     )

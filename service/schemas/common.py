@@ -31,7 +31,7 @@ class BotSeatSchema(Schema):
 
 class TurnDeadlineSchema(Schema):
     seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=30 * 86400))
-    policy = fields.String(required=True, validate=validate.OneOf(["skip", "auto"]))
+    policy = fields.String(required=True, validate=validate.OneOf(["skip", "auto", "forfeit"]))
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
     vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365))
 

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.taki.cards import Color
-from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
+from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
 
 CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
 COLOR = validate.OneOf([color.value for color in Color], error="invalid_color: must be red, blue, green or yellow.")
@@ -32,7 +32,8 @@ class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-BARE = {"draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard}
+BARE = {"draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
+        "forfeit": Forfeit}
 TYPES = ["play", *BARE]
 
 

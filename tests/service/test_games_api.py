@@ -230,3 +230,14 @@ def test_turn_deadlines_at_creation(api: ContractClient) -> None:
                   {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"}):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": wrong})
         assert answer.status_code == 422 and "turn_deadline" in answer.json["errors"], wrong
+
+
+def test_a_seat_can_resign(api: ContractClient) -> None:
+    game_id = create(api, seats=3)
+    tokens = seat_all(api, game_id, 3)
+    answer = api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[2]))
+    assert answer.status_code == 201 and answer.json["events"][0]["type"] == "player_forfeited"
+    game = api.get(f"/v1/games/{game_id}").json
+    assert game["table"]["forfeited"] == [2] and game["status"] == "active"
+    again = api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[2]))
+    assert again.json["reason"] == "not_in_game"

@@ -101,3 +101,12 @@ def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executo
     assert commands(executor, "v")[0].actor == "deadline:0" and commands(executor, "v")[0].time >= since + 4000
     players.set_vacation(ann.id, since + 3 * 86_400_000)
     assert due(executor.store, executor.load("v", version), 0).at == since + 1000 + 86_400_000  # type: ignore[union-attr]
+
+
+def test_forfeit_makes_the_silent_seat_leave(executor: Executor, start_worker: Start) -> None:
+    game_id = two_people(executor, TurnDeadline(1, "forfeit"))
+    start_worker()
+    assert wait_for(lambda: executor.load(game_id).state.is_over, timeout=30)
+    state = executor.load(game_id).state
+    assert state.forfeited == (0,) and state.result is not None and state.result.ranking == ((1,), (0,))
+    assert commands(executor, game_id)[0].actor == "deadline:0"
