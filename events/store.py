@@ -14,7 +14,14 @@ import redis
 
 from events import keys
 from events.envelope import (
-    Envelope, GameNotFound, GameRecord, IdempotencyKeyReused, NewEvent, SeatUnavailable, TurnDeadline, VersionConflict,
+    Envelope,
+    GameNotFound,
+    GameRecord,
+    IdempotencyKeyReused,
+    NewEvent,
+    SeatUnavailable,
+    TurnDeadline,
+    VersionConflict,
 )
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised

@@ -8,8 +8,8 @@ import redis
 from flask import Flask
 
 from events.execute import Executor
-from events.store import EventStore
 from events.players import PlayerStore, Webhooks
+from events.store import EventStore
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.config import Config

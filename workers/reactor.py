@@ -17,11 +17,11 @@ from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from domain.core.game import GameStatus
 from events import keys
 from events.deadlines import due
 from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
-from domain.core.game import GameStatus
 from workers.deadlines import apply_deadline, remind
 from workers.notify import notify
 from workers.queues import bot_queue, deadline_queue

@@ -14,7 +14,7 @@ Seat = int
 S = TypeVar("S")  # state
 C = TypeVar("C")  # command
 E = TypeVar("E")  # event
-O = TypeVar("O")  # options
+Opt = TypeVar("Opt")  # options
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +29,17 @@ class GameStatus:
 
 
 @dataclass(frozen=True)
-class Game(Generic[S, C, E, O]):
+class Game(Generic[S, C, E, Opt]):
     """One game's rules as a decider: setup, decide, evolve, and who may see what."""
 
     name: str
     title: str
     min_seats: int
     max_seats: int
-    options_type: type[O]
-    check_options: Callable[[O, int], Mapping[str, str]]
-    initial: Callable[[O, int], S]
-    setup: Callable[[O, int, Rng], tuple[E, ...]]
+    options_type: type[Opt]
+    check_options: Callable[[Opt, int], Mapping[str, str]]
+    initial: Callable[[Opt, int], S]
+    setup: Callable[[Opt, int, Rng], tuple[E, ...]]
     decide: Callable[[S, C, Rng], tuple[E, ...]]
     evolve: Callable[[S, E], S]
     legal_commands: Callable[[S, Seat], tuple[C, ...]]
@@ -52,7 +52,7 @@ class Game(Generic[S, C, E, O]):
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
 
-    def parse_options(self, raw: Mapping[str, Any], seats: int) -> O:
+    def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
         options = parse_options(self.options_type, raw)
         if errors := self.check_options(options, seats):
@@ -62,7 +62,7 @@ class Game(Generic[S, C, E, O]):
     def describe_options(self) -> list[dict[str, Any]]:
         return describe_options(self.options_type)
 
-    def replay(self, options: O, seats: int, events: Sequence[E]) -> S:
+    def replay(self, options: Opt, seats: int, events: Sequence[E]) -> S:
         """The state after `events`, from the initial state: the fold that is the truth."""
         state = self.initial(options, seats)
         for event in events:

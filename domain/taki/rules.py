@@ -13,10 +13,30 @@ from domain.core.rng import Rng, SeededRng
 from domain.taki.cards import NUMBERS, Card, Color, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
 from domain.taki.events import (
-    BreakerPenalty, CardPlayed, ColorChosen, DirectionChanged, DrawReason, Event, KingFollowUp,
-    LastCardAnnounced, LastCardLapsed, PlayerForfeited, PlayerWentOut, Plus2StackCancelled, Plus2Stacked, Plus2StackTaken, Plus3Broken,
-    Plus3Cancelled, Plus3Passed, Plus3WindowOpened, PlusFollowUp, Role, TakiRunClosed, TakiRunLeftOpen,
-    TakiRunOpened, TurnStarted,
+    BreakerPenalty,
+    CardPlayed,
+    ColorChosen,
+    DirectionChanged,
+    DrawReason,
+    Event,
+    KingFollowUp,
+    LastCardAnnounced,
+    LastCardLapsed,
+    PlayerForfeited,
+    PlayerWentOut,
+    Plus2StackCancelled,
+    Plus2Stacked,
+    Plus2StackTaken,
+    Plus3Broken,
+    Plus3Cancelled,
+    Plus3Passed,
+    Plus3WindowOpened,
+    PlusFollowUp,
+    Role,
+    TakiRunClosed,
+    TakiRunLeftOpen,
+    TakiRunOpened,
+    TurnStarted,
 )
 from domain.taki.options import KingOnPlus3, SuperTakiAfterKing, TakiClose
 from domain.taki.state import Phase, TakiState

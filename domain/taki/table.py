@@ -10,9 +10,24 @@ from dataclasses import dataclass
 from domain.core.game import Seat
 from domain.core.rng import Rng
 from domain.taki.events import (
-    CardsDrawn, DiscardReshuffled, DrawReason, DrawShortfall, Event, GameEnded, LastCardAnnounced,
-    LastCardLapsed, LastCardOwed, LastCardPenalty, PlayerSkipped, PlayerWentOut, Plus3Resolved,
-    Plus3WindowOpened, PlusUnfulfilled, StageCompleted, TakiRunLeftOpen, TurnStarted,
+    CardsDrawn,
+    DiscardReshuffled,
+    DrawReason,
+    DrawShortfall,
+    Event,
+    GameEnded,
+    LastCardAnnounced,
+    LastCardLapsed,
+    LastCardOwed,
+    LastCardPenalty,
+    PlayerSkipped,
+    PlayerWentOut,
+    Plus3Resolved,
+    Plus3WindowOpened,
+    PlusUnfulfilled,
+    StageCompleted,
+    TakiRunLeftOpen,
+    TurnStarted,
 )
 from domain.taki.evolve import evolve
 from domain.taki.options import LastCardRule

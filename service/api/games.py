@@ -6,51 +6,26 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, request, url_for
+from flask import Blueprint, request, url_for
 
 from domain import GAMES
-from events import keys
-from events.envelope import GameNotFound, TurnDeadline, VersionConflict
-from events.execute import Executor
-from events.players import PlayerStore
+from events.envelope import TurnDeadline, VersionConflict
 from service import auth
+from service.api.context import executor, json_body, known_game, players
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
 from service.schemas.common import (
-    CreateGameSchema, EventsQuerySchema, ExpectedVersionSchema, JoinSchema, ListGamesSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    ExpectedVersionSchema,
+    JoinSchema,
+    ListGamesSchema,
 )
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
 IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
-
-
-def executor() -> Executor:
-    return current_app.extensions["meeple"]  # type: ignore[no-any-return]
-
-
-def players() -> PlayerStore:
-    return current_app.extensions["meeple.players"]  # type: ignore[no-any-return]
-
-
-def json_body() -> dict[str, Any]:
-    """The request's JSON object; 415 for another content type, 400 for broken JSON."""
-    if not request.is_json:
-        raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
-    try:
-        body = json.loads(request.get_data(cache=True) or b"null")
-    except (ValueError, RecursionError):
-        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
-    if not isinstance(body, dict):
-        raise ApiError(422, "validation_error", "The body must be a JSON object.")
-    return body
-
-
-def known_game(game_id: str) -> str:
-    if not keys.GAME_ID.match(game_id):
-        raise GameNotFound(game_id)
-    return game_id
 
 
 def if_match() -> int | None:

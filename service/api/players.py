@@ -3,20 +3,18 @@ log of deliveries to them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import secrets
 import time
+from typing import Any
 
-from flask import Blueprint, Response, current_app, request
-
-from events.players import Player, Webhooks
+from flask import Blueprint, Response, request
 
 from events.deadlines import due
+from events.players import Player
 from service import auth
-from service.api.games import executor, json_body, players
-from service.schemas import responses
+from service.api.context import executor, json_body, players, webhooks
 from service.errors import ApiError
+from service.schemas import responses
 from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
@@ -29,10 +27,6 @@ def register() -> tuple[dict[str, Any], int]:
     token = auth.new_token()
     player = players().register(auth.new_token()[:16], body["name"], token)
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201
-
-
-def webhooks() -> Webhooks:
-    return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
 
 
 def caller() -> Player:

@@ -4,7 +4,6 @@ the draw pile's order, until the game is finished."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import fakeredis
 from hypothesis import given, settings

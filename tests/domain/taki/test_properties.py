@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

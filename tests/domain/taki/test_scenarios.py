@@ -13,9 +13,19 @@ from domain.core.rng import ScriptedRng
 from domain.taki.cards import BY_ID, DECK, Color, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Draw, EndTurn, Pass, Play
 from domain.taki.events import (
-    CardPlayed, CardsDrawn, DiscardReshuffled, DrawReason, DrawShortfall, GameEnded,
-    LastCardLapsed, LastCardPenalty, LeadingCardTurned, PlayerSkipped, PlayerWentOut,
-    PlusUnfulfilled, Role, StageCompleted,
+    CardPlayed,
+    CardsDrawn,
+    DiscardReshuffled,
+    DrawReason,
+    DrawShortfall,
+    GameEnded,
+    LastCardLapsed,
+    LastCardPenalty,
+    LeadingCardTurned,
+    PlayerSkipped,
+    PlayerWentOut,
+    PlusUnfulfilled,
+    StageCompleted,
 )
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import Mode, TakiOptions

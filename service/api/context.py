@@ -1,0 +1,45 @@
+"""What every route needs: the app's stores, the request's JSON body, a game id that can exist."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, request
+
+from events import keys
+from events.envelope import GameNotFound
+from events.execute import Executor
+from events.players import PlayerStore, Webhooks
+from service.errors import ApiError
+
+
+def executor() -> Executor:
+    return current_app.extensions["meeple"]  # type: ignore[no-any-return]
+
+
+def players() -> PlayerStore:
+    return current_app.extensions["meeple.players"]  # type: ignore[no-any-return]
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 for another content type, 400 for broken JSON."""
+    if not request.is_json:
+        raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
+    try:
+        body = json.loads(request.get_data(cache=True) or b"null")
+    except (ValueError, RecursionError):
+        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ApiError(422, "validation_error", "The body must be a JSON object.")
+    return body
+
+
+def known_game(game_id: str) -> str:
+    if not keys.GAME_ID.match(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def webhooks() -> Webhooks:
+    return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
