@@ -151,10 +151,6 @@ class EventStore:
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
         return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
 
-    def read_range(self, game_id: str, first: int, last: int) -> list[Envelope]:
-        entries = self.redis.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
-        return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
-
     def append(
         self,
         game_id: str,
@@ -202,7 +198,8 @@ class EventStore:
         earlier_fingerprint, first, last = stored.rsplit("|", 2)
         if earlier_fingerprint != fingerprint:
             raise IdempotencyKeyReused()
-        return Appended(int(last), tuple(self.read_range(game_id, int(first), int(last))), replayed=True)
+        earlier = self.read(game_id, after=int(first) - 1, limit=int(last) - int(first) + 1)
+        return Appended(int(last), tuple(earlier), replayed=True)
 
 
 _SEAT_PROBLEMS = {

@@ -14,25 +14,27 @@ from workers.notify import notify
 from workers.queues import deadline_queue, job_executor
 
 
-def apply_deadline(game_id: str, version: int, seat: int, policy: str, level: str | None) -> str:
-    """Act for `seat` if the game still waits for it at `version`: a move that arrived first
-    wins, and a deadline applied once is never applied again. A deadline that moved since it
-    was scheduled (its player went on vacation) is scheduled again for its new time."""
+def apply_deadline(game_id: str, version: int, seat: int) -> str:
+    """Act for `seat` as its deadline's policy says, if the game still waits for it at
+    `version`: a move that arrived first wins, and a deadline applied once is never applied
+    again. A deadline that moved since it was scheduled (its player went on vacation) is
+    scheduled again for its new time."""
     executor = job_executor()
     loaded = executor.load(game_id)
     deadline = due(executor.store, loaded, seat) if loaded.version == version else None
-    if deadline is not None and deadline.at > time.time() * 1000 + 500:
+    if deadline is None:
+        return "stale"
+    if deadline.at > time.time() * 1000 + 500:
         deadline_queue(executor.store.redis).enqueue_at(
-            datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc), apply_deadline,
-            game_id, version, seat, deadline.policy, deadline.level,
+            datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc), apply_deadline, game_id, version, seat,
             job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", result_ttl=600,
         )
         return "postponed"
 
     def choose(loaded: Loaded) -> object:
-        if policy == "auto" and level is not None:
-            return loaded.game.bots[level](loaded.state, seat, SystemRng())
-        if policy == "forfeit" and loaded.game.response_seconds(loaded.state) is None:
+        if deadline.policy == "auto" and deadline.level is not None:
+            return loaded.game.bots[deadline.level](loaded.state, seat, SystemRng())
+        if deadline.policy == "forfeit":
             return loaded.game.forfeit_command(seat)
         return loaded.game.timeout_command(loaded.state, seat)
 

@@ -10,6 +10,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 import redis
@@ -105,8 +106,8 @@ class Reactor:
         if deadline is None or self._needs_no_copy(job_id, self.deadlines):
             return False
         at = datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc)
-        self.deadlines.enqueue_at(at, apply_deadline, loaded.record.id, loaded.version, seat, deadline.policy,
-                                  deadline.level, job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
+        self.deadlines.enqueue_at(at, apply_deadline, loaded.record.id, loaded.version, seat,
+                                  job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
         for before in self.reminders:
             remind_at = deadline.at - before * 1000
             if remind_at > time.time() * 1000:
@@ -153,9 +154,9 @@ class Reactor:
                 self.react(fields[b"game"].decode())
                 self.redis.xack(keys.feed(), GROUP, entry_id)
 
-    def _guarded(self, work: object) -> None:
+    def _guarded(self, work: Callable[[], None]) -> None:
         try:
-            work()  # type: ignore[operator]
+            work()
         except redis.ConnectionError as error:
             log.warning("store unreachable, retrying: %s", error)
             time.sleep(1)
