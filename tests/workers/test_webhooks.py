@@ -85,6 +85,7 @@ def test_notifications_are_signed_retried_and_logged(
     assert verified(ok.secret, headers, body) and not verified(flaky.secret, headers, body)
     assert all(verified(flaky.secret, h, b) and json.loads(b) == notification for _, h, b in posts("/flaky"))
     assert len(posts("/ok")) == 1  # delivered once
+    assert wait_for(lambda: len(hooks.attempts(ann.id, 10)) == 4, timeout=10)  # logged after each response
     log = hooks.attempts(ann.id, 10)
     assert sorted((a["webhook"], a["status"]) for a in log) == [("flaky", 204), ("flaky", 500), ("flaky", 500), ("ok", 204)]
     assert wait_for(lambda: len(posts("/down")) == 4, timeout=30)  # the first try and three retries
