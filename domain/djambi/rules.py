@@ -1,0 +1,499 @@
+"""The Djambi rulebook around the action: validating a play (§18.2), what follows it — army
+capture (§11.1), the end-of-turn order (§10), encirclement (§11.2), devolution (§12), the turn
+order (§13), passes and the end of the game (§16) — and the other commands (§18.4).
+
+`decide` is the one place that applies the rules; `legal_commands` lists what it accepts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import assert_never
+
+from domain.core.errors import RuleViolation
+from domain.core.game import Seat
+from domain.core.rng import Rng
+from domain.djambi.board import MAZE, NEIGHBOURS, Square, name, parse
+from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign, Skip
+from domain.djambi.events import (
+    ActionTaken,
+    ArmyControlChanged,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    DrawOfferLapsed,
+    Elimination,
+    Event,
+    GameEnded,
+    Kill,
+    PassReason,
+    PieceMove,
+    PlayerEliminated,
+    TurnKind,
+    TurnPassed,
+    TurnStarted,
+)
+from domain.djambi.evolve import evolve
+from domain.djambi.moves import Action, Choice, actions, choices, exits, place_squares, reachable, report_targets
+from domain.djambi.moves import action as action_of
+from domain.djambi.notation import Move, format_move
+from domain.djambi.options import Encirclement, NecromobileRescue
+from domain.djambi.pieces import COLORS, IDS, Kind, Piece, army_of, kind_of, piece_id
+from domain.djambi.state import DjambiState
+
+
+def _no(reason: str, message: str) -> RuleViolation:
+    return RuleViolation(reason, message)
+
+
+class Turn:
+    """A working copy of the state that records every event applied to it."""
+
+    def __init__(self, state: DjambiState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.events.append(event)
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+
+def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """The events a command causes, or RuleViolation. Djambi has no chance: `rng` is unused."""
+    if state.result is not None:
+        raise _no("game_over", "The game is over.")
+    if command.seat not in state.remaining:
+        raise _no("not_in_game", "You are out of the game.")
+    turn = Turn(state)
+    match command:
+        case Play():
+            _play(turn, command)
+        case Skip(seat):
+            _require_turn(state, seat)
+            _pass(turn, seat, state.kind, PassReason.TIMEOUT)
+        case Resign(seat):
+            _resign(turn, seat)
+        case ProposeDraw() | AcceptDraw() | DeclineDraw():
+            _draw_offer(turn, command)
+        case _:
+            assert_never(command)
+    return tuple(turn.events)
+
+
+# §18.2: validating a play
+
+def _require_turn(state: DjambiState, seat: Seat) -> None:
+    if seat != state.current:
+        raise _no("not_your_turn", f"It is {state.color_of(state.current or 0)}'s turn.")
+
+
+def _square(text: str | None, field: str, reason: str) -> Square | None:
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except (ValueError, AttributeError):
+        raise _no(reason, f"{field}: {text!r} is not a square such as E5.") from None
+
+
+def _acting_piece(state: DjambiState, seat: Seat, text: str) -> Piece:
+    """The living piece `seat` acts with, named by its square or its id."""
+    if text in IDS:
+        piece = IDS[text]
+        if not state.alive[piece] or state.where[piece] is None:
+            raise _no("no_piece_there", f"{text} is not a living piece on the board.")
+    else:
+        square = _square(text, "piece", "no_piece_there")
+        assert square is not None
+        found = state.living(square)
+        if found is None:
+            what = "a corpse" if state.is_corpse(square) else "nothing"
+            raise _no("no_piece_there", f"{name(square)} holds {what}, not a living piece.")
+        piece = found
+    if state.controller(piece) != seat:
+        whose = "an orphaned piece (§12)" if state.is_orphaned(piece) else (
+            "a hostage piece (§14)" if state.is_hostage(piece) else "not a piece of an army you control")
+        raise _no("not_your_piece", f"{piece_id(piece)} is {whose}.")
+    return piece
+
+
+def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Choice]:
+    """The action a play asks for, every choice checked (§18.1, §18.2), or RuleViolation."""
+    _require_turn(state, play.seat)
+    if play.player is not None and play.player is not state.color_of(play.seat):
+        raise _no("wrong_player", f"This seat plays {state.color_of(play.seat)}, not {play.player}.")
+    piece = _acting_piece(state, play.seat, play.piece)
+    start = state.where[piece]
+    assert start is not None
+    to = _square(play.to, "to", "illegal_destination")
+    assert to is not None
+    if to not in reachable(state, start, kind_of(piece)):
+        reach = "one or two squares" if kind_of(piece) is Kind.MILITANT else "any distance"
+        raise _no("illegal_destination",
+                  f"{name(start)}-{name(to)}: a {kind_of(piece)} moves {reach} in a straight line over empty squares (§6).")
+    act = action_of(state, play.seat, piece, to)
+    if isinstance(act, RuleViolation):
+        raise act
+    place = _square(play.place, "place", "illegal_place")
+    exit = _square(play.exit, "exit", "illegal_exit")
+    report = _square(play.report, "report", "illegal_report")
+    where = f"{name(start)}-{name(to)}"
+    if act is Action.MAZE and exit is None:
+        raise _no("exit_required", f"{where}: say where the {kind_of(piece)} leaves the maze to (`exit`, §9.3).")
+    if act is not Action.MAZE and exit is not None:
+        raise _no("exit_forbidden", f"{where} is no maze action: `exit` has no meaning here.")
+    needs_place = act in (Action.KILL, Action.MANIPULATE, Action.CARRY) or (
+        act is Action.MAZE and kind_of(piece) is not Kind.ASSASSIN)
+    if needs_place and place is None:
+        raise _no("place_required", f"{where}: say where the displaced piece goes (`place`).")
+    if not needs_place and place is not None:
+        why = "the corpse goes to the assassin's start square (§8.3)" if kind_of(piece) is Kind.ASSASSIN else "nothing is displaced"
+        raise _no("place_forbidden", f"{where}: `place` has no meaning here: {why}.")
+    if act is not Action.REPORT and report is not None:
+        raise _no("report_forbidden", f"{where}: only a reporter reports (§8.4).")
+    if exit is not None and exit not in exits(state, play.seat, piece):
+        raise _no("illegal_exit", f"{where} exit {name(exit)}: the exit is a move from E5 to an empty square "
+                                  "(not the assassin's start square), or a master move onto a chief it may target (§9.3, §9.5).")
+    if place is not None and place not in place_squares(state, play.seat, piece, to, exit):
+        raise _no("illegal_place", f"{where} place {name(place)}: the displaced piece goes on an empty field square, "
+                                   "not on the maze and not where the acting piece ends (§8, §9.3).")
+    if act is Action.REPORT:
+        targets = report_targets(state, play.seat, piece, to)
+        if report is not None and report not in targets:
+            raise _no("illegal_report", f"{where} report {name(report)}: the reporter kills a killable piece on a square "
+                                        "orthogonally next to where it arrives (§8.4).")
+        if report is None and targets and not state.options.reporter_may_abstain:
+            raise _no("report_required", f"{where}: the reporter must kill one of {', '.join(map(name, targets))} (§8.4).")
+    return piece, to, act, Choice(place=place, exit=exit, report=report)
+
+
+# the action itself, as the pieces it moves and kills
+
+def carry_out(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action, choice: Choice) -> ActionTaken:
+    """The board effect of a validated action (§8, §9.3–§9.5)."""
+    start = state.where[piece]
+    assert start is not None
+    target = state.board[to]
+    moves = [(piece, start, choice.exit if choice.exit is not None else to)]
+    kills: list[tuple[Piece, Square]] = []
+    match act:
+        case Action.MOVE | Action.REPORT:
+            if choice.report is not None:
+                kills.append((_at(state, choice.report), choice.report))
+        case Action.KILL:
+            moves.append((_held(target), to, _given(choice.place)))
+            kills.append((_held(target), to))
+        case Action.ASSASSINATE:
+            moves.append((_held(target), to, start))
+            kills.append((_held(target), to))
+        case Action.MANIPULATE | Action.CARRY:
+            moves.append((_held(target), to, _given(choice.place)))
+        case Action.MAZE:
+            exit = _given(choice.exit)
+            held = _held(target)
+            if kind_of(piece) is Kind.ASSASSIN:
+                moves.append((held, MAZE, start))
+                kills.append((held, MAZE))
+            else:
+                moves.append((held, MAZE, _given(choice.place)))
+            if exit != start and (second := state.board[exit]) is not None:  # a master move (§9.5): the second chief goes to E5
+                moves.append((second, exit, MAZE))
+                if kind_of(piece) is Kind.ASSASSIN:
+                    kills.append((second, exit))
+        case _:
+            assert_never(act)
+    return ActionTaken(
+        seat=seat,
+        move=format_move(Move(name(start), name(to), _named(choice.place), _named(choice.exit), _named(choice.report))),
+        moves=tuple(PieceMove(piece_id(p), name(origin), name(dest)) for p, origin, dest in moves),
+        kills=tuple(Kill(piece_id(p), name(at), piece_id(piece)) for p, at in kills),
+    )
+
+
+def _named(square: Square | None) -> str | None:
+    return None if square is None else name(square)
+
+
+def as_play(state: DjambiState, seat: Seat, piece: Piece, to: Square, choice: Choice) -> Play:
+    """The command for an action and its choices."""
+    start = state.where[piece]
+    assert start is not None
+    return Play(seat, name(start), name(to), place=_named(choice.place), exit=_named(choice.exit), report=_named(choice.report))
+
+
+def _at(state: DjambiState, square: Square) -> Piece:
+    piece = state.board[square]
+    assert piece is not None
+    return piece
+
+
+def _held(piece: Piece | None) -> Piece:
+    assert piece is not None
+    return piece
+
+
+def _given(square: Square | None) -> Square:
+    assert square is not None
+    return square
+
+
+def _play(turn: Turn, play: Play) -> None:
+    piece, to, act, choice = validate(turn.state, play)
+    if turn.state.draw_offer is not None:
+        turn.emit(DrawOfferLapsed())  # §18.4: any move cancels an open offer
+    taken = carry_out(turn.state, play.seat, piece, to, act, choice)
+    turn.emit(taken)
+    _capture_armies(turn, play.seat, taken)
+    _end_of_turn(turn, play.seat, turn.state.kind)
+
+
+# §11.1: a killed chief's player is out, and the killer takes every army it controlled
+
+def _capture_armies(turn: Turn, seat: Seat, taken: ActionTaken) -> None:
+    for kill in taken.kills:
+        victim = IDS[kill.piece]
+        if kind_of(victim) is not Kind.CHIEF:
+            continue
+        color = army_of(victim)
+        if color is turn.state.hostage:  # §14: the killer takes the hostage army
+            turn.emit(ArmyControlChanged(color, None, seat))
+            continue
+        loser = turn.state.seat_of(color)
+        assert loser is not None
+        turn.emit(PlayerEliminated(loser, Elimination.KILLED, by=seat))
+        _hand_over(turn, loser, seat)
+
+
+def _hand_over(turn: Turn, previous: Seat, to: Seat | None) -> None:
+    """Every army `previous` controls goes to `to` (None: orphaned)."""
+    for index, controller in enumerate(turn.state.controllers):
+        if controller == previous:
+            turn.emit(ArmyControlChanged(COLORS[index], previous, to))
+
+
+# §10: what happens after an action, in order
+
+def _end_of_turn(turn: Turn, seat: Seat, kind: TurnKind) -> None:
+    """Victory, encirclement, devolution, victory again (§10 steps 2–5), then the no-progress
+    draw (§16) and the next player (§13, step 6)."""
+    _settle(turn)
+    if not turn.over:
+        _play_on(turn, seat, kind)
+
+
+def _settle(turn: Turn) -> None:
+    if _last_player_wins(turn):
+        return
+    encircled = [seat for seat in turn.state.remaining if is_encircled(turn.state, seat)]
+    for seat in encircled:
+        turn.emit(PlayerEliminated(seat, Elimination.ENCIRCLED))
+        _hand_over(turn, seat, None)
+    _devolve(turn)
+    if _last_player_wins(turn):
+        return
+    if not turn.state.remaining:  # every remaining player encircled at once
+        turn.emit(GameEnded("draw", tuple(encircled), "all_encircled"))
+    elif (offer := turn.state.draw_offer) is not None and offer >= set(turn.state.remaining):
+        turn.emit(GameEnded("draw", turn.state.remaining, "agreed"))
+
+
+def _last_player_wins(turn: Turn) -> bool:
+    if len(turn.state.remaining) != 1:
+        return False
+    turn.emit(GameEnded("win", turn.state.remaining, "won"))
+    return True
+
+
+# §11.2: encirclement
+
+def is_encircled(state: DjambiState, seat: Seat) -> bool:
+    """A player's chief is encircled when it is not on the maze, the player has no living
+    necromobile to rescue it, and it is shut in as the `encirclement` option defines."""
+    chief = state.chief_square(seat)
+    if chief is None or chief == MAZE or _rescued(state, seat):
+        return False
+    match state.options.encirclement:
+        case Encirclement.ADJACENT:
+            return all(state.is_corpse(square) for square in NEIGHBOURS[chief])
+        case Encirclement.ENCLOSURE:
+            return _enclosed(state, seat, chief)
+        case Encirclement.MAZE_ACCESS:
+            return not _reaches_maze(state, chief)
+        case _:
+            assert_never(state.options.encirclement)
+
+
+def _rescued(state: DjambiState, seat: Seat) -> bool:
+    necromobiles = [p for p in IDS.values() if kind_of(p) is Kind.NECROMOBILE and state.alive[p] and state.where[p] is not None]
+    if state.options.necromobile_rescue is NecromobileRescue.ANY_ON_BOARD:
+        return bool(necromobiles)
+    return any(state.controller(p) == seat for p in necromobiles)
+
+
+def _enclosed(state: DjambiState, seat: Seat, chief: Square) -> bool:
+    """`enclosure`: the chief and the group of own living pieces around it touch no empty
+    square and no enemy piece."""
+    group, frontier = {chief}, [chief]
+    while frontier:
+        for square in NEIGHBOURS[frontier.pop()]:
+            if square in group:
+                continue
+            piece = state.board[square]
+            if piece is None:
+                return False
+            if not state.alive[piece] or state.is_orphaned(piece):
+                continue
+            if state.controller(piece) != seat:
+                return False  # an enemy or hostage piece
+            group.add(square)
+            frontier.append(square)
+    return True
+
+
+def _reaches_maze(state: DjambiState, chief: Square) -> bool:
+    """`maze_access`: a path over squares free of corpses leads to E5 (or, when a corpse lies
+    on E5, next to it)."""
+    goals = {MAZE} if not state.is_corpse(MAZE) else set(NEIGHBOURS[MAZE])
+    seen, frontier = {chief}, [chief]
+    while frontier:
+        square = frontier.pop()
+        if square in goals:
+            return True
+        for neighbour in NEIGHBOURS[square]:
+            if neighbour not in seen and not state.is_corpse(neighbour):
+                seen.add(neighbour)
+                frontier.append(neighbour)
+    return False
+
+
+# §12: devolution
+
+def _devolve(turn: Turn) -> None:
+    """Once a player is in power, every orphaned army becomes theirs, for good."""
+    ruler = turn.state.in_power()
+    if ruler is None:
+        return
+    for index, controller in enumerate(turn.state.controllers):
+        if controller is None and COLORS[index] is not turn.state.hostage:
+            turn.emit(ArmyControlChanged(COLORS[index], None, ruler))
+
+
+# §13: turn order; §16: passes and draws
+
+def next_player(state: DjambiState, seat: Seat, kind: TurnKind) -> tuple[Seat, TurnKind]:
+    """Who plays after `seat` finished a turn of `kind` (the algorithm of §13): the player in
+    power after every other player's turn, otherwise the rotation after the last regular turn."""
+    ruler, players = state.in_power(), len(state.remaining)
+    if ruler is not None and ruler != seat:
+        return ruler, TurnKind.BONUS
+    anchor = seat if kind is TurnKind.REGULAR else state.anchor
+    assert anchor is not None
+    for offset in range(1, state.seats + 1):
+        candidate = (anchor + offset) % state.seats
+        if candidate not in state.remaining:
+            continue
+        if ruler is not None and players >= 3 and candidate == ruler:
+            continue
+        if candidate == seat and not (ruler == seat and players == 2):
+            continue
+        return candidate, TurnKind.REGULAR
+    raise AssertionError("a game with players left always has a next player")
+
+
+def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
+    """After `seat`'s turn: the no-progress draw, then the next player, who passes when they
+    have no legal action (§16)."""
+    limit = turn.state.options.no_progress_limit
+    if limit and turn.state.quiet >= limit:
+        turn.emit(GameEnded("draw", turn.state.remaining, "no_progress"))
+        return
+    following, following_kind = next_player(turn.state, seat, kind)
+    turn.emit(TurnStarted(following, following_kind, turn.state.turn_no + 1))
+    if not has_action(turn.state, following):
+        _pass(turn, following, following_kind, PassReason.NO_LEGAL_ACTION)
+
+
+def _pass(turn: Turn, seat: Seat, kind: TurnKind, reason: PassReason) -> None:
+    turn.emit(TurnPassed(seat, reason))
+    if turn.state.passed >= set(turn.state.remaining):  # a full cycle of passes (§16)
+        turn.emit(GameEnded("draw", turn.state.remaining, "no_legal_action"))
+        return
+    _play_on(turn, seat, kind)
+
+
+def has_action(state: DjambiState, seat: Seat) -> bool:
+    return any(next(choices(state, seat, piece, to, act), None) is not None for piece, to, act in actions(state, seat))
+
+
+# §16, §18.4: resigning and draws by agreement
+
+def _resign(turn: Turn, seat: Seat) -> None:
+    """Resigning counts as being encircled: the chief dies where it stands, the armies are
+    orphaned (or go to the player in power). Play goes on from whoever was to move."""
+    current, kind = turn.state.current, turn.state.kind
+    turn.emit(PlayerEliminated(seat, Elimination.RESIGNED))
+    _hand_over(turn, seat, None)
+    _settle(turn)
+    if turn.over or current is None:
+        return
+    if current not in turn.state.remaining:
+        _play_on(turn, current, kind)
+    elif not has_action(turn.state, current):
+        _pass(turn, current, kind, PassReason.NO_LEGAL_ACTION)
+
+
+def _draw_offer(turn: Turn, command: ProposeDraw | AcceptDraw | DeclineDraw) -> None:
+    offer, seat = turn.state.draw_offer, command.seat
+    if isinstance(command, ProposeDraw):
+        if offer is not None:
+            raise _no("draw_already_offered", "A draw is already on offer: accept or decline it.")
+        turn.emit(DrawOffered(seat))
+        return
+    if offer is None:
+        raise _no("no_draw_offered", "No draw is on offer.")
+    if seat in offer:
+        raise _no("draw_already_accepted", "You have already accepted this draw.")
+    if isinstance(command, DeclineDraw):
+        turn.emit(DrawDeclined(seat))
+        return
+    turn.emit(DrawAccepted(seat))
+    if turn.state.draw_offer is not None and turn.state.draw_offer >= set(turn.state.remaining):
+        turn.emit(GameEnded("draw", turn.state.remaining, "agreed"))
+
+
+# what a seat may send now
+
+def legal_plays(state: DjambiState, seat: Seat) -> Iterator[Play]:
+    """Every complete play (§18.3): each action with each of its sets of choices."""
+    if state.result is not None or seat != state.current:
+        return
+    for piece, to, act in actions(state, seat):
+        for choice in choices(state, seat, piece, to, act):
+            yield as_play(state, seat, piece, to, choice)
+
+
+def legal_commands(state: DjambiState, seat: Seat) -> tuple[Command, ...]:
+    if state.result is not None or seat not in state.remaining:
+        return ()
+    commands: list[Command] = list(legal_plays(state, seat))
+    if state.draw_offer is None:
+        commands.append(ProposeDraw(seat))
+    elif seat not in state.draw_offer:
+        commands += [AcceptDraw(seat), DeclineDraw(seat)]
+    commands.append(Resign(seat))
+    return tuple(commands)
+
+
+def timeout_command(state: DjambiState, seat: Seat) -> Command:
+    """A turn deadline under `skip`: the turn passes."""
+    return Skip(seat)
+
+
+def response_seconds(state: DjambiState) -> int | None:
+    """Djambi sets no deadline of its own."""
+    return None
+
