@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from domain.core.codec import to_primitive
+from domain.djambi import DJAMBI
 from domain.taki import TAKI
 from tests.contract import check_http_response
 
@@ -28,8 +29,8 @@ class Client:
             headers["Authorization"] = f"Bearer {token}"
         return check_http_response(self.http.request(method, self.base + path, headers=headers, timeout=30, **kwargs))
 
-    def new_game(self, seats: int, **options: Any) -> tuple[str, list[str]]:
-        game_id = self.call("POST", "/v1/games", json={"game": "taki", "seats": seats, "options": options}).json()["id"]
+    def new_game(self, seats: int, game: str = "taki", **options: Any) -> tuple[str, list[str]]:
+        game_id = self.call("POST", "/v1/games", json={"game": game, "seats": seats, "options": options}).json()["id"]
         tokens = [self.call("POST", f"/v1/games/{game_id}/join", json={"name": f"p{s}"}).json()["token"] for s in range(seats)]
         return game_id, tokens
 
@@ -70,6 +71,31 @@ def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, sea
     replayed = TAKI.replay(options, seats, [TAKI.events.decode(e["type"], e["schema_version"], e["payload"]) for e in events])
     assert to_primitive(TAKI.view(replayed, None)) == game["table"]
     assert [list(place) for place in TAKI.status(replayed).ranking] == game["result"]["ranking"]
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_complete_djambi_game_over_http_replays_to_the_live_state(client: Client, seats: int) -> None:
+    game_id, tokens = client.new_game(seats, "djambi")
+    chooser = random.Random(seats)
+    game = client.call("GET", f"/v1/games/{game_id}").json()
+    while game["status"] == "active":
+        seat = game["to_move"][0]
+        legal = client.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()
+        command = chooser.choice([c for c in legal["commands"] if c["type"] == "play"])
+        answer = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command,
+                             headers={"If-Match": f'"{legal["version"]}"'})
+        assert answer.status_code == 201, answer.json()
+        game = client.call("GET", f"/v1/games/{game_id}").json()
+    assert game["status"] == "finished" and game["result"]["ranking"]
+    events = client.all_events(game_id)
+    assert [e["version"] for e in events] == list(range(1, game["version"] + 1))
+    options = DJAMBI.parse_options(game["options"], seats)
+    decoded = [DJAMBI.events.decode(e["type"], e["schema_version"], e["payload"]) for e in events]
+    for version in (1, len(decoded) // 2, len(decoded)):
+        at = client.call("GET", f"/v1/games/{game_id}/states/{version}").json()
+        assert to_primitive(DJAMBI.view(DJAMBI.replay(options, seats, decoded[:version]), None)) == at["table"]
+    replayed = DJAMBI.replay(options, seats, decoded)
+    assert [list(place) for place in DJAMBI.status(replayed).ranking] == game["result"]["ranking"]
 
 
 def test_twenty_racing_submissions_of_one_turn_let_exactly_one_in(client: Client) -> None:

@@ -17,9 +17,9 @@ from tests.workers.conftest import Start, wait_for
 pytestmark = pytest.mark.redis
 
 
-def new_game(executor: Executor, bots: dict[int, str], seats: int = 4) -> tuple[str, dict[int, str]]:
+def new_game(executor: Executor, bots: dict[int, str], seats: int = 4, game: str = "taki") -> tuple[str, dict[int, str]]:
     game_id = f"g{time.monotonic_ns()}"
-    executor.store.create_game(game_id, "taki", {}, seats)
+    executor.store.create_game(game_id, game, {}, seats)
     tokens = {}
     for seat in range(seats):
         if seat in bots:
@@ -36,8 +36,9 @@ def finished(executor: Executor, game_id: str) -> bool:
     return bool(loaded.game.status(loaded.state).finished)
 
 
-def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_worker: Start) -> None:
-    game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "random", 3: "greedy"})
+@pytest.mark.parametrize("game", ["taki", "djambi"])
+def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_worker: Start, game: str) -> None:
+    game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "random", 3: "greedy"}, game=game)
     start_worker()
     assert wait_for(lambda: finished(executor, game_id), timeout=240)
     actors = {e.actor for e in executor.store.read(game_id)}
