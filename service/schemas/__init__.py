@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from service.schemas import djambi, taki
+from service.schemas import bahama_taxi, djambi, taki
 
-COMMANDS: dict[str, ModuleType] = {"taki": taki, "djambi": djambi}  # game name → module with load_command, dump_command
+COMMANDS: dict[str, ModuleType] = {"taki": taki, "djambi": djambi, "bahama_taxi": bahama_taxi}  # game name → module with load_command, dump_command

@@ -1,0 +1,46 @@
+"""Bahama Taxi, pick-up-and-deliver in a city of 52 areas, one per playing card.
+
+Each player drives a cab. A citizen is a pair of cards: it waits at the area of the first and
+wants to go to the area of the second, and pays the shortest-path distance between them when
+delivered. On its turn a cab moves to an adjacent free area; passengers bound there get out
+and pay, then the cab may take waiting citizens there (three at most; fewer near the end).
+Each pickup draws a new citizen while the pile lasts. The game ends the moment no citizen is
+waiting; the highest income wins.
+
+Where each rule lives: the city and its fares `board.py`, the deck `cards.py`, the turn,
+movement, drop-offs, pickups and their limits, the end of the game `rules.py`, setup
+`setup.py`. The full rules are `docs/rules/bahama_taxi.md`; functions cite their sections.
+"""
+
+from domain.bahama_taxi.bot import BOTS
+from domain.bahama_taxi.commands import Command, Forfeit
+from domain.bahama_taxi.events import CODEC, Event
+from domain.bahama_taxi.evolve import evolve, initial
+from domain.bahama_taxi.options import TaxiOptions, check_options
+from domain.bahama_taxi.rules import decide, legal_commands, response_seconds, timeout_command
+from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, setup
+from domain.bahama_taxi.state import TaxiState, status
+from domain.bahama_taxi.views import redact, view
+from domain.core.game import Game
+
+BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
+    name="bahama_taxi",
+    title="Bahama Taxi",
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    options_type=TaxiOptions,
+    check_options=check_options,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    view=view,
+    redact=redact,
+    status=status,
+    events=CODEC,
+    bots=BOTS,
+    timeout_command=timeout_command,
+    forfeit_command=Forfeit,
+    response_seconds=response_seconds,
+)

@@ -1,0 +1,49 @@
+"""AI seats for Bahama Taxi: pure functions from the state (and chance) to a legal command."""
+
+from __future__ import annotations
+
+from domain.bahama_taxi.board import DISTANCE, Area
+from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp
+from domain.bahama_taxi.rules import legal_commands
+from domain.bahama_taxi.state import TaxiState
+from domain.core.game import Seat
+from domain.core.rng import Rng
+
+
+def random_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
+    """A random legal command; it picks up whoever it may."""
+    legal = legal_commands(state, seat)
+    pickups: list[Command] = [c for c in legal if isinstance(c, (PickUp, CollectFromGod))]
+    choices = pickups or list(legal)
+    return choices[rng.randint(0, len(choices) - 1)]
+
+
+def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
+    """Take the best-paying citizen it may, then drive toward the nearest place where it can
+    drop a passenger off or pick one up."""
+    legal = legal_commands(state, seat)
+    boardings = [c for c in legal if isinstance(c, (PickUp, CollectFromGod))]
+    if boardings:
+        return max(boardings, key=lambda c: _fare(state, c))
+    moves = [c for c in legal if isinstance(c, Move)]
+    if not moves:
+        return EndTurn(seat) if EndTurn(seat) in legal else legal[0]
+    goals = _goals(state, seat)
+    return min(moves, key=lambda move: (min((DISTANCE[move.to][goal] for goal in goals), default=0), rng.randint(0, 9)))
+
+
+def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
+    citizen = command.citizen if isinstance(command, CollectFromGod) else command.citizens[0]
+    return state.citizens[citizen].fare
+
+
+def _goals(state: TaxiState, seat: Seat) -> list[Area]:
+    """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
+    cab = state.cab(seat, state.pawn)
+    goals = [state.citizens[c].destination_area for c in cab.riders]
+    if len(cab.riders) < state.pickup_limit():
+        goals += [state.citizens[c].origin_area for c in state.waiting if state.citizens[c].origin_area != cab.area]
+    return goals
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}

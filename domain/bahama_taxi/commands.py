@@ -1,0 +1,66 @@
+"""What a Bahama Taxi seat may ask for (§13.1). Citizens are named by id (`c7`), areas as on
+the cards (`10H`); `pawn` is the seat's cab, 0 when it has one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.core.game import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Drive the cab to an adjacent free area (§7.1)."""
+
+    seat: Seat
+    to: str
+    pawn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Stay:
+    """Keep the cab where it is: only with `movement = optional` (§7.2)."""
+
+    seat: Seat
+    pawn: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp:
+    """Take waiting citizens into the cab, one after the other, all or nothing (§8.3)."""
+
+    seat: Seat
+    citizens: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CollectFromGod:
+    """Before moving, take a citizen that appeared under the cab (§11.2)."""
+
+    seat: Seat
+    citizen: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Close the end phase without (more) pickups."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A turn deadline under `skip`: the turn passes as it stands (a skipped turn does nothing
+    at all, §7.3). Not a player's choice, so not listed nor accepted over the API."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Leave the game for good (Meeple's rule, see `rules.forfeit`)."""
+
+    seat: Seat
+
+
+Command = Move | Stay | PickUp | CollectFromGod | EndTurn | Skip | Forfeit

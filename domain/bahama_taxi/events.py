@@ -1,0 +1,128 @@
+"""The facts of a Bahama Taxi game (§13.3). Cards and areas by id, citizens as `c1`, `c2`, …"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.core.codec import EventCodec
+from domain.core.game import Seat
+
+
+class SkipReason(StrEnum):
+    BLOCKED = "blocked"  # no free neighbour under mandatory movement (§7.3)
+    TIMEOUT = "timeout"  # the turn deadline passed
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled:
+    order: tuple[str, ...]  # top card first
+
+
+@dataclass(frozen=True, slots=True)
+class PawnPlaced:
+    seat: Seat
+    pawn: int
+    area: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class CitizenAppeared:
+    citizen: str
+    origin: str  # cards: the citizen waits at the area of its origin card
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    seat: Seat
+    turn_no: int
+    round_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped:
+    seat: Seat
+    pawn: int
+    reason: SkipReason
+
+
+@dataclass(frozen=True, slots=True)
+class PawnMoved:
+    seat: Seat
+    pawn: int
+    origin: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class PawnStayed:
+    seat: Seat
+    pawn: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassengerDroppedOff:
+    seat: Seat
+    pawn: int
+    citizen: str
+    area: str
+    fare: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassengerPickedUp:
+    seat: Seat
+    pawn: int
+    citizen: str
+    area: str
+    from_god: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerForfeited:
+    """The seat leaves: its cab leaves the board and its passengers' cards are discarded."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    incomes: tuple[int, ...]
+    ranking: tuple[tuple[Seat, ...], ...]
+    reason: str
+
+
+Event = (
+    DeckShuffled | PawnPlaced | CardBurned | CitizenAppeared | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
+    | PassengerDroppedOff | PassengerPickedUp | TurnEnded | PlayerForfeited | GameEnded
+)
+
+CODEC: EventCodec[Event] = EventCodec(
+    names={
+        DeckShuffled: "deck_shuffled",
+        PawnPlaced: "pawn_placed",
+        CardBurned: "card_burned",
+        CitizenAppeared: "citizen_appeared",
+        TurnStarted: "turn_started",
+        TurnSkipped: "turn_skipped",
+        PawnMoved: "pawn_moved",
+        PawnStayed: "pawn_stayed",
+        PassengerDroppedOff: "passenger_dropped_off",
+        PassengerPickedUp: "passenger_picked_up",
+        TurnEnded: "turn_ended",
+        PlayerForfeited: "player_forfeited",
+        GameEnded: "game_ended",
+    }
+)

@@ -1,0 +1,87 @@
+"""Facts into state, nothing else: evolve records what `decide` already ruled."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import assert_never
+
+from domain.bahama_taxi.events import (
+    CardBurned,
+    CitizenAppeared,
+    DeckShuffled,
+    Event,
+    GameEnded,
+    PassengerDroppedOff,
+    PassengerPickedUp,
+    PawnMoved,
+    PawnPlaced,
+    PawnStayed,
+    PlayerForfeited,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from domain.bahama_taxi.options import TaxiOptions
+from domain.bahama_taxi.state import Citizen, Pawn, Phase, Result, TaxiState
+
+
+def initial(options: TaxiOptions, seats: int) -> TaxiState:
+    """The empty city before the shuffle."""
+    return TaxiState(options=options, seats=seats, income=(0,) * seats, pawns=((),) * seats)
+
+
+def evolve(state: TaxiState, event: Event) -> TaxiState:
+    return replace(_apply(state, event), version=state.version + 1)
+
+
+def _with_pawn(state: TaxiState, seat: int, pawn: int, new: Pawn) -> tuple[tuple[Pawn, ...], ...]:
+    pawns = list(state.pawns[seat])
+    pawns[pawn:pawn + 1] = [new]
+    return state.pawns[:seat] + (tuple(pawns),) + state.pawns[seat + 1:]
+
+
+def _apply(state: TaxiState, event: Event) -> TaxiState:
+    version = state.version + 1
+    match event:
+        case DeckShuffled(order):
+            return replace(state, draw_pile=order)
+        case PawnPlaced(seat, pawn, area, card):
+            return replace(state, pawns=_with_pawn(state, seat, pawn, Pawn(area)), draw_pile=state.draw_pile[1:],
+                           discard=state.discard + (card,))
+        case CardBurned(card):
+            return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
+        case CitizenAppeared(citizen, origin, destination):
+            return replace(state, draw_pile=state.draw_pile[2:], waiting=state.waiting + (citizen,),
+                           citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)})
+        case TurnStarted(seat, turn_no, round_no):
+            return replace(state, current=seat, pawn=0, phase=Phase.START, turn_no=turn_no, round_no=round_no)
+        case TurnSkipped():
+            return state  # a skipped pawn turn does nothing at all (§7.3)
+        case PawnMoved(seat, pawn, _, to):
+            cab = state.cab(seat, pawn)
+            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.END,
+                           end_started=version)
+        case PawnStayed():
+            return replace(state, phase=Phase.END, end_started=version)
+        case PassengerDroppedOff(seat, pawn, citizen, _, fare):
+            cab = state.cab(seat, pawn)
+            income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
+            found = state.citizens[citizen]
+            return replace(state, income=income, discard=state.discard + (found.origin, found.destination),
+                           pawns=_with_pawn(state, seat, pawn, replace(cab, riders=tuple(r for r in cab.riders if r != citizen))))
+        case PassengerPickedUp(seat, pawn, citizen, _, _):
+            cab = state.cab(seat, pawn)
+            return replace(state, waiting=tuple(c for c in state.waiting if c != citizen),
+                           pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
+        case TurnEnded(seat):
+            cab = state.cab(seat, state.pawn)
+            return replace(state, pawns=_with_pawn(state, seat, state.pawn, replace(cab, last_turn_end=version)))
+        case PlayerForfeited(seat):
+            riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
+            cards = tuple(card for c in riders for card in (state.citizens[c].origin, state.citizens[c].destination))
+            pawns = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
+            return replace(state, pawns=pawns, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
+        case GameEnded(incomes, ranking, reason):
+            return replace(state, phase=Phase.OVER, result=Result(incomes, ranking, reason))
+        case _:
+            assert_never(event)

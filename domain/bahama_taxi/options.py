@@ -1,0 +1,34 @@
+"""The options of §14 this server plays, each with its default."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.core.options import option
+
+
+class Movement(StrEnum):
+    MANDATORY = "mandatory"  # every pawn turn moves one area (§7.2)
+    OPTIONAL = "optional"  # the original rule: a cab may stay
+
+
+@dataclass(frozen=True, slots=True)
+class TaxiOptions:
+    movement: Movement = option(Movement.MANDATORY, "whether a cab must move each turn or may stay (§7.2)")
+    passengers_from_god: bool = option(False, "a cab may collect, before moving, a citizen that appeared under it (§11.2)")
+    mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
+    parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")
+    initial_citizens: int = option(8, "citizens drawn at setup (§4)", minimum=1, maximum=20)
+    second_passenger_threshold: int = option(
+        4, "with this many citizens waiting or fewer, no cab may take a second passenger (§8.5)", minimum=0, maximum=26)
+    max_rounds: int = option(300, "rounds after which the game ends anyway; 0 = no limit (§9)", minimum=0, maximum=10_000)
+
+
+def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
+    """Problems between the options and the seat count: a deck must seat everyone and deal the
+    citizens (§4)."""
+    if seats + 2 * options.initial_citizens > 52:
+        return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after {seats} start cards"}
+    return {}

@@ -1,0 +1,333 @@
+"""The Bahama Taxi rulebook: the turn (§6), movement (§7), drop-offs, pickups, replenishment
+and the final-phase limits (§8), the end of the game (§9), and passengers from God (§11.2).
+
+`decide` is the one place that applies the rules; `legal_commands` lists what it accepts."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from domain.bahama_taxi.board import NEIGHBOURS, Area, adjacent
+from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Forfeit, Move, PickUp, Skip, Stay
+from domain.bahama_taxi.events import (
+    CitizenAppeared,
+    Event,
+    GameEnded,
+    PassengerDroppedOff,
+    PassengerPickedUp,
+    PawnMoved,
+    PawnStayed,
+    PlayerForfeited,
+    SkipReason,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from domain.bahama_taxi.evolve import evolve
+from domain.bahama_taxi.options import Movement
+from domain.bahama_taxi.state import CAPACITY, Citizen, Phase, TaxiState
+from domain.core.errors import RuleViolation
+from domain.core.game import Seat
+from domain.core.rng import Rng
+
+
+def _no(reason: str, message: str) -> RuleViolation:
+    return RuleViolation(reason, message)
+
+
+class Table:
+    """A working copy of the state that records every event applied to it."""
+
+    def __init__(self, state: TaxiState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.events.append(event)
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+
+def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
+    """The events a command causes, or RuleViolation. Chance only enters at setup."""
+    if state.result is not None:
+        raise _no("game_over", "The game is over.")
+    table = Table(state)
+    if isinstance(command, Forfeit):
+        forfeit(table, command.seat)
+        return tuple(table.events)
+    if command.seat != state.current:
+        raise _no("not_your_turn", f"It is seat {state.current}'s turn.")
+    match command:
+        case Move(_, to, pawn):
+            _move(table, pawn, to)
+        case Stay(_, pawn):
+            _stay(table, pawn)
+        case CollectFromGod(_, citizen):
+            _collect_from_god(table, citizen)
+        case PickUp(_, citizens):
+            _pick_up(table, citizens)
+        case EndTurn():
+            _close_end_phase(table)
+        case Skip():
+            if state.phase is Phase.START:
+                table.emit(TurnSkipped(state.current, state.pawn, SkipReason.TIMEOUT))
+                next_turn(table)
+            else:
+                _end_turn(table)
+        case _:
+            assert_never(command)
+    return tuple(table.events)
+
+
+# §7: movement
+
+def free_neighbours(state: TaxiState, area: Area) -> list[Area]:
+    """Adjacent areas no pawn stands on (§7.1)."""
+    occupied = state.occupied()
+    return [neighbour for neighbour in NEIGHBOURS[area] if neighbour not in occupied]
+
+
+def _require_phase(state: TaxiState, phase: Phase, what: str) -> None:
+    if state.phase is not phase:
+        when = "before the cab moves" if phase is Phase.START else "after the cab has moved"
+        raise _no("wrong_phase", f"{what} only {when}.")
+
+
+def _require_pawn(state: TaxiState, pawn: int) -> None:
+    if pawn != state.pawn:
+        raise _no("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
+
+
+def _move(table: Table, pawn: int, to: str) -> None:
+    state = table.state
+    _require_phase(state, Phase.START, "A cab moves")
+    _require_pawn(state, pawn)
+    _no_collection_pending(state)
+    here = state.cab(state.current, pawn).area
+    assert here is not None
+    if to not in NEIGHBOURS or not adjacent(here, to):
+        raise _no("not_adjacent", f"{to} is not an area next to {here}; the cab moves one area (§7.1).")
+    if to in state.occupied():
+        raise _no("area_occupied", f"Another pawn stands on {to} (§7.1).")
+    table.emit(PawnMoved(state.current, pawn, here, to))
+    _end_phase(table)
+
+
+def _stay(table: Table, pawn: int) -> None:
+    state = table.state
+    _require_phase(state, Phase.START, "A cab stays")
+    _require_pawn(state, pawn)
+    if state.options.movement is Movement.MANDATORY:
+        raise _no("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
+    _no_collection_pending(state)
+    table.emit(PawnStayed(state.current, pawn))
+    _end_phase(table)
+
+
+# §8.2: drop-off, then the end phase
+
+def _end_phase(table: Table) -> None:
+    """Every passenger bound for the cab's area gets out and pays its fare (automatic, §8.2);
+    then the seat may pick up, and the phase closes by itself when it cannot (§6)."""
+    state = table.state
+    cab = state.cab(state.current, state.pawn)
+    for rider in cab.riders:
+        citizen = state.citizens[rider]
+        if citizen.destination_area == cab.area:
+            table.emit(PassengerDroppedOff(state.current, state.pawn, rider, cab.area, citizen.fare))
+    if not legal_pickups(table.state):
+        _end_turn(table)
+
+
+# §8.3, §8.5: pickups and their limits
+
+def pickup_violation(state: TaxiState, citizen_id: str, from_god: bool = False) -> RuleViolation | None:
+    """Why the acting cab may not take `citizen_id` now, or None."""
+    citizen = state.citizen(citizen_id)
+    if citizen is None or citizen_id not in state.waiting:
+        return _no("unknown_citizen", f"No citizen {citizen_id} is waiting.")
+    cab = state.cab(state.current, state.pawn)
+    if citizen.origin_area != cab.area:
+        return _no("citizen_not_here", f"{citizen_id} waits at {citizen.origin_area}, the cab is on {cab.area}.")
+    if from_god and citizen.appeared_at <= cab.last_turn_end:
+        return _no("citizen_not_eligible", f"{citizen_id} was already waiting when this cab's last turn ended (§11.2).")
+    if not from_god and citizen.appeared_at > state.end_started:
+        return _no("citizen_not_eligible", f"{citizen_id} appeared during this end phase (§8.3).")
+    return _limit_violation(state, len(cab.riders))
+
+
+def _limit_violation(state: TaxiState, aboard: int) -> RuleViolation | None:
+    """§8.5: capacity 3; no third passenger once the pile has run out; no second once few wait."""
+    limit = state.pickup_limit()
+    if aboard >= CAPACITY:
+        return _no("cab_is_full", "The cab carries three passengers already (§8.5).")
+    if aboard + 1 > limit and limit == 2:
+        return _no("third_passenger_forbidden", "The draw pile has run out: no cab may take a third passenger (§8.5).")
+    if aboard + 1 > limit:
+        return _no("second_passenger_forbidden",
+                   f"{len(state.waiting)} citizens wait: no cab may take a second passenger (§8.5).")
+    return None
+
+
+def _board(table: Table, citizen_id: str, from_god: bool) -> None:
+    """One pickup, its replenishment (§8.4), and the end of the game when the street is empty (§9)."""
+    state = table.state
+    if (problem := pickup_violation(state, citizen_id, from_god)) is not None:
+        raise problem
+    cab = state.cab(state.current, state.pawn)
+    assert cab.area is not None
+    table.emit(PassengerPickedUp(state.current, state.pawn, citizen_id, cab.area, from_god))
+    _replenish(table)
+    if not table.state.waiting:
+        _finish(table, "no_citizens_waiting")
+
+
+def _replenish(table: Table) -> None:
+    state = table.state
+    if not state.supply_exhausted:
+        origin, destination = state.draw_pile[:2]
+        table.emit(CitizenAppeared(f"c{len(state.citizens) + 1}", origin, destination))
+
+
+def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
+    _require_phase(table.state, Phase.END, "Citizens are picked up")
+    if not citizens:
+        raise _no("unknown_citizen", "Name the citizens to pick up.")
+    for citizen in citizens:
+        _board(table, citizen, from_god=False)
+        if table.over:
+            return
+    if not legal_pickups(table.state):
+        _end_turn(table)
+
+
+def _close_end_phase(table: Table) -> None:
+    state = table.state
+    _require_phase(state, Phase.END, "The turn ends")
+    if state.options.mandatory_pickup and legal_pickups(state):
+        raise _no("mandatory_pickup_pending", "A cab with room must take a citizen waiting where it stops (§11.3).")
+    _end_turn(table)
+
+
+def legal_pickups(state: TaxiState) -> list[Citizen]:
+    if state.phase is not Phase.END or state.result is not None:
+        return []
+    cab = state.cab(state.current, state.pawn)
+    if cab.area is None:
+        return []
+    return [c for c in state.waiting_at(cab.area) if pickup_violation(state, c.id) is None]
+
+
+# §11.2: passengers from God
+
+def _collect_from_god(table: Table, citizen: str) -> None:
+    state = table.state
+    if not state.options.passengers_from_god:
+        raise _no("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
+    _require_phase(state, Phase.START, "A passenger from God is collected")
+    _board(table, citizen, from_god=True)
+
+
+def legal_collections(state: TaxiState) -> list[Citizen]:
+    if not state.options.passengers_from_god or state.phase is not Phase.START or state.result is not None:
+        return []
+    cab = state.cab(state.current, state.pawn)
+    if cab.area is None:
+        return []
+    return [c for c in state.waiting_at(cab.area) if pickup_violation(state, c.id, from_god=True) is None]
+
+
+def _no_collection_pending(state: TaxiState) -> None:
+    if state.options.mandatory_pickup and legal_collections(state):
+        raise _no("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
+
+
+# §6, §9: the turn passes; the end of the game
+
+def _end_turn(table: Table) -> None:
+    table.emit(TurnEnded(table.state.current))
+    next_turn(table)
+
+
+def next_turn(table: Table) -> None:
+    """The next playing seat's turn (§3); a cab hemmed in under mandatory movement skips its
+    pawn turn (§7.3); the stall guard ends the game after `max_rounds` rounds (§9)."""
+    while True:
+        state = table.state
+        playing = state.playing()
+        first = state.turn_no == 0
+        following = playing[0] if first else next((seat for seat in playing if seat > state.current), playing[0])
+        round_no = state.round_no
+        if first or following <= state.current:
+            if state.options.max_rounds and round_no >= state.options.max_rounds:
+                _finish(table, "round_limit")
+                return
+            round_no += 1
+        table.emit(TurnStarted(following, state.turn_no + 1, round_no))
+        area = table.state.cab(following).area
+        assert area is not None
+        if table.state.options.movement is Movement.OPTIONAL or free_neighbours(table.state, area):
+            return
+        table.emit(TurnSkipped(following, 0, SkipReason.BLOCKED))
+
+
+def _finish(table: Table, reason: str) -> None:
+    """Score = income; equal incomes share a place; seats that forfeited rank last (§9)."""
+    state = table.state
+    playing = state.playing()
+    places: list[tuple[Seat, ...]] = []
+    for income in sorted({state.income[seat] for seat in playing}, reverse=True):
+        places.append(tuple(seat for seat in playing if state.income[seat] == income))
+    places += [(seat,) for seat in reversed(state.forfeited)]
+    table.emit(GameEnded(state.income, tuple(places), reason))
+
+
+def forfeit(table: Table, seat: Seat) -> None:
+    """Meeple's rule for leaving (the rules have none): the cab leaves the board, its
+    passengers' cards go to the discard pile, the seat plays no more and ranks after everyone
+    still playing. With one seat left the game ends."""
+    state = table.state
+    if seat in state.forfeited:
+        raise _no("not_in_game", "This seat has left the game.")
+    table.emit(PlayerForfeited(seat))
+    if len(table.state.playing()) < 2:
+        _finish(table, "forfeit")
+    elif seat == state.current:
+        next_turn(table)
+
+
+# what a seat may send now
+
+def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
+    if state.result is not None or seat != state.current or seat in state.forfeited:
+        return ()
+    if state.phase is Phase.END:
+        pickups: list[Command] = [PickUp(seat, (c.id,)) for c in legal_pickups(state)]
+        if not (state.options.mandatory_pickup and pickups):
+            pickups.append(EndTurn(seat))
+        return tuple(pickups)
+    collections: list[Command] = [CollectFromGod(seat, c.id) for c in legal_collections(state)]
+    if state.options.mandatory_pickup and collections:
+        return tuple(collections)
+    area = state.cab(seat, state.pawn).area
+    assert area is not None
+    moves: list[Command] = [Move(seat, to, state.pawn) for to in free_neighbours(state, area)]
+    if state.options.movement is Movement.OPTIONAL:
+        moves.append(Stay(seat, state.pawn))
+    return tuple(collections + moves)
+
+
+def timeout_command(state: TaxiState, seat: Seat) -> Command:
+    """A turn deadline under `skip`: the turn passes as it stands."""
+    return Skip(seat)
+
+
+def response_seconds(state: TaxiState) -> int | None:
+    """Bahama Taxi sets no deadline of its own."""
+    return None
+

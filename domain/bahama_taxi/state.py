@@ -1,0 +1,108 @@
+"""The city as play leaves it (§5), and the read-only questions the rules ask of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from domain.bahama_taxi.board import Area, fare
+from domain.bahama_taxi.cards import Card, area_of
+from domain.bahama_taxi.options import TaxiOptions
+from domain.core.game import GameStatus, Seat
+
+CAPACITY = 3  # passengers a cab carries (§8.5)
+
+
+class Phase(StrEnum):
+    START = "start"  # before the cab moves: collections from God (§6)
+    END = "end"  # after the move: drop-offs, then pickups
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Citizen:
+    id: str
+    origin: Card
+    destination: Card
+    appeared_at: int  # the version of the event that put it on the street
+
+    @property
+    def origin_area(self) -> Area:
+        return area_of(self.origin)
+
+    @property
+    def destination_area(self) -> Area:
+        return area_of(self.destination)
+
+    @property
+    def fare(self) -> int:
+        return fare(self.origin_area, self.destination_area)
+
+
+@dataclass(frozen=True, slots=True)
+class Pawn:
+    area: Area | None  # None once its seat has forfeited
+    riders: tuple[str, ...] = ()  # the citizens aboard
+    last_turn_end: int = 0  # the version at which its last played pawn turn ended
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    incomes: tuple[int, ...]
+    ranking: tuple[tuple[Seat, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaxiState:
+    options: TaxiOptions
+    seats: int
+    version: int = 0  # events folded so far
+    draw_pile: tuple[Card, ...] = ()
+    discard: tuple[Card, ...] = ()
+    pawns: tuple[tuple[Pawn, ...], ...] = ()  # per seat
+    citizens: dict[str, Citizen] = field(default_factory=dict)  # every citizen so far, by id (never mutated)
+    waiting: tuple[str, ...] = ()
+    income: tuple[int, ...] = ()
+    current: Seat = 0
+    pawn: int = 0  # the pawn of the current seat in its pawn turn
+    phase: Phase = Phase.START
+    end_started: int = 0  # the version at which the current end phase began
+    turn_no: int = 0
+    round_no: int = 0
+    forfeited: tuple[Seat, ...] = ()
+    result: Result | None = None
+
+    def citizen(self, citizen_id: str) -> Citizen | None:
+        return self.citizens.get(citizen_id)
+
+    def cab(self, seat: Seat, pawn: int = 0) -> Pawn:
+        return self.pawns[seat][pawn]
+
+    def occupied(self) -> set[Area]:
+        return {pawn.area for pawns in self.pawns for pawn in pawns if pawn.area is not None}
+
+    def waiting_at(self, area: Area) -> list[Citizen]:
+        return [self.citizens[c] for c in self.waiting if self.citizens[c].origin_area == area]
+
+    @property
+    def supply_exhausted(self) -> bool:
+        """No further citizen can ever be drawn: fewer than 2 cards in the pile (§5, §8.6)."""
+        return len(self.draw_pile) < 2
+
+    def pickup_limit(self) -> int:
+        """How full a pickup may make a cab now (§8.5): 1 once few citizens wait, 2 once the
+        pile has run out, else the capacity."""
+        if len(self.waiting) <= self.options.second_passenger_threshold:
+            return 1
+        return 2 if self.supply_exhausted else CAPACITY
+
+    def playing(self) -> list[Seat]:
+        return [seat for seat in range(self.seats) if seat not in self.forfeited]
+
+
+def status(state: TaxiState) -> GameStatus:
+    if state.result is None:
+        return GameStatus(to_move=(state.current,) if state.pawns else (), finished=False)
+    return GameStatus(to_move=(), finished=True, ranking=state.result.ranking, reason=state.result.reason,
+                      scores=state.result.incomes)

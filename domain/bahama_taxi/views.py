@@ -1,0 +1,82 @@
+"""Who may see what (§10): the order of the draw pile is the only secret; everything else —
+cabs, passengers, waiting citizens, the discard pile, incomes — is public."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.bahama_taxi.events import DeckShuffled, Event
+from domain.bahama_taxi.state import Citizen, Phase, Result, TaxiState
+from domain.core.game import Seat
+
+HIDDEN = "?"  # stands for a card of the draw pile
+
+
+@dataclass(frozen=True, slots=True)
+class CitizenView:
+    citizen: str
+    origin: str  # the cards
+    destination: str
+    origin_area: str
+    destination_area: str
+    fare: int
+
+
+@dataclass(frozen=True, slots=True)
+class CabView:
+    seat: Seat
+    pawn: int
+    area: str | None
+    passengers: tuple[CitizenView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TaxiView:
+    seat: Seat | None
+    cabs: tuple[CabView, ...]
+    waiting: tuple[CitizenView, ...]
+    draw_pile_size: int
+    discard: tuple[str, ...]
+    income: tuple[int, ...]
+    current: Seat
+    pawn: int
+    phase: Phase
+    turn_no: int
+    round_no: int
+    supply_exhausted: bool
+    pickup_limit: int  # how full a pickup may make a cab now (§8.5)
+    forfeited: tuple[Seat, ...]
+    result: Result | None
+
+
+def _citizen(citizen: Citizen) -> CitizenView:
+    return CitizenView(citizen.id, citizen.origin, citizen.destination, citizen.origin_area, citizen.destination_area,
+                       citizen.fare)
+
+
+def view(state: TaxiState, seat: Seat | None) -> TaxiView:
+    return TaxiView(
+        seat=seat,
+        cabs=tuple(CabView(s, p, pawn.area, tuple(_citizen(state.citizens[c]) for c in pawn.riders))
+                   for s, pawns in enumerate(state.pawns) for p, pawn in enumerate(pawns)),
+        waiting=tuple(_citizen(state.citizens[c]) for c in state.waiting),
+        draw_pile_size=len(state.draw_pile),
+        discard=state.discard,
+        income=state.income,
+        current=state.current,
+        pawn=state.pawn,
+        phase=state.phase,
+        turn_no=state.turn_no,
+        round_no=state.round_no,
+        supply_exhausted=state.supply_exhausted,
+        pickup_limit=state.pickup_limit(),
+        forfeited=state.forfeited,
+        result=state.result,
+    )
+
+
+def redact(event: Event, seat: Seat | None) -> Event:
+    """The shuffle shows nobody the order of the pile."""
+    if isinstance(event, DeckShuffled):
+        return DeckShuffled((HIDDEN,) * len(event.order))
+    return event

@@ -1,0 +1,74 @@
+"""Bahama Taxi commands as JSON (rules §13.1): `{"type": "move", "to": "6D"}`,
+`{"type": "pick_up", "citizens": ["c7"]}` and the like."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from domain.bahama_taxi.board import AREAS
+from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Forfeit, Move, PickUp, Stay
+
+AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
+CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
+PAWN = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1))
+
+
+class MoveSchema(Schema):
+    to = fields.String(required=True, validate=AREA)
+    pawn = PAWN
+
+
+class StaySchema(Schema):
+    pawn = PAWN
+
+
+class PickUpSchema(Schema):
+    citizens = fields.List(fields.String(validate=CITIZEN_ID), required=True, validate=validate.Length(min=1, max=8))
+
+
+class CollectSchema(Schema):
+    citizen = fields.String(required=True, validate=CITIZEN_ID)
+
+
+class BareSchema(Schema):
+    """Commands with no fields beyond their type."""
+
+
+TYPES = ["move", "stay", "pick_up", "collect_from_god", "end_turn", "forfeit"]
+
+
+def load_command(seat: int, data: dict[str, Any]) -> Command:
+    """The command a JSON body asks for, for the seat the token holds."""
+    kind = data.pop("type", None)
+    if kind not in TYPES:
+        raise ValidationError({"type": [f"Must be one of: {', '.join(TYPES)}."]})
+    if kind == "move":
+        move = MoveSchema().load(data)
+        return Move(seat, move["to"], move["pawn"])
+    if kind == "stay":
+        return Stay(seat, StaySchema().load(data)["pawn"])
+    if kind == "pick_up":
+        return PickUp(seat, tuple(PickUpSchema().load(data)["citizens"]))
+    if kind == "collect_from_god":
+        return CollectFromGod(seat, CollectSchema().load(data)["citizen"])
+    BareSchema().load(data)
+    return EndTurn(seat) if kind == "end_turn" else Forfeit(seat)
+
+
+def dump_command(command: Command) -> dict[str, Any]:
+    """JSON for a command, in the form `load_command` reads back."""
+    match command:
+        case Move(_, to, pawn):
+            return {"type": "move", "to": to, "pawn": pawn}
+        case Stay(_, pawn):
+            return {"type": "stay", "pawn": pawn}
+        case PickUp(_, citizens):
+            return {"type": "pick_up", "citizens": list(citizens)}
+        case CollectFromGod(_, citizen):
+            return {"type": "collect_from_god", "citizen": citizen}
+        case EndTurn():
+            return {"type": "end_turn"}
+        case _:
+            return {"type": "forfeit"}

@@ -1,0 +1,75 @@
+"""Bahama Taxi positions written as in the spec's scenarios, and helpers to play on them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.bahama_taxi import BAHAMA_TAXI
+from domain.bahama_taxi.cards import deck
+from domain.bahama_taxi.commands import Command
+from domain.bahama_taxi.events import Event
+from domain.bahama_taxi.evolve import initial
+from domain.bahama_taxi.state import Citizen, Pawn, Phase, TaxiState
+from domain.core.errors import RuleViolation
+from domain.core.rng import SeededRng
+
+A, B, C, D = 0, 1, 2, 3
+
+
+def city(
+    cabs: dict[int, str],
+    waiting: list[str] = (),  # type: ignore[assignment]
+    riders: dict[int, list[str]] | None = None,
+    pile: int | list[str] | None = None,
+    current: int = A,
+    seats: int | None = None,
+    moved: bool = False,
+    income: tuple[int, ...] | None = None,
+    **options: Any,
+) -> TaxiState:
+    """Cabs by seat (`{A: "2S"}`), waiting citizens and passengers as `6D→8D` (ids c1, c2, … in
+    that order), and the draw pile: its top cards, or a size (the unused cards, in deck order).
+    It is `current`'s turn in round 1, before its cab moves (or, `moved`, in its end phase)."""
+    seats = seats or len(cabs)
+    state = initial(BAHAMA_TAXI.parse_options(options, seats), seats)
+    citizens: dict[str, Citizen] = {}
+    used = set(cabs.values())
+
+    def add(text: str) -> str:
+        origin, destination = text.split("→")
+        citizen = Citizen(f"c{len(citizens) + 1}", origin, destination, 0)
+        citizens[citizen.id] = citizen
+        used.update((origin, destination))
+        return citizen.id
+
+    waiting_ids = tuple(add(text) for text in waiting)
+    pawns = tuple((Pawn(cabs[seat], tuple(add(t) for t in (riders or {}).get(seat, []))),) for seat in range(seats))
+    if isinstance(pile, list):
+        draw_pile = tuple(pile)
+    else:
+        unused = tuple(card for card in deck(1) if card not in used)
+        draw_pile = unused if pile is None else unused[:pile]
+    return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile,
+                   current=current, phase=Phase.END if moved else Phase.START, end_started=1, turn_no=1, round_no=1,
+                   version=1, income=income or state.income)
+
+
+def send(state: TaxiState, *commands: Command) -> tuple[list[Event], TaxiState]:
+    events: list[Event] = []
+    for command in commands:
+        for event in BAHAMA_TAXI.decide(state, command, SeededRng(0)):
+            events.append(event)
+            state = BAHAMA_TAXI.evolve(state, event)
+    return events, state
+
+
+def rejected(state: TaxiState, *commands: Command) -> str:
+    """The reason the last of `commands` is refused (the ones before it are played)."""
+    *before, last = commands
+    _, state = send(state, *before)
+    try:
+        BAHAMA_TAXI.decide(state, last, SeededRng(0))
+    except RuleViolation as violation:
+        return violation.reason
+    raise AssertionError(f"{last} was accepted")

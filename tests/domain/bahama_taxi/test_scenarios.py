@@ -1,0 +1,288 @@
+"""The test scenarios of rules/bahama_taxi.md §16 for the game this server plays, named by
+number. (Scenarios of variants not yet offered — mirror board, two decks, two cabs, unknown
+destinations, dice, hands, Contraband — come with those variants.)"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.bahama_taxi import BAHAMA_TAXI
+from domain.bahama_taxi.board import AREAS, DISTANCE, EDGES, NEIGHBOURS, adjacent, fare
+from domain.bahama_taxi.commands import CollectFromGod, EndTurn, Move, PickUp, Stay
+from domain.bahama_taxi.events import (
+    CardBurned,
+    CitizenAppeared,
+    GameEnded,
+    PassengerDroppedOff,
+    PassengerPickedUp,
+    PawnPlaced,
+    SkipReason,
+    TurnSkipped,
+    TurnStarted,
+)
+from domain.bahama_taxi.state import Phase
+from domain.core.rng import SeededRng
+from tests.domain.bahama_taxi.city import A, B, C, D, city, rejected, send
+
+EIGHT = ["6D→8D", "AS→3C", "KH→4D", "7C→JD", "9H→2C", "QS→5H", "10C→8S", "4H→KD"]
+
+
+# Board and fares
+
+def test_1_fare_table() -> None:
+    table = {("8S", "8H"): 3, ("10S", "10C"): 4, ("KC", "10H"): 2, ("3C", "AD"): 5, ("KD", "9C"): 3, ("5D", "2S"): 1,
+             ("2D", "2H"): 7, ("6D", "8D"): 2}
+    assert {pair: fare(*pair) for pair in table} == table
+    events, after = send(city({A: "3H", B: "KC"}, riders={A: ["2D→2H"]}), Move(A, "2H"))
+    assert PassengerDroppedOff(A, 0, "c1", "2H", 7) in events and after.income[A] == 7
+    _, after = send(city({A: "6D", B: "KC"}, riders={A: ["5D→2S"]}), Move(A, "2S"))
+    assert after.income[A] == 1
+
+
+def test_2_adjacency_examples() -> None:
+    assert rejected(city({A: "AS", B: "KC"}), Move(A, "AC")) == "not_adjacent"
+    assert send(city({A: "5D", B: "KC"}), Move(A, "2S"))[1].cab(A).area == "2S"
+    assert send(city({A: "QS", B: "KC"}), Move(A, "AS"))[1].cab(A).area == "AS"
+    assert rejected(city({A: "3H", B: "KC"}), Move(A, "5H")) == "not_adjacent"
+
+
+def test_3_occupied_area() -> None:
+    state = city({A: "KC", B: "QH"})
+    assert rejected(state, Move(A, "QH")) == "area_occupied"
+    _, after = send(city({A: "KC", B: "QH"}, current=B), Move(B, "10H"))
+    assert send(after, Move(A, "QH"))[1].cab(A).area == "QH"
+
+
+def test_4_board_file() -> None:
+    assert len(AREAS) == 52 and len(EDGES) == 128
+    assert Counter(len(NEIGHBOURS[a]) for a in AREAS) == {3: 4, 4: 16, 5: 12, 6: 20}
+    assert DISTANCE["5S"]["5C"] == 8 and max(DISTANCE[a][b] for a in AREAS for b in AREAS) == 8
+    pairs = Counter(DISTANCE[a][b] for i, a in enumerate(AREAS) for b in AREAS[i + 1:])
+    assert pairs == {1: 128, 2: 222, 3: 286, 4: 312, 5: 240, 6: 116, 7: 20, 8: 2}
+    turn = str.maketrans("SHCD", "HCDS")
+    assert all(adjacent(a.translate(turn), b.translate(turn)) for a, b in EDGES)
+    assert adjacent("5D", "2S") and adjacent("QS", "AS") and adjacent("AC", "KC")
+    assert not adjacent("3H", "5H") and not adjacent("AS", "AC")
+
+
+# Setup
+
+def new_game(seats: int, seed: int = 1, **options: object):  # type: ignore[no-untyped-def]
+    chosen = BAHAMA_TAXI.parse_options(options, seats)
+    events = BAHAMA_TAXI.setup(chosen, seats, SeededRng(seed))
+    return events, BAHAMA_TAXI.replay(chosen, seats, events)
+
+
+def test_5_base_setup_counts() -> None:
+    events, state = new_game(4)
+    order = events[0].order  # type: ignore[union-attr]
+    placed = [e for e in events if isinstance(e, PawnPlaced)]
+    assert [(e.seat, e.card) for e in placed] == list(enumerate(order[:4])) and state.discard == order[:4]
+    assert not any(isinstance(e, CardBurned) for e in events)
+    citizens = [e for e in events if isinstance(e, CitizenAppeared)]
+    assert [card for e in citizens for card in (e.origin, e.destination)] == list(order[4:20])
+    assert (citizens[0].citizen, citizens[0].origin, citizens[0].destination) == ("c1", order[4], order[5])
+    assert len(state.draw_pile) == 32 and state.current == A and isinstance(events[-1], TurnStarted)
+
+
+def play_to_the_end(state, seed: int = 0):  # type: ignore[no-untyped-def]
+    rng, events = SeededRng(seed), []
+    while not BAHAMA_TAXI.status(state).finished:
+        seat = BAHAMA_TAXI.status(state).to_move[0]
+        for event in BAHAMA_TAXI.decide(state, BAHAMA_TAXI.bots["greedy"](state, seat, rng), rng):
+            events.append(event)
+            state = BAHAMA_TAXI.evolve(state, event)
+    return events, state
+
+
+def test_6_three_player_burn() -> None:
+    events, state = new_game(3)
+    burned = [e for e in events if isinstance(e, CardBurned)]
+    assert burned == [CardBurned(events[0].order[3])] and len(state.draw_pile) == 32  # type: ignore[union-attr]
+    more, final = play_to_the_end(state)
+    assert final.result.reason == "no_citizens_waiting"
+    assert sum(isinstance(e, CitizenAppeared) for e in list(events) + more) == 24 and final.draw_pile == ()
+
+
+def test_7_burn_off() -> None:
+    events, state = new_game(3, parity_burn=False)
+    assert not any(isinstance(e, CardBurned) for e in events) and len(state.draw_pile) == 33
+    more, final = play_to_the_end(state)
+    assert sum(isinstance(e, CitizenAppeared) for e in list(events) + more) == 24 and len(final.draw_pile) == 1
+    six = EIGHT[:6]
+    end = city({A: "6D", B: "KC"}, waiting=six, riders={A: ["9S→JS", "2H→3H"]}, pile=["5S"], moved=True,
+               parity_burn=False)
+    assert end.supply_exhausted and rejected(end, PickUp(A, ("c1",))) == "third_passenger_forbidden"
+
+
+# Movement
+
+def test_8_stay_forbidden_by_default() -> None:
+    assert rejected(city({A: "6D", B: "KC"}), Stay(A)) == "stay_not_allowed"
+
+
+def test_9_stay_allowed() -> None:
+    state = city({A: "6D", B: "KC"}, waiting=EIGHT, movement="optional")
+    events, after = send(state, Stay(A), PickUp(A, ("c1",)))
+    assert after.cab(A).riders == ("c1",) and any(isinstance(e, CitizenAppeared) for e in events)
+
+
+def blocked(**options: object):  # type: ignore[no-untyped-def]
+    """A@5S hemmed in by B@4S, C@6S and D@2H; D, on 3H, is about to draw a citizen at 5S."""
+    state = city({A: "5S", B: "4S", C: "6S", D: "3H"}, waiting=["2H→9D", *EIGHT[1:]], pile=["5S", "JD", "KS"],
+                 current=D, **options)
+    _, state = send(state, Move(D, "2H"))
+    events, state = send(state, PickUp(D, ("c1",)))
+    return events, state
+
+
+def test_10_blocked_on_a_five() -> None:
+    for from_god in (False, True):
+        events, state = blocked(passengers_from_god=from_god)
+        assert CitizenAppeared("c9", "5S", "JD") in events
+        assert TurnSkipped(A, 0, SkipReason.BLOCKED) in events and state.current == B
+        assert state.cab(A).riders == () and "c9" in state.waiting
+
+
+def test_11_blocked_optional_movement() -> None:
+    _, state = blocked(movement="optional")
+    assert state.current == A and BAHAMA_TAXI.legal_commands(state, A) == (Stay(A),)
+    _, after = send(state, Stay(A), PickUp(A, ("c9",)))
+    assert after.cab(A).riders == ("c9",)
+
+
+# Pickup, drop-off, replenishment
+
+def test_12_pickup_at_end_of_move() -> None:
+    state = city({A: "2S", B: "KC"}, waiting=EIGHT)
+    events, after = send(state, Move(A, "6D"), PickUp(A, ("c1",)))
+    assert after.cab(A).riders == ("c1",) and len(after.waiting) == 8
+    top = state.draw_pile
+    assert CitizenAppeared("c9", top[0], top[1]) in events
+
+
+def test_13_not_a_citizen_here() -> None:
+    state = city({A: "8S", B: "KC"}, waiting=["6D→8D", "8S→KD"], moved=True)
+    assert rejected(state, PickUp(A, ("c1",))) == "citizen_not_here"
+    assert rejected(state, PickUp(A, ("c77",))) == "unknown_citizen"
+
+
+def test_14_full_cab() -> None:
+    state = city({A: "8S", B: "KC"}, waiting=["8S→KD", *EIGHT[1:]], riders={A: ["9S→JS", "2H→3H", "4C→5C"]}, moved=True)
+    assert rejected(state, PickUp(A, ("c1",))) == "cab_is_full"
+    assert send(state, EndTurn(A))[1].current == B
+
+
+def test_15_automatic_drop_off() -> None:
+    state = city({A: "10S", B: "KC"}, waiting=["8H→2D", *EIGHT[1:]], riders={A: ["8S→8H"]})
+    events, after = send(state, Move(A, "8H"))
+    dropped = events.index(PassengerDroppedOff(A, 0, "c9", "8H", 3))
+    assert dropped == 1 and after.income[A] == 3 and after.discard[-2:] == ("8S", "8H")
+    assert after.phase is Phase.END and BAHAMA_TAXI.legal_commands(after, A) == (PickUp(A, ("c1",)), EndTurn(A))
+
+
+# Final phase and game end
+
+def test_18_third_passenger_forbidden() -> None:
+    six = ["9C→2D", "JH→3S", *EIGHT[2:6]]
+    a = city({A: "9C", B: "JH"}, waiting=six, riders={A: ["9S→JS", "2H→3H"]}, pile=0, moved=True)
+    assert rejected(a, PickUp(A, ("c1",))) == "third_passenger_forbidden"
+    b = city({A: "9C", B: "JH"}, waiting=six, riders={B: ["9S→JS"]}, pile=0, current=B, moved=True)
+    events, after = send(b, PickUp(B, ("c2",)))
+    assert len(after.waiting) == 5 and not any(isinstance(e, CitizenAppeared) for e in events)
+
+
+def test_19_second_passenger_forbidden() -> None:
+    four = ["9C→2D", *EIGHT[1:4]]
+    assert rejected(city({A: "9C", B: "JH"}, waiting=four, riders={A: ["9S→JS"]}, pile=0, moved=True),
+                    PickUp(A, ("c1",))) == "second_passenger_forbidden"
+    _, after = send(city({A: "9C", B: "JH"}, waiting=four, pile=0, moved=True), PickUp(A, ("c1",)))
+    assert len(after.waiting) == 3
+
+
+def test_20_boundary_five() -> None:
+    five = ["9C→2D", *EIGHT[1:5]]
+    _, after = send(city({A: "9C", B: "JH"}, waiting=five, riders={A: ["9S→JS"]}, pile=0, moved=True), PickUp(A, ("c1",)))
+    assert len(after.cab(A).riders) == 2
+
+
+def test_21_game_ends_at_once() -> None:
+    state = city({A: "10H", B: "JH"}, waiting=["9C→2D"], riders={B: ["9S→JS", "2H→3H"]}, pile=0)
+    events, after = send(state, Move(A, "9C"), PickUp(A, ("c1",)))
+    assert events[-1] == GameEnded((0, 0), ((A, B),), "no_citizens_waiting")
+    assert rejected(after, EndTurn(A)) == "game_over"
+
+
+def test_22_drop_offs_of_the_final_turn_count() -> None:
+    state = city({A: "10H", B: "JH"}, waiting=["9C→2D"], riders={A: ["2C→9C"]}, pile=0)
+    events, after = send(state, Move(A, "9C"), PickUp(A, ("c1",)))
+    assert PassengerDroppedOff(A, 0, "c2", "9C", 2) in events and after.result.incomes == (2, 0)
+
+
+def test_23_tie() -> None:
+    state = city({A: "9C", B: "JH", C: "AS"}, waiting=["9C→2D"], pile=0, moved=True, income=(20, 20, 15))
+    events, after = send(state, PickUp(A, ("c1",)))
+    assert events[-1] == GameEnded((20, 20, 15), ((A, B), (C,)), "no_citizens_waiting")
+    assert BAHAMA_TAXI.status(after).ranking == ((A, B), (C,)) and BAHAMA_TAXI.status(after).scores == (20, 20, 15)
+
+
+def test_24_round_limit() -> None:
+    state = city({A: "5D", B: "KC"}, waiting=EIGHT, max_rounds=3)
+    moves = [Move(A, "2S"), Move(B, "QC"), Move(A, "5D"), Move(B, "KC"), Move(A, "2S"), Move(B, "QC")]
+    for move in moves:
+        state = send(state, move)[1]
+        while state.result is None and state.phase is Phase.END:
+            state = send(state, EndTurn(state.current))[1]
+    assert state.result is not None and state.result.reason == "round_limit" and state.round_no == 3
+
+
+# Passengers from God
+
+def god(**options: object):  # type: ignore[no-untyped-def]
+    """B@9S; A's pickup at 6D draws c9 = 9S→2D under B's cab."""
+    state = city({A: "2S", B: "9S"}, waiting=EIGHT, pile=["9S", "2D", "KS", "QD"], **options)
+    return send(state, Move(A, "6D"), PickUp(A, ("c1",)))[1]
+
+
+def test_25_from_god_off() -> None:
+    state = god()
+    assert state.current == B and "c9" in state.waiting
+    assert rejected(state, CollectFromGod(B, "c9")) == "variant_not_enabled"
+    assert rejected(state, Stay(B)) == "stay_not_allowed"
+    state = send(state, Move(B, "JS"))[1]
+    state = send(state, Move(A, "2S"), Move(B, "9S"))[1]
+    assert send(state, PickUp(B, ("c9",)))[1].cab(B).riders == ("c9",)
+
+
+def test_26_from_god_on() -> None:
+    state = god(passengers_from_god=True)
+    events, after = send(state, CollectFromGod(B, "c9"))
+    assert events[0] == PassengerPickedUp(B, 0, "c9", "9S", from_god=True) and isinstance(events[1], CitizenAppeared)
+    assert after.phase is Phase.START and rejected(after, EndTurn(B)) == "wrong_phase"
+    assert send(after, Move(B, "JS"))[1].cab(B).area == "JS"
+
+
+def test_27_not_from_god_if_it_was_already_there() -> None:
+    state = city({A: "2S", B: "8S"}, waiting=["9S→2D", *EIGHT[1:]], current=B, passengers_from_god=True)
+    state = send(state, Move(B, "9S"), EndTurn(B), Move(A, "6D"))[1]
+    assert state.current == B and rejected(state, CollectFromGod(B, "c1")) == "citizen_not_eligible"
+
+
+def test_28_from_god_ends_the_game() -> None:
+    state = city({A: "2S", B: "9S"}, waiting=["6D→8D"], pile=["9S", "2D"], passengers_from_god=True)
+    state = send(state, Move(A, "6D"), PickUp(A, ("c1",)))[1]
+    assert state.waiting == ("c2",) and state.supply_exhausted
+    events, after = send(state, CollectFromGod(B, "c2"))
+    assert events[-1].reason == "no_citizens_waiting" and after.cab(B).area == "9S"  # type: ignore[union-attr]
+
+
+# Options of the 2–4 player game
+
+def test_29_mandatory_pickup() -> None:
+    state = city({A: "2S", B: "KC"}, waiting=EIGHT, mandatory_pickup=True)
+    state = send(state, Move(A, "6D"))[1]
+    assert rejected(state, EndTurn(A)) == "mandatory_pickup_pending"
+    assert BAHAMA_TAXI.legal_commands(state, A) == (PickUp(A, ("c1",)),)
+    assert send(state, PickUp(A, ("c1",)))[1].current == B
+    full = city({A: "6D", B: "KC"}, waiting=EIGHT, riders={A: ["9S→JS", "2H→3H", "4C→5C"]}, moved=True, mandatory_pickup=True)
+    assert send(full, EndTurn(A))[1].current == B
