@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from domain.core.codec import to_primitive
-from domain.djambi import DJAMBI
+from domain import GAMES
 from domain.taki import TAKI
 from tests.contract import check_http_response
 
@@ -73,29 +73,41 @@ def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, sea
     assert [list(place) for place in TAKI.status(replayed).ranking] == game["result"]["ranking"]
 
 
-@pytest.mark.parametrize("seats", [3, 4])
-def test_a_complete_djambi_game_over_http_replays_to_the_live_state(client: Client, seats: int) -> None:
-    game_id, tokens = client.new_game(seats, "djambi")
+def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a sensible random player sends: Djambi plays, Bahama Taxi pickups whenever it can."""
+    for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "end_turn")):
+        if chosen := [c for c in commands if c["type"] in kinds]:
+            return chosen
+    return commands
+
+
+@pytest.mark.parametrize(("name", "seats", "options"), [
+    ("djambi", 3, {}), ("djambi", 4, {}), ("bahama_taxi", 2, {"max_rounds": 60}), ("bahama_taxi", 4, {"max_rounds": 40}),
+])
+def test_complete_games_of_each_game_replay_to_the_live_state(client: Client, name: str, seats: int,
+                                                              options: dict[str, Any]) -> None:
+    game_id, tokens = client.new_game(seats, name, **options)
     chooser = random.Random(seats)
     game = client.call("GET", f"/v1/games/{game_id}").json()
     while game["status"] == "active":
         seat = game["to_move"][0]
         legal = client.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()
-        command = chooser.choice([c for c in legal["commands"] if c["type"] == "play"])
+        command = chooser.choice(preferred(legal["commands"]))
         answer = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command,
                              headers={"If-Match": f'"{legal["version"]}"'})
         assert answer.status_code == 201, answer.json()
         game = client.call("GET", f"/v1/games/{game_id}").json()
     assert game["status"] == "finished" and game["result"]["ranking"]
+    rules = GAMES[name]
     events = client.all_events(game_id)
     assert [e["version"] for e in events] == list(range(1, game["version"] + 1))
-    options = DJAMBI.parse_options(game["options"], seats)
-    decoded = [DJAMBI.events.decode(e["type"], e["schema_version"], e["payload"]) for e in events]
+    parsed = rules.parse_options(game["options"], seats)
+    decoded = [rules.events.decode(e["type"], e["schema_version"], e["payload"]) for e in events]
     for version in (1, len(decoded) // 2, len(decoded)):
         at = client.call("GET", f"/v1/games/{game_id}/states/{version}").json()
-        assert to_primitive(DJAMBI.view(DJAMBI.replay(options, seats, decoded[:version]), None)) == at["table"]
-    replayed = DJAMBI.replay(options, seats, decoded)
-    assert [list(place) for place in DJAMBI.status(replayed).ranking] == game["result"]["ranking"]
+        assert to_primitive(rules.view(rules.replay(parsed, seats, decoded[:version]), None)) == at["table"]
+    replayed = rules.replay(parsed, seats, decoded)
+    assert [list(place) for place in rules.status(replayed).ranking] == game["result"]["ranking"]
 
 
 def test_twenty_racing_submissions_of_one_turn_let_exactly_one_in(client: Client) -> None:

@@ -36,7 +36,7 @@ def finished(executor: Executor, game_id: str) -> bool:
     return bool(loaded.game.status(loaded.state).finished)
 
 
-@pytest.mark.parametrize("game", ["taki", "djambi"])
+@pytest.mark.parametrize("game", ["taki", "djambi", "bahama_taxi"])
 def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_worker: Start, game: str) -> None:
     game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "random", 3: "greedy"}, game=game)
     start_worker()

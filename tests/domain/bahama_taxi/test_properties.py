@@ -1,0 +1,91 @@
+"""Properties of many random Bahama Taxi games under random options."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.bahama_taxi import BAHAMA_TAXI
+from domain.bahama_taxi.cards import deck
+from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp
+from domain.bahama_taxi.options import Movement, TaxiOptions
+from domain.bahama_taxi.state import CAPACITY, TaxiState
+from domain.bahama_taxi.views import HIDDEN
+from domain.core.codec import to_primitive
+from domain.core.rng import SeededRng
+from tests.playing import random_game
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
+    seats = draw(st.integers(2, 4))
+    options = TaxiOptions(
+        movement=draw(st.sampled_from(Movement)),
+        passengers_from_god=draw(st.booleans()),
+        mandatory_pickup=draw(st.booleans()),
+        parity_burn=draw(st.booleans()),
+        initial_citizens=draw(st.integers(1, 10)),
+        second_passenger_threshold=draw(st.integers(0, 6)),
+        max_rounds=draw(st.sampled_from([0, 40, 300])),
+    )
+    return seats, options, draw(st.integers(0, 2**32))
+
+
+def boards(command: object) -> bool:
+    return isinstance(command, (Move, PickUp, CollectFromGod))
+
+
+def cards(state: TaxiState) -> Counter[str]:
+    """Every card where it is: the pile, the discard pile, or a citizen on the street or aboard."""
+    held = [card for c in state.citizens.values() if c.id in state.waiting or any(
+        c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in (c.origin, c.destination)]
+    return Counter(state.draw_pile) + Counter(state.discard) + Counter(held)
+
+
+def check(state: TaxiState) -> None:
+    if state.version > 0:  # once shuffled
+        assert cards(state) == Counter(deck(1))
+    areas = [pawn.area for pawns in state.pawns for pawn in pawns if pawn.area is not None]
+    assert len(areas) == len(set(areas))  # no two pawns on one area
+    assert all(len(pawn.riders) <= CAPACITY for pawns in state.pawns for pawn in pawns)
+
+
+@settings(max_examples=40, deadline=None)
+@given(tables())
+def test_cards_pawns_and_cabs_stay_consistent_and_replay_equals_live(table: tuple[int, TaxiOptions, int]) -> None:
+    seats, options, seed = table
+    events = list(BAHAMA_TAXI.setup(options, seats, SeededRng(seed)))
+    for step in random_game(BAHAMA_TAXI, seats, options, seed, prefer=boards):
+        state = step.before
+        for event in step.events:
+            state = BAHAMA_TAXI.evolve(state, event)
+            check(state)
+            wire, version, payload = BAHAMA_TAXI.events.encode(event)
+            assert BAHAMA_TAXI.events.decode(wire, version, json.loads(json.dumps(payload))) == event
+            redacted = BAHAMA_TAXI.events.encode(BAHAMA_TAXI.redact(event, 0))[2]
+            assert wire != "deck_shuffled" or set(redacted["order"]) == {HIDDEN}
+        assert state == step.after
+        legal = BAHAMA_TAXI.legal_commands(step.before, step.command.seat)
+        assert step.command in legal
+        events += step.events
+    status = BAHAMA_TAXI.status(step.after)
+    assert status.finished and status.reason in {"no_citizens_waiting", "round_limit"}
+    assert BAHAMA_TAXI.replay(options, seats, events) == step.after
+    for seat in (0, None):  # the pile's order is in no view: only its size
+        view = to_primitive(BAHAMA_TAXI.view(step.before, seat))
+        assert "draw_pile" not in view and view["draw_pile_size"] == len(step.before.draw_pile)
+
+
+@settings(max_examples=15, deadline=None)
+@given(tables())
+def test_every_listed_command_is_accepted(table: tuple[int, TaxiOptions, int]) -> None:
+    seats, options, seed = table
+    for number, step in enumerate(random_game(BAHAMA_TAXI, seats, options, seed, prefer=boards)):
+        if number % 5:
+            continue
+        seat = BAHAMA_TAXI.status(step.before).to_move[0]
+        for command in BAHAMA_TAXI.legal_commands(step.before, seat):
+            BAHAMA_TAXI.decide(step.before, command, SeededRng(0))  # raises if refused
