@@ -28,6 +28,7 @@ from domain.bahama_taxi.options import Movement
 from domain.bahama_taxi.state import CAPACITY, Citizen, Phase, TaxiState
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
+from domain.core.recorder import Recorder
 from domain.core.rng import Rng
 
 
@@ -35,17 +36,11 @@ def _no(reason: str, message: str) -> RuleViolation:
     return RuleViolation(reason, message)
 
 
-class Table:
-    """A working copy of the state that records every event applied to it."""
+class Table(Recorder[TaxiState, Event]):
+    """The city while a command is decided."""
 
     def __init__(self, state: TaxiState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.state = evolve(self.state, event)
-            self.events.append(event)
+        super().__init__(state, evolve)
 
     @property
     def over(self) -> bool:

@@ -11,6 +11,7 @@ from typing import assert_never
 
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
+from domain.core.recorder import Recorder
 from domain.core.rng import Rng
 from domain.djambi.board import MAZE, NEIGHBOURS, Square, name, parse
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign, Skip
@@ -45,17 +46,11 @@ def _no(reason: str, message: str) -> RuleViolation:
     return RuleViolation(reason, message)
 
 
-class Turn:
-    """A working copy of the state that records every event applied to it."""
+class Turn(Recorder[DjambiState, Event]):
+    """The board while a command is decided."""
 
     def __init__(self, state: DjambiState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.state = evolve(self.state, event)
-            self.events.append(event)
+        super().__init__(state, evolve)
 
     @property
     def over(self) -> bool:

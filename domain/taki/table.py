@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.game import Seat
+from domain.core.recorder import Recorder
 from domain.core.rng import Rng
 from domain.taki.events import (
     CardsDrawn,
@@ -47,18 +48,12 @@ GOES_ON = Outcome(False)
 ENDS = Outcome(True)
 
 
-class Table:
-    """A working copy of the state that records every event applied to it."""
+class Table(Recorder[TakiState, Event]):
+    """The TAKI table while a command is decided, with the chance it may draw on."""
 
     def __init__(self, state: TakiState, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, evolve)
         self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.state = evolve(self.state, event)
-            self.events.append(event)
 
     # §12: drawing, reshuffling, running out of cards
 

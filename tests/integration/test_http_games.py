@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import requests
 
-from domain.core.codec import to_primitive
 from domain import GAMES
+from domain.core.codec import to_primitive
 from domain.taki import TAKI
 from tests.contract import check_http_response
 
