@@ -40,9 +40,11 @@ def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
 def _goals(state: TaxiState, seat: Seat) -> list[Area]:
     """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
     cab = state.cab(seat, state.pawn)
-    goals = [state.citizens[c].destination_area for c in cab.riders]
+    goals = [state.citizens[c].to_area for c in cab.riders]
     if len(cab.riders) < state.pickup_limit():
-        goals += [state.citizens[c].origin_area for c in state.waiting if state.citizens[c].origin_area != cab.area]
+        for waiting in (state.citizens[c] for c in state.waiting):
+            ends = (waiting.origin_area, waiting.destination_area) if state.options.mirror_board else (waiting.origin_area,)
+            goals += [area for area in ends if area != cab.area]
     return goals
 
 

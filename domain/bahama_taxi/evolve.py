@@ -69,9 +69,12 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             found = state.citizens[citizen]
             return replace(state, income=income, discard=state.discard + (found.origin, found.destination),
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=tuple(r for r in cab.riders if r != citizen))))
-        case PassengerPickedUp(seat, pawn, citizen, _, _):
+        case PassengerPickedUp(seat, pawn, citizen, area, _):
             cab = state.cab(seat, pawn)
+            boarded = state.citizens[citizen]
+            reverse = boarded.origin_area != area  # boarded at its destination (mirror board)
             return replace(state, waiting=tuple(c for c in state.waiting if c != citizen),
+                           citizens=state.citizens | {citizen: replace(boarded, reverse=reverse)},
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
         case TurnEnded(seat):
             cab = state.cab(seat, state.pawn)

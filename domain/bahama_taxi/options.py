@@ -19,6 +19,7 @@ class TaxiOptions:
     movement: Movement = option(Movement.MANDATORY, "whether a cab must move each turn or may stay (§7.2)")
     passengers_from_god: bool = option(False, "a cab may collect, before moving, a citizen that appeared under it (§11.2)")
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
+    mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
     parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")
     initial_citizens: int = option(8, "citizens drawn at setup (§4)", minimum=1, maximum=20)
     second_passenger_threshold: int = option(

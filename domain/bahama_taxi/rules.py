@@ -133,7 +133,7 @@ def _end_phase(table: Table) -> None:
     cab = state.cab(state.current, state.pawn)
     for rider in cab.riders:
         citizen = state.citizens[rider]
-        if citizen.destination_area == cab.area:
+        if citizen.to_area == cab.area:
             table.emit(PassengerDroppedOff(state.current, state.pawn, rider, cab.area, citizen.fare))
     if not legal_pickups(table.state):
         _end_turn(table)
@@ -147,7 +147,7 @@ def pickup_violation(state: TaxiState, citizen_id: str, from_god: bool = False) 
     if citizen is None or citizen_id not in state.waiting:
         return _no("unknown_citizen", f"No citizen {citizen_id} is waiting.")
     cab = state.cab(state.current, state.pawn)
-    if citizen.origin_area != cab.area:
+    if cab.area is None or not citizen.waits_at(cab.area, state.options.mirror_board):
         return _no("citizen_not_here", f"{citizen_id} waits at {citizen.origin_area}, the cab is on {cab.area}.")
     if from_god and citizen.appeared_at <= cab.last_turn_end:
         return _no("citizen_not_eligible", f"{citizen_id} was already waiting when this cab's last turn ended (§11.2).")

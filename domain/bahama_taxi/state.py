@@ -25,6 +25,7 @@ class Citizen:
     origin: Card
     destination: Card
     appeared_at: int  # the version of the event that put it on the street
+    reverse: bool = False  # boarded at its destination, on the mirror board: it rides to its origin (§11.4)
 
     @property
     def origin_area(self) -> Area:
@@ -33,6 +34,15 @@ class Citizen:
     @property
     def destination_area(self) -> Area:
         return area_of(self.destination)
+
+    @property
+    def to_area(self) -> Area:
+        """Where it gets out."""
+        return self.origin_area if self.reverse else self.destination_area
+
+    def waits_at(self, area: Area, mirror: bool) -> bool:
+        """At its origin; on the mirror board at either end (§8.1, §11.4)."""
+        return self.origin_area == area or (mirror and self.destination_area == area)
 
     @property
     def fare(self) -> int:
@@ -83,7 +93,7 @@ class TaxiState:
         return {pawn.area for pawns in self.pawns for pawn in pawns if pawn.area is not None}
 
     def waiting_at(self, area: Area) -> list[Citizen]:
-        return [self.citizens[c] for c in self.waiting if self.citizens[c].origin_area == area]
+        return [self.citizens[c] for c in self.waiting if self.citizens[c].waits_at(area, self.options.mirror_board)]
 
     @property
     def supply_exhausted(self) -> bool:

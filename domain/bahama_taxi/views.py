@@ -19,6 +19,7 @@ class CitizenView:
     destination: str
     origin_area: str
     destination_area: str
+    to_area: str  # where it gets out: its destination, or its origin if it boarded there (mirror board)
     fare: int
 
 
@@ -51,7 +52,7 @@ class TaxiView:
 
 def _citizen(citizen: Citizen) -> CitizenView:
     return CitizenView(citizen.id, citizen.origin, citizen.destination, citizen.origin_area, citizen.destination_area,
-                       citizen.fare)
+                       citizen.to_area, citizen.fare)
 
 
 def view(state: TaxiState, seat: Seat | None) -> TaxiView:

@@ -26,6 +26,7 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         movement=draw(st.sampled_from(Movement)),
         passengers_from_god=draw(st.booleans()),
         mandatory_pickup=draw(st.booleans()),
+        mirror_board=draw(st.booleans()),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),

@@ -1,5 +1,5 @@
 """The test scenarios of rules/bahama_taxi.md §16 for the game this server plays, named by
-number. (Scenarios of variants not yet offered — mirror board, two decks, two cabs, unknown
+number. (Scenarios of variants not yet offered — two decks, two cabs, special setups, unknown
 destinations, dice, hands, Contraband — come with those variants.)"""
 
 from __future__ import annotations
@@ -181,6 +181,14 @@ def test_15_automatic_drop_off() -> None:
     assert after.phase is Phase.END and BAHAMA_TAXI.legal_commands(after, A) == (PickUp(A, ("c1",)), EndTurn(A))
 
 
+def test_16_drop_then_pick_on_one_area() -> None:
+    state = city({A: "9H", B: "KC"}, waiting=["3S→8H.2", *EIGHT[1:]], riders={A: ["8S→8H.1", "9S→JS", "2H→3H"]},
+                 mirror_board=True)
+    events, after = send(state, Move(A, "8H"))
+    assert PassengerDroppedOff(A, 0, "c9", "8H", 3) in events and after.phase is Phase.END
+    assert send(after, PickUp(A, ("c1",)))[1].cab(A).riders == ("c10", "c11", "c1")
+
+
 # Final phase and game end
 
 def test_18_third_passenger_forbidden() -> None:
@@ -277,6 +285,17 @@ def test_28_from_god_ends_the_game() -> None:
 
 
 # Options of the 2–4 player game
+
+def test_30_mirror_board() -> None:
+    state = city({A: "9H", B: "KC"}, waiting=["8S→8H", *EIGHT[1:]], mirror_board=True)
+    state = send(state, Move(A, "8H"), PickUp(A, ("c1",)))[1]
+    assert state.citizens["c1"].to_area == "8S" and state.cab(A).riders == ("c1",)
+    for area in ("10S", "9S", "8S"):
+        events, state = send(state, Move(B, "QC" if state.cab(B).area == "KC" else "KC"), Move(A, area))
+    assert PassengerDroppedOff(A, 0, "c1", "8S", 3) in events and state.income[A] == 3
+    assert rejected(city({A: "9H", B: "KC"}, waiting=["8S→8H", *EIGHT[1:]]), Move(A, "8H"), PickUp(A, ("c1",))) \
+        == "not_your_turn"  # without the mirror board nobody waits at 8H: the turn ended by itself
+
 
 def test_29_mandatory_pickup() -> None:
     state = city({A: "2S", B: "KC"}, waiting=EIGHT, mandatory_pickup=True)
