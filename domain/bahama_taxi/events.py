@@ -21,10 +21,13 @@ class DeckShuffled:
 
 @dataclass(frozen=True, slots=True)
 class PawnPlaced:
+    """A cab on its start card, which is discarded, or `kept` aside for a citizen (§11.5, §11.6)."""
+
     seat: Seat
     pawn: int
     area: str
     card: str
+    kept: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,17 @@ class CardBurned:
 class CitizenAppeared:
     citizen: str
     origin: str  # cards: the citizen waits at the area of its origin card
+    destination: str
+
+
+@dataclass(frozen=True, slots=True)
+class PassengerBoardedAtSetup:
+    """Shift change (§11.5): a citizen who starts the game in the cab."""
+
+    seat: Seat
+    pawn: int
+    citizen: str
+    origin: str
     destination: str
 
 
@@ -105,7 +119,7 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | CardBurned | CitizenAppeared | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
+    DeckShuffled | PawnPlaced | CardBurned | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | TurnEnded | PlayerForfeited | GameEnded
 )
 
@@ -115,6 +129,7 @@ CODEC: EventCodec[Event] = EventCodec(
         PawnPlaced: "pawn_placed",
         CardBurned: "card_burned",
         CitizenAppeared: "citizen_appeared",
+        PassengerBoardedAtSetup: "passenger_boarded_at_setup",
         TurnStarted: "turn_started",
         TurnSkipped: "turn_skipped",
         PawnMoved: "pawn_moved",

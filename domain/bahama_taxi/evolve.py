@@ -11,6 +11,7 @@ from domain.bahama_taxi.events import (
     DeckShuffled,
     Event,
     GameEnded,
+    PassengerBoardedAtSetup,
     PassengerDroppedOff,
     PassengerPickedUp,
     PawnMoved,
@@ -40,19 +41,31 @@ def _with_pawn(state: TaxiState, seat: int, pawn: int, new: Pawn) -> tuple[tuple
     return state.pawns[:seat] + (tuple(pawns),) + state.pawns[seat + 1:]
 
 
+def _take(state: TaxiState, *cards: str) -> TaxiState:
+    """A citizen's cards leave the draw pile (or the start cards set aside)."""
+    return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
+                   set_aside=tuple(c for c in state.set_aside if c not in cards))
+
+
 def _apply(state: TaxiState, event: Event) -> TaxiState:
     version = state.version + 1
     match event:
         case DeckShuffled(order):
             return replace(state, draw_pile=order)
-        case PawnPlaced(seat, pawn, area, card):
+        case PawnPlaced(seat, pawn, area, card, kept):
             return replace(state, pawns=_with_pawn(state, seat, pawn, Pawn(area)), draw_pile=state.draw_pile[1:],
-                           discard=state.discard + (card,))
+                           discard=state.discard if kept else state.discard + (card,),
+                           set_aside=state.set_aside + (card,) if kept else state.set_aside)
         case CardBurned(card):
             return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
         case CitizenAppeared(citizen, origin, destination):
-            return replace(state, draw_pile=state.draw_pile[2:], waiting=state.waiting + (citizen,),
+            return replace(_take(state, origin, destination), waiting=state.waiting + (citizen,),
                            citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)})
+        case PassengerBoardedAtSetup(seat, pawn, citizen, origin, destination):
+            cab = state.cab(seat, pawn)
+            return replace(_take(state, origin, destination),
+                           citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)},
+                           pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
         case TurnStarted(seat, turn_no, round_no):
             return replace(state, current=seat, pawn=0, phase=Phase.START, turn_no=turn_no, round_no=round_no)
         case TurnSkipped():

@@ -9,6 +9,12 @@ from enum import StrEnum
 from domain.core.options import option
 
 
+class Setup(StrEnum):
+    STANDARD = "standard"
+    SHIFT_CHANGE = "shift_change"  # every cab starts full (§11.5)
+    START_AS_DESTINATION = "start_as_destination"  # start cards become destinations (§11.6)
+
+
 class Movement(StrEnum):
     MANDATORY = "mandatory"  # every pawn turn moves one area (§7.2)
     OPTIONAL = "optional"  # the original rule: a cab may stay
@@ -20,6 +26,7 @@ class TaxiOptions:
     passengers_from_god: bool = option(False, "a cab may collect, before moving, a citizen that appeared under it (§11.2)")
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
     mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
+    setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
     parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")
     initial_citizens: int = option(8, "citizens drawn at setup (§4)", minimum=1, maximum=20)
     second_passenger_threshold: int = option(
@@ -28,8 +35,9 @@ class TaxiOptions:
 
 
 def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
-    """Problems between the options and the seat count: a deck must seat everyone and deal the
-    citizens (§4)."""
-    if seats + 2 * options.initial_citizens > 52:
+    """Problems between the options and the seat count: the deck must serve the setup and deal
+    the citizens (§4)."""
+    cards_per_seat = {Setup.STANDARD: 1, Setup.SHIFT_CHANGE: 6, Setup.START_AS_DESTINATION: 2}[options.setup]
+    if seats * cards_per_seat + 2 * options.initial_citizens > 52:
         return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after {seats} start cards"}
     return {}

@@ -1,12 +1,19 @@
 """Setting up the city (§4): shuffle, place the cabs on start cards, burn a card for parity,
-draw the first citizens, and start seat 0's turn."""
+draw the first citizens, and start seat 0's turn; or one of the special setups of §11.5–§11.6."""
 
 from __future__ import annotations
 
 from domain.bahama_taxi.cards import area_of, deck
-from domain.bahama_taxi.events import CardBurned, CitizenAppeared, DeckShuffled, Event, PawnPlaced
+from domain.bahama_taxi.events import (
+    CardBurned,
+    CitizenAppeared,
+    DeckShuffled,
+    Event,
+    PassengerBoardedAtSetup,
+    PawnPlaced,
+)
 from domain.bahama_taxi.evolve import initial
-from domain.bahama_taxi.options import TaxiOptions
+from domain.bahama_taxi.options import Setup, TaxiOptions
 from domain.bahama_taxi.rules import Table, next_turn
 from domain.core.rng import Rng
 
@@ -16,13 +23,31 @@ MIN_SEATS, MAX_SEATS = 2, 4
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     table = Table(initial(options, seats))
     table.emit(DeckShuffled(rng.shuffled(deck(1))))
-    for seat in range(seats):  # §4.2: each cab on its start card, which is then discarded
+    special = options.setup is not Setup.STANDARD
+    for seat in range(seats):  # §4.2: each cab on its start card, discarded unless a special setup keeps it
         card = table.state.draw_pile[0]
-        table.emit(PawnPlaced(seat, 0, area_of(card), card))
+        table.emit(PawnPlaced(seat, 0, area_of(card), card, kept=special))
+    if options.setup is Setup.SHIFT_CHANGE:
+        _shift_change(table, seats)
+    elif options.setup is Setup.START_AS_DESTINATION:
+        for seat, start in enumerate(table.state.set_aside):  # §11.6: a new origin for each start card
+            table.emit(CitizenAppeared(f"c{seat + 1}", table.state.draw_pile[0], start))
     if options.parity_burn and len(table.state.draw_pile) % 2:  # §4.3
         table.emit(CardBurned(table.state.draw_pile[0]))
-    for number in range(1, options.initial_citizens + 1):  # §4.4: first card the origin
+    for _ in range(options.initial_citizens):  # §4.4: first card the origin
         origin, destination = table.state.draw_pile[:2]
-        table.emit(CitizenAppeared(f"c{number}", origin, destination))
+        table.emit(CitizenAppeared(f"c{len(table.state.citizens) + 1}", origin, destination))
     next_turn(table)
     return tuple(table.events)
+
+
+def _shift_change(table: Table, seats: int) -> None:
+    """§11.5: each start card and a second card make the first passenger; two more pairs fill
+    the cab (second cards in seat order, then the pairs, two a seat)."""
+    starts = table.state.set_aside
+    for seat in range(seats):
+        table.emit(PassengerBoardedAtSetup(seat, 0, f"c{seat + 1}", starts[seat], table.state.draw_pile[0]))
+    for seat in range(seats):
+        for _ in range(2):
+            origin, destination = table.state.draw_pile[:2]
+            table.emit(PassengerBoardedAtSetup(seat, 0, f"c{len(table.state.citizens) + 1}", origin, destination))

@@ -70,6 +70,7 @@ class TaxiState:
     version: int = 0  # events folded so far
     draw_pile: tuple[Card, ...] = ()
     discard: tuple[Card, ...] = ()
+    set_aside: tuple[Card, ...] = ()  # start cards kept for a citizen during setup (§11.5, §11.6)
     pawns: tuple[tuple[Pawn, ...], ...] = ()  # per seat
     citizens: dict[str, Citizen] = field(default_factory=dict)  # every citizen so far, by id (never mutated)
     waiting: tuple[str, ...] = ()

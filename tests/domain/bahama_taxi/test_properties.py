@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.cards import deck
 from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp
-from domain.bahama_taxi.options import Movement, TaxiOptions
+from domain.bahama_taxi.options import Movement, Setup, TaxiOptions
 from domain.bahama_taxi.state import CAPACITY, TaxiState
 from domain.bahama_taxi.views import HIDDEN
 from domain.core.codec import to_primitive
@@ -27,6 +27,7 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         passengers_from_god=draw(st.booleans()),
         mandatory_pickup=draw(st.booleans()),
         mirror_board=draw(st.booleans()),
+        setup=draw(st.sampled_from(Setup)),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),
@@ -43,7 +44,7 @@ def cards(state: TaxiState) -> Counter[str]:
     """Every card where it is: the pile, the discard pile, or a citizen on the street or aboard."""
     held = [card for c in state.citizens.values() if c.id in state.waiting or any(
         c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in (c.origin, c.destination)]
-    return Counter(state.draw_pile) + Counter(state.discard) + Counter(held)
+    return Counter(state.draw_pile) + Counter(state.discard) + Counter(state.set_aside) + Counter(held)
 
 
 def check(state: TaxiState) -> None:

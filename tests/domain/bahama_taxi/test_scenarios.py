@@ -297,6 +297,32 @@ def test_30_mirror_board() -> None:
         == "not_your_turn"  # without the mirror board nobody waits at 8H: the turn ended by itself
 
 
+def test_31_shift_change() -> None:
+    events, state = new_game(4, setup="shift_change")
+    placed = {e.seat: e.card for e in events if isinstance(e, PawnPlaced)}
+    for seat in range(4):
+        riders = [state.citizens[c] for c in state.cab(seat).riders]
+        assert len(riders) == 3 and riders[0].origin == placed[seat] and riders[0].origin_area == state.cab(seat).area
+    assert len(state.draw_pile) == 12 and len(state.waiting) == 8 and state.discard == ()
+    rng, seen = SeededRng(3), {seat: False for seat in range(4)}  # no pickup before a drop-off frees a seat
+    while not all(seen.values()) and state.result is None:
+        seat = state.current
+        for event in BAHAMA_TAXI.decide(state, BAHAMA_TAXI.bots["greedy"](state, seat, rng), rng):
+            if isinstance(event, PassengerPickedUp):
+                assert seen[event.seat], "picked up into a full cab"
+            if isinstance(event, PassengerDroppedOff):
+                seen[event.seat] = True
+            state = BAHAMA_TAXI.evolve(state, event)
+
+
+def test_32_start_cards_as_destinations() -> None:
+    events, state = new_game(4, setup="start_as_destination")
+    placed = [e for e in events if isinstance(e, PawnPlaced)]
+    extra = [e for e in events if isinstance(e, CitizenAppeared)][:4]
+    assert [e.destination for e in extra] == [p.card for p in placed] and all(p.kept for p in placed)
+    assert len(state.waiting) == 12 and state.discard == () and len(state.draw_pile) == 52 - 4 - 4 - 16
+
+
 def test_29_mandatory_pickup() -> None:
     state = city({A: "2S", B: "KC"}, waiting=EIGHT, mandatory_pickup=True)
     state = send(state, Move(A, "6D"))[1]
