@@ -33,18 +33,19 @@ def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
 
 
 def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
+    """The fare, or with unknown destinations the average a citizen pays (about 4)."""
     citizen = command.citizen if isinstance(command, CollectFromGod) else command.citizens[0]
-    return state.citizens[citizen].fare
+    return state.citizens[citizen].fare or 4
 
 
 def _goals(state: TaxiState, seat: Seat) -> list[Area]:
     """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
     cab = state.cab(seat, state.pawn)
-    goals = [state.citizens[c].to_area for c in cab.riders]
+    goals = [area for c in cab.riders if (area := state.citizens[c].to_area) is not None]
     if len(cab.riders) < state.pickup_limit():
         for waiting in (state.citizens[c] for c in state.waiting):
             ends = (waiting.origin_area, waiting.destination_area) if state.options.mirror_board else (waiting.origin_area,)
-            goals += [area for area in ends if area != cab.area]
+            goals += [area for area in ends if area is not None and area != cab.area]
     return goals
 
 

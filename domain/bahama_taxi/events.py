@@ -39,7 +39,15 @@ class CardBurned:
 class CitizenAppeared:
     citizen: str
     origin: str  # cards: the citizen waits at the area of its origin card
-    destination: str
+    destination: str | None  # None: drawn at the pickup, with unknown destinations (§11.9)
+
+
+@dataclass(frozen=True, slots=True)
+class DestinationDrawn:
+    """Unknown destinations (§11.9): where a citizen just picked up is going."""
+
+    citizen: str
+    card: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +128,7 @@ class GameEnded:
 
 Event = (
     DeckShuffled | PawnPlaced | CardBurned | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
-    | PassengerDroppedOff | PassengerPickedUp | TurnEnded | PlayerForfeited | GameEnded
+    | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
 
 CODEC: EventCodec[Event] = EventCodec(
@@ -136,6 +144,7 @@ CODEC: EventCodec[Event] = EventCodec(
         PawnStayed: "pawn_stayed",
         PassengerDroppedOff: "passenger_dropped_off",
         PassengerPickedUp: "passenger_picked_up",
+        DestinationDrawn: "destination_drawn",
         TurnEnded: "turn_ended",
         PlayerForfeited: "player_forfeited",
         GameEnded: "game_ended",

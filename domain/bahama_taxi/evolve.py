@@ -9,6 +9,7 @@ from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
     DeckShuffled,
+    DestinationDrawn,
     Event,
     GameEnded,
     PassengerBoardedAtSetup,
@@ -41,7 +42,7 @@ def _with_pawn(state: TaxiState, seat: int, pawn: int, new: Pawn) -> tuple[tuple
     return state.pawns[:seat] + (tuple(pawns),) + state.pawns[seat + 1:]
 
 
-def _take(state: TaxiState, *cards: str) -> TaxiState:
+def _take(state: TaxiState, *cards: str | None) -> TaxiState:
     """A citizen's cards leave the draw pile (or the start cards set aside)."""
     return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
                    set_aside=tuple(c for c in state.set_aside if c not in cards))
@@ -79,8 +80,7 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
         case PassengerDroppedOff(seat, pawn, citizen, _, fare):
             cab = state.cab(seat, pawn)
             income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
-            found = state.citizens[citizen]
-            return replace(state, income=income, discard=state.discard + (found.origin, found.destination),
+            return replace(state, income=income, discard=state.discard + state.citizens[citizen].cards,
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=tuple(r for r in cab.riders if r != citizen))))
         case PassengerPickedUp(seat, pawn, citizen, area, _):
             cab = state.cab(seat, pawn)
@@ -89,12 +89,15 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, waiting=tuple(c for c in state.waiting if c != citizen),
                            citizens=state.citizens | {citizen: replace(boarded, reverse=reverse)},
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
+        case DestinationDrawn(citizen, card):
+            drawn = replace(state.citizens[citizen], destination=card)
+            return replace(_take(state, card), citizens=state.citizens | {citizen: drawn})
         case TurnEnded(seat):
             cab = state.cab(seat, state.pawn)
             return replace(state, pawns=_with_pawn(state, seat, state.pawn, replace(cab, last_turn_end=version)))
         case PlayerForfeited(seat):
             riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
-            cards = tuple(card for c in riders for card in (state.citizens[c].origin, state.citizens[c].destination))
+            cards = tuple(card for c in riders for card in state.citizens[c].cards)
             pawns = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
             return replace(state, pawns=pawns, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
         case GameEnded(incomes, ranking, reason):

@@ -26,6 +26,7 @@ class TaxiOptions:
     passengers_from_god: bool = option(False, "a cab may collect, before moving, a citizen that appeared under it (§11.2)")
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
     mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
+    unknown_destination: bool = option(False, "a citizen's destination is drawn only when it is picked up (§11.9)")
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
     parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")
     initial_citizens: int = option(8, "citizens drawn at setup (§4)", minimum=1, maximum=20)
@@ -37,6 +38,10 @@ class TaxiOptions:
 def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
     """Problems between the options and the seat count: the deck must serve the setup and deal
     the citizens (§4)."""
+    if options.unknown_destination and options.mirror_board:
+        return {"unknown_destination": "cannot be combined with mirror_board: there is no second end to board at (§12)"}
+    if options.unknown_destination and options.setup is Setup.START_AS_DESTINATION:
+        return {"unknown_destination": "cannot be combined with setup start_as_destination: the destination would be known (§12)"}
     cards_per_seat = {Setup.STANDARD: 1, Setup.SHIFT_CHANGE: 6, Setup.START_AS_DESTINATION: 2}[options.setup]
     if seats * cards_per_seat + 2 * options.initial_citizens > 52:
         return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after {seats} start cards"}

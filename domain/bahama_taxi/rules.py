@@ -11,6 +11,7 @@ from domain.bahama_taxi.board import NEIGHBOURS, Area, adjacent
 from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Forfeit, Move, PickUp, Skip, Stay
 from domain.bahama_taxi.events import (
     CitizenAppeared,
+    DestinationDrawn,
     Event,
     GameEnded,
     PassengerDroppedOff,
@@ -131,9 +132,10 @@ def _end_phase(table: Table) -> None:
     then the seat may pick up, and the phase closes by itself when it cannot (§6)."""
     state = table.state
     cab = state.cab(state.current, state.pawn)
+    assert cab.area is not None
     for rider in cab.riders:
         citizen = state.citizens[rider]
-        if citizen.to_area == cab.area:
+        if citizen.to_area == cab.area and citizen.fare is not None:
             table.emit(PassengerDroppedOff(state.current, state.pawn, rider, cab.area, citizen.fare))
     if not legal_pickups(table.state):
         _end_turn(table)
@@ -177,6 +179,8 @@ def _board(table: Table, citizen_id: str, from_god: bool) -> None:
     cab = state.cab(state.current, state.pawn)
     assert cab.area is not None
     table.emit(PassengerPickedUp(state.current, state.pawn, citizen_id, cab.area, from_god))
+    if table.state.citizens[citizen_id].destination is None:  # §11.9: now we learn where it goes
+        table.emit(DestinationDrawn(citizen_id, table.state.draw_pile[0]))
     _replenish(table)
     if not table.state.waiting:
         _finish(table, "no_citizens_waiting")
@@ -185,8 +189,14 @@ def _board(table: Table, citizen_id: str, from_god: bool) -> None:
 def _replenish(table: Table) -> None:
     state = table.state
     if not state.supply_exhausted:
-        origin, destination = state.draw_pile[:2]
-        table.emit(CitizenAppeared(f"c{len(state.citizens) + 1}", origin, destination))
+        table.emit(new_citizen(state))
+
+
+def new_citizen(state: TaxiState) -> CitizenAppeared:
+    """The next citizen from the pile: origin first, then destination — or, with unknown
+    destinations, its origin alone (§4, §8.4, §11.9)."""
+    number, pile = len(state.citizens) + 1, state.draw_pile
+    return CitizenAppeared(f"c{number}", pile[0], None if state.options.unknown_destination else pile[1])
 
 
 def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:

@@ -14,7 +14,7 @@ from domain.bahama_taxi.events import (
 )
 from domain.bahama_taxi.evolve import initial
 from domain.bahama_taxi.options import Setup, TaxiOptions
-from domain.bahama_taxi.rules import Table, next_turn
+from domain.bahama_taxi.rules import Table, new_citizen, next_turn
 from domain.core.rng import Rng
 
 MIN_SEATS, MAX_SEATS = 2, 4
@@ -34,9 +34,8 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
             table.emit(CitizenAppeared(f"c{seat + 1}", table.state.draw_pile[0], start))
     if options.parity_burn and len(table.state.draw_pile) % 2:  # §4.3
         table.emit(CardBurned(table.state.draw_pile[0]))
-    for _ in range(options.initial_citizens):  # §4.4: first card the origin
-        origin, destination = table.state.draw_pile[:2]
-        table.emit(CitizenAppeared(f"c{len(table.state.citizens) + 1}", origin, destination))
+    for _ in range(options.initial_citizens):  # §4.4
+        table.emit(new_citizen(table.state))
     next_turn(table)
     return tuple(table.events)
 

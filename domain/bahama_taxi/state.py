@@ -23,20 +23,24 @@ class Phase(StrEnum):
 class Citizen:
     id: str
     origin: Card
-    destination: Card
+    destination: Card | None  # None while it waits in a game of unknown destinations (§11.9)
     appeared_at: int  # the version of the event that put it on the street
     reverse: bool = False  # boarded at its destination, on the mirror board: it rides to its origin (§11.4)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return (self.origin,) if self.destination is None else (self.origin, self.destination)
 
     @property
     def origin_area(self) -> Area:
         return area_of(self.origin)
 
     @property
-    def destination_area(self) -> Area:
-        return area_of(self.destination)
+    def destination_area(self) -> Area | None:
+        return None if self.destination is None else area_of(self.destination)
 
     @property
-    def to_area(self) -> Area:
+    def to_area(self) -> Area | None:
         """Where it gets out."""
         return self.origin_area if self.reverse else self.destination_area
 
@@ -45,8 +49,9 @@ class Citizen:
         return self.origin_area == area or (mirror and self.destination_area == area)
 
     @property
-    def fare(self) -> int:
-        return fare(self.origin_area, self.destination_area)
+    def fare(self) -> int | None:
+        destination = self.destination_area
+        return None if destination is None else fare(self.origin_area, destination)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +103,10 @@ class TaxiState:
 
     @property
     def supply_exhausted(self) -> bool:
-        """No further citizen can ever be drawn: fewer than 2 cards in the pile (§5, §8.6)."""
-        return len(self.draw_pile) < 2
+        """No further citizen can ever be drawn: fewer than 2 cards in the pile (§5, §8.6); with
+        unknown destinations, fewer than 2 beyond the one kept for each waiting citizen (§11.9)."""
+        spare = len(self.draw_pile) - (len(self.waiting) if self.options.unknown_destination else 0)
+        return spare < 2
 
     def pickup_limit(self) -> int:
         """How full a pickup may make a cab now (§8.5): 1 once few citizens wait, 2 once the

@@ -16,11 +16,11 @@ HIDDEN = "?"  # stands for a card of the draw pile
 class CitizenView:
     citizen: str
     origin: str  # the cards
-    destination: str
+    destination: str | None  # None until picked up, with unknown destinations
     origin_area: str
-    destination_area: str
-    to_area: str  # where it gets out: its destination, or its origin if it boarded there (mirror board)
-    fare: int
+    destination_area: str | None
+    to_area: str | None  # where it gets out: its destination, or its origin if it boarded there (mirror board)
+    fare: int | None
 
 
 @dataclass(frozen=True, slots=True)

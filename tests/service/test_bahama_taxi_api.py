@@ -21,6 +21,16 @@ def test_bahama_taxi_is_a_game_type(api: ContractClient) -> None:
         o["name"] for o in taxi["options"]}
     answer = api.post("/v1/games", json={"game": "bahama_taxi", "seats": 4, "options": {"movement": "fly", "initial_citizens": 30}})
     assert answer.status_code == 422 and set(answer.json["errors"]["options"]) == {"movement", "initial_citizens"}
+    clash = {"unknown_destination": True, "mirror_board": True}
+    answer = api.post("/v1/games", json={"game": "bahama_taxi", "seats": 2, "options": clash})
+    assert answer.status_code == 422 and "mirror_board" in answer.json["errors"]["options"]["unknown_destination"]
+
+
+def test_unknown_destinations_show_as_null(api: ContractClient) -> None:
+    game_id = create(api, unknown_destination=True)
+    seat_all(api, game_id, 2)
+    waiting = api.get(f"/v1/games/{game_id}").json["table"]["waiting"]
+    assert len(waiting) == 8 and all(c["destination"] is None and c["fare"] is None for c in waiting)
 
 
 def test_a_game_is_played_by_moving_and_picking_up(api: ContractClient) -> None:

@@ -28,7 +28,7 @@ def city(
     income: tuple[int, ...] | None = None,
     **options: Any,
 ) -> TaxiState:
-    """Cabs by seat (`{A: "2S"}`), waiting citizens and passengers as `6D→8D` (ids c1, c2, … in
+    """Cabs by seat (`{A: "2S"}`), waiting citizens and passengers as `6D→8D` or `6D→?` (ids c1, c2, … in
     that order), and the draw pile: its top cards, or a size (the unused cards, in deck order).
     It is `current`'s turn in round 1, before its cab moves (or, `moved`, in its end phase)."""
     seats = seats or len(cabs)
@@ -37,10 +37,10 @@ def city(
     used = set(cabs.values())
 
     def add(text: str) -> str:
-        origin, destination = text.split("→")
-        citizen = Citizen(f"c{len(citizens) + 1}", origin, destination, 0)
+        origin, destination = text.split("→")  # "?": not drawn yet (unknown destinations)
+        citizen = Citizen(f"c{len(citizens) + 1}", origin, None if destination == "?" else destination, 0)
         citizens[citizen.id] = citizen
-        used.update((origin, destination))
+        used.update(citizen.cards)
         return citizen.id
 
     waiting_ids = tuple(add(text) for text in waiting)

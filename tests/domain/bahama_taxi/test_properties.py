@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.cards import deck
 from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp
-from domain.bahama_taxi.options import Movement, Setup, TaxiOptions
+from domain.bahama_taxi.options import Movement, Setup, TaxiOptions, check_options
 from domain.bahama_taxi.state import CAPACITY, TaxiState
 from domain.bahama_taxi.views import HIDDEN
 from domain.core.codec import to_primitive
@@ -28,11 +28,13 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         mandatory_pickup=draw(st.booleans()),
         mirror_board=draw(st.booleans()),
         setup=draw(st.sampled_from(Setup)),
+        unknown_destination=draw(st.booleans()),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),
         max_rounds=draw(st.sampled_from([0, 40, 300])),
     )
+    assume(not check_options(options, seats))  # only the combinations §12 allows
     return seats, options, draw(st.integers(0, 2**32))
 
 
@@ -43,7 +45,7 @@ def boards(command: object) -> bool:
 def cards(state: TaxiState) -> Counter[str]:
     """Every card where it is: the pile, the discard pile, or a citizen on the street or aboard."""
     held = [card for c in state.citizens.values() if c.id in state.waiting or any(
-        c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in (c.origin, c.destination)]
+        c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in c.cards]
     return Counter(state.draw_pile) + Counter(state.discard) + Counter(state.set_aside) + Counter(held)
 
 

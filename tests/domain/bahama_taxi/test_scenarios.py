@@ -12,6 +12,7 @@ from domain.bahama_taxi.commands import CollectFromGod, EndTurn, Move, PickUp, S
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
+    DestinationDrawn,
     GameEnded,
     PassengerDroppedOff,
     PassengerPickedUp,
@@ -321,6 +322,28 @@ def test_32_start_cards_as_destinations() -> None:
     extra = [e for e in events if isinstance(e, CitizenAppeared)][:4]
     assert [e.destination for e in extra] == [p.card for p in placed] and all(p.kept for p in placed)
     assert len(state.waiting) == 12 and state.discard == () and len(state.draw_pile) == 52 - 4 - 4 - 16
+
+
+def test_41_reveal_on_pickup() -> None:
+    _, fresh = new_game(4, unknown_destination=True)
+    assert all(fresh.citizens[c].destination is None for c in fresh.waiting) and len(fresh.draw_pile) == 52 - 4 - 8
+    state = city({A: "2S", B: "KC"}, waiting=["6D→?", "AS→?", "KH→?"], pile=["8D", "9C", "JS", "JH", "2C", "3C"],
+                 unknown_destination=True)
+    events, after = send(state, Move(A, "6D"), PickUp(A, ("c1",)))
+    assert events[1:4] == [PassengerPickedUp(A, 0, "c1", "6D"), DestinationDrawn("c1", "8D"), CitizenAppeared("c4", "9C", None)]
+    assert after.citizens["c1"].fare == 2
+    dropped = send(after, Move(B, "QC"), Move(A, "7D"), Move(B, "KC"), Move(A, "8D"))[0]
+    assert PassengerDroppedOff(A, 0, "c1", "8D", 2) in dropped
+
+
+def test_42_reserve() -> None:
+    eight = [f"{area}→?" for area in ("6D", "AS", "KH", "7C", "9H", "QS", "10C", "4H")]
+    state = city({A: "2S", B: "KC"}, waiting=eight, pile=9, unknown_destination=True)
+    assert state.supply_exhausted  # 9 - 8 < 2 before any pickup
+    events, after = send(state, Move(A, "6D"), PickUp(A, ("c1",)))
+    assert not any(isinstance(e, CitizenAppeared) for e in events) and len(after.waiting) == 7 and len(after.draw_pile) == 8
+    full = city({A: "6D", B: "KC"}, waiting=eight, riders={A: ["9S→JS", "2H→3H"]}, pile=9, moved=True, unknown_destination=True)
+    assert rejected(full, PickUp(A, ("c1",))) == "third_passenger_forbidden"
 
 
 def test_29_mandatory_pickup() -> None:
