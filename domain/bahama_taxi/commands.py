@@ -4,6 +4,7 @@ the cards (`10H`); `pawn` is the seat's cab, 0 when it has one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from domain.core.game import Seat
 
@@ -41,6 +42,21 @@ class CollectFromGod:
     citizen: str
 
 
+class End(StrEnum):
+    FROM = "from"  # where the passenger boarded: changes only the fare
+    TO = "to"  # where it gets out
+
+
+@dataclass(frozen=True, slots=True)
+class Reroute:
+    """Four-card hand (§11.11): put a hand card in place of one end of a passenger's trip."""
+
+    seat: Seat
+    passenger: str
+    end: End
+    card: str
+
+
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     """Close the end phase without (more) pickups."""
@@ -63,4 +79,4 @@ class Forfeit:
     seat: Seat
 
 
-Command = Move | Stay | PickUp | CollectFromGod | EndTurn | Skip | Forfeit
+Command = Move | Stay | PickUp | CollectFromGod | Reroute | EndTurn | Skip | Forfeit

@@ -36,6 +36,25 @@ class CardBurned:
 
 
 @dataclass(frozen=True, slots=True)
+class HandDealt:
+    """Four-card hand (§11.11): secret to every other seat."""
+
+    seat: Seat
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassengerRerouted:
+    """A hand card replaces the `old_card` at one end of a passenger's trip; the old card is discarded."""
+
+    seat: Seat
+    passenger: str
+    end: str  # "from" or "to"
+    old_card: str
+    new_card: str
+
+
+@dataclass(frozen=True, slots=True)
 class CitizenAppeared:
     citizen: str
     origin: str  # cards: the citizen waits at the area of its origin card
@@ -127,7 +146,7 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | CardBurned | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
+    DeckShuffled | PawnPlaced | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
 
@@ -136,6 +155,8 @@ CODEC: EventCodec[Event] = EventCodec(
         DeckShuffled: "deck_shuffled",
         PawnPlaced: "pawn_placed",
         CardBurned: "card_burned",
+        HandDealt: "hand_dealt",
+        PassengerRerouted: "passenger_rerouted",
         CitizenAppeared: "citizen_appeared",
         PassengerBoardedAtSetup: "passenger_boarded_at_setup",
         TurnStarted: "turn_started",

@@ -12,9 +12,11 @@ from domain.bahama_taxi.events import (
     DestinationDrawn,
     Event,
     GameEnded,
+    HandDealt,
     PassengerBoardedAtSetup,
     PassengerDroppedOff,
     PassengerPickedUp,
+    PassengerRerouted,
     PawnMoved,
     PawnPlaced,
     PawnStayed,
@@ -89,6 +91,16 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, waiting=tuple(c for c in state.waiting if c != citizen),
                            citizens=state.citizens | {citizen: replace(boarded, reverse=reverse)},
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
+        case HandDealt(seat, cards):
+            hands = state.hands or ((),) * state.seats
+            return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
+                           hands=hands[:seat] + (cards,) + hands[seat + 1:])
+        case PassengerRerouted(seat, passenger, _, old_card, new_card):
+            rider = state.citizens[passenger]
+            rerouted = replace(rider, origin=new_card) if rider.origin == old_card else replace(rider, destination=new_card)
+            hand = tuple(c for c in state.hands[seat] if c != new_card)
+            return replace(state, citizens=state.citizens | {passenger: rerouted}, discard=state.discard + (old_card,),
+                           hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
         case DestinationDrawn(citizen, card):
             drawn = replace(state.citizens[citizen], destination=card)
             return replace(_take(state, card), citizens=state.citizens | {citizen: drawn})

@@ -27,6 +27,7 @@ class TaxiOptions:
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
     mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
     unknown_destination: bool = option(False, "a citizen's destination is drawn only when it is picked up (§11.9)")
+    hand_size: int = option(0, "cards dealt to each seat to reroute its passengers with; 0 or 4 (§11.11)", minimum=0, maximum=4)
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
     parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")
     initial_citizens: int = option(8, "citizens drawn at setup (§4)", minimum=1, maximum=20)
@@ -42,7 +43,10 @@ def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
         return {"unknown_destination": "cannot be combined with mirror_board: there is no second end to board at (§12)"}
     if options.unknown_destination and options.setup is Setup.START_AS_DESTINATION:
         return {"unknown_destination": "cannot be combined with setup start_as_destination: the destination would be known (§12)"}
+    if options.hand_size not in (0, 4):
+        return {"hand_size": "must be 0 (no hands) or 4 (§11.11)"}
     cards_per_seat = {Setup.STANDARD: 1, Setup.SHIFT_CHANGE: 6, Setup.START_AS_DESTINATION: 2}[options.setup]
+    cards_per_seat += options.hand_size
     if seats * cards_per_seat + 2 * options.initial_citizens > 52:
         return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after {seats} start cards"}
     return {}

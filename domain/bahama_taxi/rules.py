@@ -8,7 +8,18 @@ from __future__ import annotations
 from typing import assert_never
 
 from domain.bahama_taxi.board import NEIGHBOURS, Area, adjacent
-from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Forfeit, Move, PickUp, Skip, Stay
+from domain.bahama_taxi.commands import (
+    CollectFromGod,
+    Command,
+    End,
+    EndTurn,
+    Forfeit,
+    Move,
+    PickUp,
+    Reroute,
+    Skip,
+    Stay,
+)
 from domain.bahama_taxi.events import (
     CitizenAppeared,
     DestinationDrawn,
@@ -16,6 +27,7 @@ from domain.bahama_taxi.events import (
     GameEnded,
     PassengerDroppedOff,
     PassengerPickedUp,
+    PassengerRerouted,
     PawnMoved,
     PawnStayed,
     PlayerForfeited,
@@ -65,6 +77,8 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
             _stay(table, pawn)
         case CollectFromGod(_, citizen):
             _collect_from_god(table, citizen)
+        case Reroute(_, passenger, end, card):
+            _reroute(table, passenger, end, card)
         case PickUp(_, citizens):
             _pick_up(table, citizens)
         case EndTurn():
@@ -137,7 +151,12 @@ def _end_phase(table: Table) -> None:
         citizen = state.citizens[rider]
         if citizen.to_area == cab.area and citizen.fare is not None:
             table.emit(PassengerDroppedOff(state.current, state.pawn, rider, cab.area, citizen.fare))
-    if not legal_pickups(table.state):
+    _close_if_done(table)
+
+
+def _close_if_done(table: Table) -> None:
+    """The end phase closes by itself once no pickup and no reroute is left to choose (§6)."""
+    if not table.over and not legal_pickups(table.state) and not legal_reroutes(table.state):
         _end_turn(table)
 
 
@@ -207,8 +226,7 @@ def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
         _board(table, citizen, from_god=False)
         if table.over:
             return
-    if not legal_pickups(table.state):
-        _end_turn(table)
+    _close_if_done(table)
 
 
 def _close_end_phase(table: Table) -> None:
@@ -250,6 +268,31 @@ def legal_collections(state: TaxiState) -> list[Citizen]:
 def _no_collection_pending(state: TaxiState) -> None:
     if state.options.mandatory_pickup and legal_collections(state):
         raise _no("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
+
+
+# §11.11: the four-card hand
+
+def _reroute(table: Table, passenger: str, end: End, card: str) -> None:
+    state = table.state
+    if not state.options.hand_size:
+        raise _no("variant_not_enabled", "This game deals no hands (§11.11).")
+    if passenger not in state.cab(state.current, state.pawn).riders:
+        raise _no("not_your_passenger", f"{passenger} does not ride in the cab whose turn it is.")
+    if card not in state.hands[state.current]:
+        raise _no("card_not_in_hand", f"{card} is not in your hand.")
+    rider = state.citizens[passenger]
+    old = rider.origin if (end is End.FROM) != rider.reverse else rider.destination
+    assert old is not None
+    table.emit(PassengerRerouted(state.current, passenger, end.value, old, card))
+    if table.state.phase is Phase.END:
+        _close_if_done(table)
+
+
+def legal_reroutes(state: TaxiState) -> list[Reroute]:
+    if not state.options.hand_size or state.result is not None or not state.hands[state.current]:
+        return []
+    riders = state.cab(state.current, state.pawn).riders
+    return [Reroute(state.current, rider, end, card) for rider in riders for end in End for card in state.hands[state.current]]
 
 
 # §6, §9: the turn passes; the end of the game
@@ -311,20 +354,21 @@ def forfeit(table: Table, seat: Seat) -> None:
 def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
     if state.result is not None or seat != state.current or seat in state.forfeited:
         return ()
+    reroutes: list[Command] = list(legal_reroutes(state))
     if state.phase is Phase.END:
         pickups: list[Command] = [PickUp(seat, (c.id,)) for c in legal_pickups(state)]
         if not (state.options.mandatory_pickup and pickups):
             pickups.append(EndTurn(seat))
-        return tuple(pickups)
+        return tuple(pickups + reroutes)
     collections: list[Command] = [CollectFromGod(seat, c.id) for c in legal_collections(state)]
     if state.options.mandatory_pickup and collections:
-        return tuple(collections)
+        return tuple(collections + reroutes)
     area = state.cab(seat, state.pawn).area
     assert area is not None
     moves: list[Command] = [Move(seat, to, state.pawn) for to in free_neighbours(state, area)]
     if state.options.movement is Movement.OPTIONAL:
         moves.append(Stay(seat, state.pawn))
-    return tuple(collections + moves)
+    return tuple(collections + moves + reroutes)
 
 
 def timeout_command(state: TaxiState, seat: Seat) -> Command:

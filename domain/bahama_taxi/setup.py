@@ -9,6 +9,7 @@ from domain.bahama_taxi.events import (
     CitizenAppeared,
     DeckShuffled,
     Event,
+    HandDealt,
     PassengerBoardedAtSetup,
     PawnPlaced,
 )
@@ -27,6 +28,10 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     for seat in range(seats):  # §4.2: each cab on its start card, discarded unless a special setup keeps it
         card = table.state.draw_pile[0]
         table.emit(PawnPlaced(seat, 0, area_of(card), card, kept=special))
+    if options.hand_size:  # §11.11: one card at a time, round-robin from seat 0
+        dealt = table.state.draw_pile[: options.hand_size * seats]
+        for seat in range(seats):
+            table.emit(HandDealt(seat, dealt[seat::seats]))
     if options.setup is Setup.SHIFT_CHANGE:
         _shift_change(table, seats)
     elif options.setup is Setup.START_AS_DESTINATION:

@@ -75,7 +75,8 @@ class TaxiState:
     version: int = 0  # events folded so far
     draw_pile: tuple[Card, ...] = ()
     discard: tuple[Card, ...] = ()
-    set_aside: tuple[Card, ...] = ()  # start cards kept for a citizen during setup (§11.5, §11.6)
+    set_aside: tuple[Card, ...] = ()
+    hands: tuple[tuple[Card, ...], ...] = ()  # per seat, with the four-card hand (§11.11)  # start cards kept for a citizen during setup (§11.5, §11.6)
     pawns: tuple[tuple[Pawn, ...], ...] = ()  # per seat
     citizens: dict[str, Citizen] = field(default_factory=dict)  # every citizen so far, by id (never mutated)
     waiting: tuple[str, ...] = ()

@@ -1,11 +1,11 @@
-"""Who may see what (§10): the order of the draw pile is the only secret; everything else —
-cabs, passengers, waiting citizens, the discard pile, incomes — is public."""
+"""Who may see what (§10): the order of the draw pile and the hands (§11.11) are secret;
+everything else — cabs, passengers, waiting citizens, the discard pile, incomes — is public."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.bahama_taxi.events import DeckShuffled, Event
+from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
 from domain.bahama_taxi.state import Citizen, Phase, Result, TaxiState
 from domain.core.game import Seat
 
@@ -34,6 +34,8 @@ class CabView:
 @dataclass(frozen=True, slots=True)
 class TaxiView:
     seat: Seat | None
+    hand: tuple[str, ...] | None  # the viewer's own hand (§11.11); None for a spectator or without hands
+    hand_sizes: tuple[int, ...]
     cabs: tuple[CabView, ...]
     waiting: tuple[CitizenView, ...]
     draw_pile_size: int
@@ -58,6 +60,8 @@ def _citizen(citizen: Citizen) -> CitizenView:
 def view(state: TaxiState, seat: Seat | None) -> TaxiView:
     return TaxiView(
         seat=seat,
+        hand=state.hands[seat] if seat is not None and state.hands else None,
+        hand_sizes=tuple(len(hand) for hand in state.hands),
         cabs=tuple(CabView(s, p, pawn.area, tuple(_citizen(state.citizens[c]) for c in pawn.riders))
                    for s, pawns in enumerate(state.pawns) for p, pawn in enumerate(pawns)),
         waiting=tuple(_citizen(state.citizens[c]) for c in state.waiting),
@@ -77,7 +81,9 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """The shuffle shows nobody the order of the pile."""
+    """The shuffle shows nobody the order of the pile; a hand shows only its size to others."""
     if isinstance(event, DeckShuffled):
         return DeckShuffled((HIDDEN,) * len(event.order))
+    if isinstance(event, HandDealt) and event.seat != seat:
+        return HandDealt(event.seat, (HIDDEN,) * len(event.cards))
     return event

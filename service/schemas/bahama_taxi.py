@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.bahama_taxi.board import AREAS
-from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Forfeit, Move, PickUp, Stay
+from domain.bahama_taxi.commands import CollectFromGod, Command, End, EndTurn, Forfeit, Move, PickUp, Reroute, Stay
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
 CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
@@ -32,11 +32,17 @@ class CollectSchema(Schema):
     citizen = fields.String(required=True, validate=CITIZEN_ID)
 
 
+class RerouteSchema(Schema):
+    passenger = fields.String(required=True, validate=CITIZEN_ID)
+    end = fields.String(required=True, validate=validate.OneOf([end.value for end in End]))
+    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD]$", error="Must be a card such as 5H."))
+
+
 class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-TYPES = ["move", "stay", "pick_up", "collect_from_god", "end_turn", "forfeit"]
+TYPES = ["move", "stay", "pick_up", "collect_from_god", "reroute", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
@@ -53,6 +59,9 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
         return PickUp(seat, tuple(PickUpSchema().load(data)["citizens"]))
     if kind == "collect_from_god":
         return CollectFromGod(seat, CollectSchema().load(data)["citizen"])
+    if kind == "reroute":
+        reroute = RerouteSchema().load(data)
+        return Reroute(seat, reroute["passenger"], End(reroute["end"]), reroute["card"])
     BareSchema().load(data)
     return EndTurn(seat) if kind == "end_turn" else Forfeit(seat)
 
@@ -68,6 +77,8 @@ def dump_command(command: Command) -> dict[str, Any]:
             return {"type": "pick_up", "citizens": list(citizens)}
         case CollectFromGod(_, citizen):
             return {"type": "collect_from_god", "citizen": citizen}
+        case Reroute(_, passenger, end, card):
+            return {"type": "reroute", "passenger": passenger, "end": end.value, "card": card}
         case EndTurn():
             return {"type": "end_turn"}
         case _:

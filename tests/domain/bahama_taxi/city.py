@@ -26,6 +26,7 @@ def city(
     seats: int | None = None,
     moved: bool = False,
     income: tuple[int, ...] | None = None,
+    hands: dict[int, list[str]] | None = None,
     **options: Any,
 ) -> TaxiState:
     """Cabs by seat (`{A: "2S"}`), waiting citizens and passengers as `6D→8D` or `6D→?` (ids c1, c2, … in
@@ -52,7 +53,8 @@ def city(
         draw_pile = unused if pile is None else unused[:pile]
     return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile,
                    current=current, phase=Phase.END if moved else Phase.START, end_started=1, turn_no=1, round_no=1,
-                   version=1, income=income or state.income)
+                   version=1, income=income or state.income,
+                   hands=tuple(tuple((hands or {}).get(seat, [])) for seat in range(seats)) if hands else ())
 
 
 def send(state: TaxiState, *commands: Command) -> tuple[list[Event], TaxiState]:

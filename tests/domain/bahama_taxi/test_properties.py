@@ -29,6 +29,7 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         mirror_board=draw(st.booleans()),
         setup=draw(st.sampled_from(Setup)),
         unknown_destination=draw(st.booleans()),
+        hand_size=draw(st.sampled_from([0, 4])),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),
@@ -46,7 +47,14 @@ def cards(state: TaxiState) -> Counter[str]:
     """Every card where it is: the pile, the discard pile, or a citizen on the street or aboard."""
     held = [card for c in state.citizens.values() if c.id in state.waiting or any(
         c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in c.cards]
-    return Counter(state.draw_pile) + Counter(state.discard) + Counter(state.set_aside) + Counter(held)
+    hands = [card for hand in state.hands for card in hand]
+    return Counter(state.draw_pile) + Counter(state.discard) + Counter(state.set_aside) + Counter(held) + Counter(hands)
+
+
+def shown_cards(view: dict) -> set[str]:  # type: ignore[type-arg]
+    """Every card a view shows face up."""
+    citizens = view["waiting"] + [rider for cab in view["cabs"] for rider in cab["passengers"]]
+    return set(view["discard"]) | {c["origin"] for c in citizens} | {c["destination"] for c in citizens}
 
 
 def check(state: TaxiState) -> None:
@@ -71,6 +79,7 @@ def test_cards_pawns_and_cabs_stay_consistent_and_replay_equals_live(table: tupl
             assert BAHAMA_TAXI.events.decode(wire, version, json.loads(json.dumps(payload))) == event
             redacted = BAHAMA_TAXI.events.encode(BAHAMA_TAXI.redact(event, 0))[2]
             assert wire != "deck_shuffled" or set(redacted["order"]) == {HIDDEN}
+            assert wire != "hand_dealt" or event.seat == 0 or set(redacted["cards"]) == {HIDDEN}  # type: ignore[union-attr]
         assert state == step.after
         legal = BAHAMA_TAXI.legal_commands(step.before, step.command.seat)
         assert step.command in legal
@@ -81,6 +90,9 @@ def test_cards_pawns_and_cabs_stay_consistent_and_replay_equals_live(table: tupl
     for seat in (0, None):  # the pile's order is in no view: only its size
         view = to_primitive(BAHAMA_TAXI.view(step.before, seat))
         assert "draw_pile" not in view and view["draw_pile_size"] == len(step.before.draw_pile)
+        others = [card for s, hand in enumerate(step.before.hands) if s != seat for card in hand]
+        assert view["hand"] == (list(step.before.hands[seat]) if seat is not None and step.before.hands else None)
+        assert not set(others) & shown_cards(view)
 
 
 @settings(max_examples=15, deadline=None)

@@ -8,14 +8,16 @@ from collections import Counter
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.board import AREAS, DISTANCE, EDGES, NEIGHBOURS, adjacent, fare
-from domain.bahama_taxi.commands import CollectFromGod, EndTurn, Move, PickUp, Stay
+from domain.bahama_taxi.commands import CollectFromGod, End, EndTurn, Move, PickUp, Reroute, Stay
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
     DestinationDrawn,
     GameEnded,
+    HandDealt,
     PassengerDroppedOff,
     PassengerPickedUp,
+    PassengerRerouted,
     PawnPlaced,
     SkipReason,
     TurnSkipped,
@@ -344,6 +346,33 @@ def test_42_reserve() -> None:
     assert not any(isinstance(e, CitizenAppeared) for e in events) and len(after.waiting) == 7 and len(after.draw_pile) == 8
     full = city({A: "6D", B: "KC"}, waiting=eight, riders={A: ["9S→JS", "2H→3H"]}, pile=9, moved=True, unknown_destination=True)
     assert rejected(full, PickUp(A, ("c1",))) == "third_passenger_forbidden"
+
+
+def test_48_reroute_origin() -> None:
+    state = city({A: "6D", B: "KC"}, waiting=EIGHT[1:], riders={A: ["5D→2S"]}, hands={A: ["5H", "9S", "JD", "4C"]},
+                 hand_size=4)
+    events, after = send(state, Reroute(A, "c8", End.FROM, "5H"))
+    assert events == [PassengerRerouted(A, "c8", "from", "5D", "5H")]
+    assert after.citizens["c8"].fare == fare("5H", "2S") == 7 and after.discard[-1] == "5D" and len(after.hands[A]) == 3
+    assert rejected(after, Reroute(A, "c8", End.FROM, "9C")) == "card_not_in_hand"
+    assert rejected(after, Reroute(A, "c1", End.TO, "9S")) == "not_your_passenger"
+    assert rejected(city({A: "6D", B: "KC"}, riders={A: ["5D→2S"]}), Reroute(A, "c1", End.TO, "9S")) == "variant_not_enabled"
+    dropped = send(after, Move(A, "2S"))[0]
+    assert PassengerDroppedOff(A, 0, "c8", "2S", 7) in dropped
+    to = send(state, Reroute(A, "c8", End.TO, "9S"))[1]
+    assert to.citizens["c8"].to_area == "9S" and to.citizens["c8"].origin == "5D"
+
+
+def test_49_hand_secrecy() -> None:
+    events, state = new_game(4, hand_size=4)
+    dealt = [e for e in events if isinstance(e, HandDealt)]
+    assert [len(e.cards) for e in dealt] == [4] * 4 and state.hands[A] == dealt[0].cards
+    assert BAHAMA_TAXI.redact(dealt[0], B) == HandDealt(A, ("?",) * 4) and BAHAMA_TAXI.redact(dealt[0], A) == dealt[0]
+    seen_by_b = BAHAMA_TAXI.view(state, B)
+    assert seen_by_b.hand == state.hands[B] and seen_by_b.hand_sizes == (4, 4, 4, 4)
+    shown = set(seen_by_b.discard) | {c.origin for c in seen_by_b.waiting} | {c.destination for c in seen_by_b.waiting}
+    assert not set(state.hands[A]) & shown
+    assert len(state.draw_pile) == 52 - 4 - 16 - 16
 
 
 def test_29_mandatory_pickup() -> None:
