@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.bahama_taxi.board import DISTANCE, Area
-from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp
+from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp, Step
 from domain.bahama_taxi.rules import legal_commands
 from domain.bahama_taxi.state import TaxiState
 from domain.core.game import Seat
@@ -25,7 +25,7 @@ def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
     boardings = [c for c in legal if isinstance(c, (PickUp, CollectFromGod))]
     if boardings:
         return max(boardings, key=lambda c: _fare(state, c))
-    moves = [c for c in legal if isinstance(c, Move)]
+    moves = [c for c in legal if isinstance(c, (Move, Step))]
     if not moves:
         return EndTurn(seat) if EndTurn(seat) in legal else legal[0]
     goals = _goals(state, seat)

@@ -27,6 +27,24 @@ class Stay:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """Dice (§11.10): one step to an adjacent free area. On a 4 with several farthest
+    destinations, the first step names the `target`."""
+
+    seat: Seat
+    to: str
+    pawn: int = 0
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StopMoving:
+    """Dice with optional movement: end the movement early (not on a 4)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
 class PickUp:
     """Take waiting citizens into the cab, one after the other, all or nothing (§8.3)."""
 
@@ -79,4 +97,4 @@ class Forfeit:
     seat: Seat
 
 
-Command = Move | Stay | PickUp | CollectFromGod | Reroute | EndTurn | Skip | Forfeit
+Command = Move | Stay | Step | StopMoving | PickUp | CollectFromGod | Reroute | EndTurn | Skip | Forfeit

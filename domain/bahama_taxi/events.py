@@ -12,6 +12,15 @@ from domain.core.game import Seat
 class SkipReason(StrEnum):
     BLOCKED = "blocked"  # no free neighbour under mandatory movement (§7.3)
     TIMEOUT = "timeout"  # the turn deadline passed
+    DIE_SIX = "die_six"  # §11.10
+    EMPTY_CAB_ON_FOUR = "empty_cab_on_four"
+    SKIPPED_BY_FIVE = "skipped_by_five"
+
+
+class MovementEnd(StrEnum):
+    DONE = "done"  # every step of the roll taken, or the target of a 4 reached
+    STOPPED = "stopped"  # StopMoving
+    BLOCKED = "blocked"  # no step left that the rules allow
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,39 @@ class PawnMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class DieRolled:
+    """Dice (§11.10). On a 4, `targets` are the farthest destinations aboard."""
+
+    seat: Seat
+    pawn: int
+    value: int
+    targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PawnStepped:
+    seat: Seat
+    pawn: int
+    origin: str
+    to: str
+    target: str | None = None  # the target of a 4, named on the first step when there was a choice
+
+
+@dataclass(frozen=True, slots=True)
+class MovementEnded:
+    seat: Seat
+    pawn: int
+    reason: MovementEnd
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipPending:
+    """A 5 was rolled: this seat's next turn is skipped (§11.10)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
 class PawnStayed:
     seat: Seat
     pawn: int
@@ -146,7 +188,8 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | PawnMoved | PawnStayed
+    DeckShuffled | PawnPlaced | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
+    | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
 
@@ -161,6 +204,10 @@ CODEC: EventCodec[Event] = EventCodec(
         PassengerBoardedAtSetup: "passenger_boarded_at_setup",
         TurnStarted: "turn_started",
         TurnSkipped: "turn_skipped",
+        DieRolled: "die_rolled",
+        PawnStepped: "pawn_stepped",
+        MovementEnded: "movement_ended",
+        TurnSkipPending: "turn_skip_pending",
         PawnMoved: "pawn_moved",
         PawnStayed: "pawn_stayed",
         PassengerDroppedOff: "passenger_dropped_off",

@@ -10,9 +10,11 @@ from domain.bahama_taxi.events import (
     CitizenAppeared,
     DeckShuffled,
     DestinationDrawn,
+    DieRolled,
     Event,
     GameEnded,
     HandDealt,
+    MovementEnded,
     PassengerBoardedAtSetup,
     PassengerDroppedOff,
     PassengerPickedUp,
@@ -20,9 +22,12 @@ from domain.bahama_taxi.events import (
     PawnMoved,
     PawnPlaced,
     PawnStayed,
+    PawnStepped,
     PlayerForfeited,
+    SkipReason,
     TurnEnded,
     TurnSkipped,
+    TurnSkipPending,
     TurnStarted,
 )
 from domain.bahama_taxi.options import TaxiOptions
@@ -70,9 +75,20 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
                            citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)},
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
         case TurnStarted(seat, turn_no, round_no):
-            return replace(state, current=seat, pawn=0, phase=Phase.START, turn_no=turn_no, round_no=round_no)
-        case TurnSkipped():
-            return state  # a skipped pawn turn does nothing at all (§7.3)
+            return replace(state, current=seat, pawn=0, phase=Phase.START, turn_no=turn_no, round_no=round_no, die=None,
+                           steps_left=0, targets=())
+        case TurnSkipped(seat, _, reason):  # a skipped pawn turn does nothing at all (§7.3)
+            return replace(state, skip_pending=state.skip_pending - {seat}) if reason is SkipReason.SKIPPED_BY_FIVE else state
+        case DieRolled(_, _, value, targets):
+            return replace(state, die=value, steps_left={4: 4, 5: 1}.get(value, value), targets=targets)
+        case PawnStepped(seat, pawn, _, to, target):
+            cab = state.cab(seat, pawn)
+            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
+                           steps_left=state.steps_left - 1, targets=(target,) if target else state.targets)
+        case MovementEnded():
+            return replace(state, phase=Phase.END, end_started=version)
+        case TurnSkipPending(seat):
+            return replace(state, skip_pending=state.skip_pending | {seat})
         case PawnMoved(seat, pawn, _, to):
             cab = state.cab(seat, pawn)
             return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.END,

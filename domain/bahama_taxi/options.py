@@ -27,6 +27,7 @@ class TaxiOptions:
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
     mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
     unknown_destination: bool = option(False, "a citizen's destination is drawn only when it is picked up (§11.9)")
+    dice: bool = option(False, "a die rolled before each pawn turn says how the cab moves (§11.10)")
     hand_size: int = option(0, "cards dealt to each seat to reroute its passengers with; 0 or 4 (§11.11)", minimum=0, maximum=4)
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
     parity_burn: bool = option(True, "burn a card when the pile is odd before the citizens are drawn (§4)")

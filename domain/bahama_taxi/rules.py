@@ -1,5 +1,7 @@
 """The Bahama Taxi rulebook: the turn (§6), movement (§7), drop-offs, pickups, replenishment
-and the final-phase limits (§8), the end of the game (§9), and passengers from God (§11.2).
+and the final-phase limits (§8), the end of the game (§9), and the variants that act during
+play: passengers from God (§11.2), mandatory pickup (§11.3), dice (§11.10), the four-card hand
+(§11.11). The mirror board (§11.4) and unknown destinations (§11.9) live in `state.py`.
 
 `decide` is the one place that applies the rules; `legal_commands` lists what it accepts."""
 
@@ -7,7 +9,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from domain.bahama_taxi.board import NEIGHBOURS, Area, adjacent
+from domain.bahama_taxi.board import DISTANCE, NEIGHBOURS, Area, adjacent
 from domain.bahama_taxi.commands import (
     CollectFromGod,
     Command,
@@ -19,21 +21,28 @@ from domain.bahama_taxi.commands import (
     Reroute,
     Skip,
     Stay,
+    Step,
+    StopMoving,
 )
 from domain.bahama_taxi.events import (
     CitizenAppeared,
     DestinationDrawn,
+    DieRolled,
     Event,
     GameEnded,
+    MovementEnd,
+    MovementEnded,
     PassengerDroppedOff,
     PassengerPickedUp,
     PassengerRerouted,
     PawnMoved,
     PawnStayed,
+    PawnStepped,
     PlayerForfeited,
     SkipReason,
     TurnEnded,
     TurnSkipped,
+    TurnSkipPending,
     TurnStarted,
 )
 from domain.bahama_taxi.evolve import evolve
@@ -50,10 +59,11 @@ def _no(reason: str, message: str) -> RuleViolation:
 
 
 class Table(Recorder[TaxiState, Event]):
-    """The city while a command is decided."""
+    """The city while a command is decided, with the chance it may draw on (dice)."""
 
-    def __init__(self, state: TaxiState) -> None:
+    def __init__(self, state: TaxiState, rng: Rng) -> None:
         super().__init__(state, evolve)
+        self.rng = rng
 
     @property
     def over(self) -> bool:
@@ -61,10 +71,10 @@ class Table(Recorder[TaxiState, Event]):
 
 
 def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
-    """The events a command causes, or RuleViolation. Chance only enters at setup."""
+    """The events a command causes, or RuleViolation."""
     if state.result is not None:
         raise _no("game_over", "The game is over.")
-    table = Table(state)
+    table = Table(state, rng)
     if isinstance(command, Forfeit):
         forfeit(table, command.seat)
         return tuple(table.events)
@@ -75,6 +85,10 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
             _move(table, pawn, to)
         case Stay(_, pawn):
             _stay(table, pawn)
+        case Step(_, to, pawn, target):
+            _step(table, pawn, to, target)
+        case StopMoving():
+            _stop_moving(table)
         case CollectFromGod(_, citizen):
             _collect_from_god(table, citizen)
         case Reroute(_, passenger, end, card):
@@ -84,11 +98,11 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
         case EndTurn():
             _close_end_phase(table)
         case Skip():
-            if state.phase is Phase.START:
+            if state.phase is Phase.END:
+                _end_turn(table)
+            else:
                 table.emit(TurnSkipped(state.current, state.pawn, SkipReason.TIMEOUT))
                 next_turn(table)
-            else:
-                _end_turn(table)
         case _:
             assert_never(command)
     return tuple(table.events)
@@ -117,25 +131,141 @@ def _move(table: Table, pawn: int, to: str) -> None:
     state = table.state
     _require_phase(state, Phase.START, "A cab moves")
     _require_pawn(state, pawn)
+    _no_dice(state)
     _no_collection_pending(state)
-    here = state.cab(state.current, pawn).area
+    here = _check_step(state, to)
+    table.emit(PawnMoved(state.current, pawn, here, to))
+    _end_phase(table)
+
+
+def _check_step(state: TaxiState, to: str) -> Area:
+    """The acting cab's area, once `to` is checked to be a free area next to it (§7.1)."""
+    here = state.cab(state.current, state.pawn).area
     assert here is not None
     if to not in NEIGHBOURS or not adjacent(here, to):
         raise _no("not_adjacent", f"{to} is not an area next to {here}; the cab moves one area (§7.1).")
     if to in state.occupied():
         raise _no("area_occupied", f"Another pawn stands on {to} (§7.1).")
-    table.emit(PawnMoved(state.current, pawn, here, to))
-    _end_phase(table)
+    return here
+
+
+def _no_dice(state: TaxiState) -> None:
+    if state.options.dice:
+        raise _no("wrong_phase", "With dice a cab moves by `step` (§11.10).")
 
 
 def _stay(table: Table, pawn: int) -> None:
     state = table.state
     _require_phase(state, Phase.START, "A cab stays")
     _require_pawn(state, pawn)
+    _no_dice(state)
     if state.options.movement is Movement.MANDATORY:
         raise _no("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
     _no_collection_pending(state)
     table.emit(PawnStayed(state.current, pawn))
+    _end_phase(table)
+
+
+# §11.10: dice
+
+def roll(table: Table, seat: Seat) -> bool:
+    """Roll for the pawn turn that starts; False if the roll skips it (a 6, or a 4 with an
+    empty cab). On a 4 the target is the farthest destination aboard."""
+    value = table.rng.randint(1, 6)
+    cab = table.state.cab(seat, table.state.pawn)
+    assert cab.area is not None
+    targets: tuple[Area, ...] = ()
+    if value == 4 and cab.riders:
+        ends = {area for c in cab.riders if (area := table.state.citizens[c].to_area) is not None}
+        farthest = max(DISTANCE[cab.area][end] for end in ends)
+        targets = tuple(sorted(end for end in ends if DISTANCE[cab.area][end] == farthest))
+    table.emit(DieRolled(seat, table.state.pawn, value, targets))
+    if value == 6 or (value == 4 and not cab.riders):
+        reason = SkipReason.DIE_SIX if value == 6 else SkipReason.EMPTY_CAB_ON_FOUR
+        table.emit(TurnSkipped(seat, table.state.pawn, reason))
+        return False
+    _end_movement_if_stuck(table)
+    return True
+
+
+def legal_steps(state: TaxiState) -> list[Step]:
+    """The steps the roll allows now: to a free neighbour, on a 4 one nearer the target."""
+    if not state.options.dice or state.phase not in (Phase.START, Phase.MOVE) or state.steps_left <= 0:
+        return []
+    here = state.cab(state.current, state.pawn).area
+    assert here is not None
+    steps = []
+    for to in free_neighbours(state, here):
+        if state.die != 4:
+            steps.append(Step(state.current, to, state.pawn))
+            continue
+        for target in state.targets:
+            if DISTANCE[to][target] == DISTANCE[here][target] - 1:
+                steps.append(Step(state.current, to, state.pawn, target if len(state.targets) > 1 else None))
+    return steps
+
+
+def _step(table: Table, pawn: int, to: str, target: str | None) -> None:
+    state = table.state
+    if not state.options.dice:
+        raise _no("variant_not_enabled", "This game is played without dice (§11.10).")
+    if state.phase not in (Phase.START, Phase.MOVE):
+        raise _no("wrong_phase", "The cab has finished moving.")
+    _require_pawn(state, pawn)
+    _no_collection_pending(state)
+    if state.steps_left <= 0:
+        raise _no("no_steps_left", "The roll allows no more steps.")
+    here = _check_step(state, to)
+    if state.die == 4:
+        if len(state.targets) > 1 and target not in state.targets:
+            raise _no("not_farthest_target", f"Name the target: one of {', '.join(state.targets)} (§11.10).")
+        if len(state.targets) == 1 and target not in (None, state.targets[0]):
+            raise _no("not_farthest_target", f"The target of this 4 is {state.targets[0]} (§11.10).")
+        aim = target or state.targets[0]
+        if DISTANCE[to][aim] != DISTANCE[here][aim] - 1:
+            raise _no("not_toward_target", f"On a 4 every step brings the cab one area nearer {aim} (§11.10).")
+    table.emit(PawnStepped(state.current, pawn, here, to, target if len(state.targets) > 1 else None))
+    if state.die == 5:
+        _skip_next_seat(table)
+        _stop(table, MovementEnd.DONE)
+    elif table.state.steps_left == 0 or (state.die == 4 and to == table.state.targets[0]):
+        _stop(table, MovementEnd.DONE)
+    else:
+        _end_movement_if_stuck(table)
+
+
+def _stop_moving(table: Table) -> None:
+    state = table.state
+    if not state.options.dice:
+        raise _no("variant_not_enabled", "This game is played without dice (§11.10).")
+    if state.phase not in (Phase.START, Phase.MOVE):
+        raise _no("wrong_phase", "The cab has finished moving.")
+    if state.options.movement is Movement.MANDATORY or state.die == 4:
+        raise _no("must_keep_moving", "The cab must take every step of the roll (§11.10).")
+    _no_collection_pending(state)
+    if state.die == 5:
+        _skip_next_seat(table)
+    _stop(table, MovementEnd.STOPPED)
+
+
+def _skip_next_seat(table: Table) -> None:
+    """A 5 skips the next seat's turn, once: skips do not stack."""
+    following = _seat_after(table.state)
+    if following not in table.state.skip_pending:
+        table.emit(TurnSkipPending(following))
+
+
+def _end_movement_if_stuck(table: Table) -> None:
+    """Under mandatory movement, or on a 4, the cab that can take no allowed step stops."""
+    state = table.state
+    compulsory = state.options.movement is Movement.MANDATORY or state.die == 4
+    if compulsory and not legal_steps(state):
+        _stop(table, MovementEnd.BLOCKED)
+
+
+def _stop(table: Table, reason: MovementEnd) -> None:
+    state = table.state
+    table.emit(MovementEnded(state.current, state.pawn, reason))
     _end_phase(table)
 
 
@@ -307,9 +437,8 @@ def next_turn(table: Table) -> None:
     pawn turn (§7.3); the stall guard ends the game after `max_rounds` rounds (§9)."""
     while True:
         state = table.state
-        playing = state.playing()
         first = state.turn_no == 0
-        following = playing[0] if first else next((seat for seat in playing if seat > state.current), playing[0])
+        following = state.playing()[0] if first else _seat_after(state)
         round_no = state.round_no
         if first or following <= state.current:
             if state.options.max_rounds and round_no >= state.options.max_rounds:
@@ -317,11 +446,23 @@ def next_turn(table: Table) -> None:
                 return
             round_no += 1
         table.emit(TurnStarted(following, state.turn_no + 1, round_no))
+        if following in table.state.skip_pending:
+            table.emit(TurnSkipped(following, 0, SkipReason.SKIPPED_BY_FIVE))
+            continue
         area = table.state.cab(following).area
         assert area is not None
-        if table.state.options.movement is Movement.OPTIONAL or free_neighbours(table.state, area):
+        if table.state.options.movement is Movement.MANDATORY and not free_neighbours(table.state, area):
+            if table.state.options.dice:
+                table.emit(DieRolled(following, 0, table.rng.randint(1, 6)))  # rolled, then found blocked
+            table.emit(TurnSkipped(following, 0, SkipReason.BLOCKED))
+            continue
+        if not table.state.options.dice or roll(table, following):
             return
-        table.emit(TurnSkipped(following, 0, SkipReason.BLOCKED))
+
+
+def _seat_after(state: TaxiState) -> Seat:
+    playing = state.playing()
+    return next((seat for seat in playing if seat > state.current), playing[0])
 
 
 def _finish(table: Table, reason: str) -> None:
@@ -365,9 +506,15 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
         return tuple(collections + reroutes)
     area = state.cab(seat, state.pawn).area
     assert area is not None
-    moves: list[Command] = [Move(seat, to, state.pawn) for to in free_neighbours(state, area)]
-    if state.options.movement is Movement.OPTIONAL:
-        moves.append(Stay(seat, state.pawn))
+    moves: list[Command]
+    if state.options.dice:
+        moves = list(legal_steps(state))
+        if state.options.movement is Movement.OPTIONAL and state.die != 4:
+            moves.append(StopMoving(seat))
+    else:
+        moves = [Move(seat, to, state.pawn) for to in free_neighbours(state, area)]
+        if state.options.movement is Movement.OPTIONAL:
+            moves.append(Stay(seat, state.pawn))
     return tuple(collections + moves + reroutes)
 
 

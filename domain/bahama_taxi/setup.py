@@ -22,7 +22,7 @@ MIN_SEATS, MAX_SEATS = 2, 4
 
 
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
-    table = Table(initial(options, seats))
+    table = Table(initial(options, seats), rng)
     table.emit(DeckShuffled(rng.shuffled(deck(1))))
     special = options.setup is not Setup.STANDARD
     for seat in range(seats):  # §4.2: each cab on its start card, discarded unless a special setup keeps it

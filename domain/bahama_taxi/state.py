@@ -15,6 +15,7 @@ CAPACITY = 3  # passengers a cab carries (§8.5)
 
 class Phase(StrEnum):
     START = "start"  # before the cab moves: collections from God (§6)
+    MOVE = "move"  # dice: between steps (§11.10)
     END = "end"  # after the move: drop-offs, then pickups
     OVER = "over"
 
@@ -85,6 +86,10 @@ class TaxiState:
     pawn: int = 0  # the pawn of the current seat in its pawn turn
     phase: Phase = Phase.START
     end_started: int = 0  # the version at which the current end phase began
+    die: int | None = None  # dice (§11.10): this pawn turn's roll
+    steps_left: int = 0
+    targets: tuple[Area, ...] = ()  # on a 4: the farthest destinations aboard, one once chosen
+    skip_pending: frozenset[Seat] = frozenset()  # seats whose next turn a 5 skips
     turn_no: int = 0
     round_no: int = 0
     forfeited: tuple[Seat, ...] = ()

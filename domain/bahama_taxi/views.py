@@ -44,6 +44,10 @@ class TaxiView:
     current: Seat
     pawn: int
     phase: Phase
+    die: int | None  # dice: this pawn turn's roll
+    steps_left: int
+    targets: tuple[str, ...]  # on a 4: where the cab must head
+    skip_pending: tuple[Seat, ...]  # seats whose next turn a 5 skips
     turn_no: int
     round_no: int
     supply_exhausted: bool
@@ -71,6 +75,10 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
         current=state.current,
         pawn=state.pawn,
         phase=state.phase,
+        die=state.die,
+        steps_left=state.steps_left,
+        targets=state.targets,
+        skip_pending=tuple(sorted(state.skip_pending)),
         turn_no=state.turn_no,
         round_no=state.round_no,
         supply_exhausted=state.supply_exhausted,

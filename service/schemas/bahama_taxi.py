@@ -8,7 +8,19 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.bahama_taxi.board import AREAS
-from domain.bahama_taxi.commands import CollectFromGod, Command, End, EndTurn, Forfeit, Move, PickUp, Reroute, Stay
+from domain.bahama_taxi.commands import (
+    CollectFromGod,
+    Command,
+    End,
+    EndTurn,
+    Forfeit,
+    Move,
+    PickUp,
+    Reroute,
+    Stay,
+    Step,
+    StopMoving,
+)
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
 CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
@@ -18,6 +30,12 @@ PAWN = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0
 class MoveSchema(Schema):
     to = fields.String(required=True, validate=AREA)
     pawn = PAWN
+
+
+class StepSchema(Schema):
+    to = fields.String(required=True, validate=AREA)
+    pawn = PAWN
+    target = fields.String(load_default=None, allow_none=True, validate=AREA)
 
 
 class StaySchema(Schema):
@@ -42,7 +60,7 @@ class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-TYPES = ["move", "stay", "pick_up", "collect_from_god", "reroute", "end_turn", "forfeit"]
+TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "collect_from_god", "reroute", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
@@ -53,6 +71,12 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     if kind == "move":
         move = MoveSchema().load(data)
         return Move(seat, move["to"], move["pawn"])
+    if kind == "step":
+        step = StepSchema().load(data)
+        return Step(seat, step["to"], step["pawn"], step["target"])
+    if kind == "stop_moving":
+        BareSchema().load(data)
+        return StopMoving(seat)
     if kind == "stay":
         return Stay(seat, StaySchema().load(data)["pawn"])
     if kind == "pick_up":
@@ -73,6 +97,10 @@ def dump_command(command: Command) -> dict[str, Any]:
             return {"type": "move", "to": to, "pawn": pawn}
         case Stay(_, pawn):
             return {"type": "stay", "pawn": pawn}
+        case Step(_, to, pawn, target):
+            return {"type": "step", "to": to, "pawn": pawn} | ({"target": target} if target else {})
+        case StopMoving():
+            return {"type": "stop_moving"}
         case PickUp(_, citizens):
             return {"type": "pick_up", "citizens": list(citizens)}
         case CollectFromGod(_, citizen):

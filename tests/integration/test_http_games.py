@@ -75,7 +75,7 @@ def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, sea
 
 def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a sensible random player sends: Djambi plays, Bahama Taxi pickups whenever it can."""
-    for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "end_turn")):
+    for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "step", "end_turn")):
         if chosen := [c for c in commands if c["type"] in kinds]:
             return chosen
     return commands
@@ -83,6 +83,7 @@ def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize(("name", "seats", "options"), [
     ("djambi", 3, {}), ("djambi", 4, {}), ("bahama_taxi", 2, {"max_rounds": 60}), ("bahama_taxi", 4, {"max_rounds": 40}),
+    ("bahama_taxi", 3, {"max_rounds": 30, "dice": True, "hand_size": 4, "unknown_destination": True}),
 ])
 def test_complete_games_of_each_game_replay_to_the_live_state(client: Client, name: str, seats: int,
                                                               options: dict[str, Any]) -> None:

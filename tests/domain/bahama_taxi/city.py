@@ -12,7 +12,7 @@ from domain.bahama_taxi.events import Event
 from domain.bahama_taxi.evolve import initial
 from domain.bahama_taxi.state import Citizen, Pawn, Phase, TaxiState
 from domain.core.errors import RuleViolation
-from domain.core.rng import SeededRng
+from domain.core.rng import Rng, SeededRng
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -57,10 +57,11 @@ def city(
                    hands=tuple(tuple((hands or {}).get(seat, [])) for seat in range(seats)) if hands else ())
 
 
-def send(state: TaxiState, *commands: Command) -> tuple[list[Event], TaxiState]:
+def send(state: TaxiState, *commands: Command, rng: Rng | None = None) -> tuple[list[Event], TaxiState]:
+    """Play `commands` in order; `rng` rolls the dice."""
     events: list[Event] = []
     for command in commands:
-        for event in BAHAMA_TAXI.decide(state, command, SeededRng(0)):
+        for event in BAHAMA_TAXI.decide(state, command, rng or SeededRng(0)):
             events.append(event)
             state = BAHAMA_TAXI.evolve(state, event)
     return events, state

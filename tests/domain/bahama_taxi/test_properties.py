@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.cards import deck
-from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp
+from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp, Step
 from domain.bahama_taxi.options import Movement, Setup, TaxiOptions, check_options
 from domain.bahama_taxi.state import CAPACITY, TaxiState
 from domain.bahama_taxi.views import HIDDEN
@@ -30,6 +30,7 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         setup=draw(st.sampled_from(Setup)),
         unknown_destination=draw(st.booleans()),
         hand_size=draw(st.sampled_from([0, 4])),
+        dice=draw(st.booleans()),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),
@@ -40,7 +41,7 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
 
 
 def boards(command: object) -> bool:
-    return isinstance(command, (Move, PickUp, CollectFromGod))
+    return isinstance(command, (Move, Step, PickUp, CollectFromGod))
 
 
 def cards(state: TaxiState) -> Counter[str]:

@@ -5,26 +5,31 @@ destinations, dice, hands, Contraband — come with those variants.)"""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.board import AREAS, DISTANCE, EDGES, NEIGHBOURS, adjacent, fare
-from domain.bahama_taxi.commands import CollectFromGod, End, EndTurn, Move, PickUp, Reroute, Stay
+from domain.bahama_taxi.commands import CollectFromGod, End, EndTurn, Move, PickUp, Reroute, Stay, Step, StopMoving
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
     DestinationDrawn,
+    DieRolled,
     GameEnded,
     HandDealt,
+    MovementEnd,
+    MovementEnded,
     PassengerDroppedOff,
     PassengerPickedUp,
     PassengerRerouted,
     PawnPlaced,
     SkipReason,
     TurnSkipped,
+    TurnSkipPending,
     TurnStarted,
 )
 from domain.bahama_taxi.state import Phase
-from domain.core.rng import SeededRng
+from domain.core.rng import ScriptedRng, SeededRng
 from tests.domain.bahama_taxi.city import A, B, C, D, city, rejected, send
 
 EIGHT = ["6D→8D", "AS→3C", "KH→4D", "7C→JD", "9H→2C", "QS→5H", "10C→8S", "4H→KD"]
@@ -346,6 +351,54 @@ def test_42_reserve() -> None:
     assert not any(isinstance(e, CitizenAppeared) for e in events) and len(after.waiting) == 7 and len(after.draw_pile) == 8
     full = city({A: "6D", B: "KC"}, waiting=eight, riders={A: ["9S→JS", "2H→3H"]}, pile=9, moved=True, unknown_destination=True)
     assert rejected(full, PickUp(A, ("c1",))) == "third_passenger_forbidden"
+
+
+def rolled(state, *values: int):  # type: ignore[no-untyped-def]
+    """A's pawn turn, B's having just ended, the die showing `values` one roll after the other."""
+    return send(replace(state, current=B, phase=Phase.END), EndTurn(B), rng=ScriptedRng(dice=values))
+
+
+def test_43_exact_steps_no_pickup_in_passing() -> None:
+    events, state = rolled(city({A: "2S", B: "KC"}, waiting=["8S→8H", *EIGHT[1:]], dice=True), 2)
+    assert DieRolled(A, 0, 2) in events and state.phase is Phase.START and state.steps_left == 2
+    assert rejected(state, Move(A, "8S")) == "wrong_phase"
+    after_one = send(state, Step(A, "8S"))[1]
+    assert after_one.phase is Phase.MOVE and rejected(after_one, StopMoving(A)) == "must_keep_moving"
+    events, after = send(after_one, Step(A, "9S"))
+    assert after.cab(A).area == "9S" and after.cab(A).riders == () and "c1" in after.waiting
+    assert MovementEnded(A, 0, MovementEnd.DONE) in events and after.current == B
+
+
+def test_44_roll_four() -> None:
+    state = city({A: "KH", B: "5C"}, waiting=EIGHT, riders={A: ["5S→2D", "9S→10H"]}, dice=True)
+    events, state = rolled(state, 4)
+    assert DieRolled(A, 0, 4, ("2D",)) in events and DISTANCE["KH"]["2D"] == 6
+    assert rejected(state, Step(A, "JH")) == "not_toward_target"
+    assert {s.to for s in BAHAMA_TAXI.legal_commands(state, A) if isinstance(s, Step)} == {"QH", "AH"}
+    assert rejected(state, StopMoving(A)) == "must_keep_moving"
+    for _ in range(4):
+        state = send(state, next(s for s in BAHAMA_TAXI.legal_commands(state, A) if isinstance(s, Step)))[1]
+    assert DISTANCE[state.cab(A).area]["2D"] == 2 and state.phase is not Phase.MOVE
+
+
+def test_45_roll_four_with_an_empty_cab() -> None:
+    events, state = rolled(city({A: "KH", B: "5C"}, waiting=EIGHT, dice=True), 4, 1)
+    assert TurnSkipped(A, 0, SkipReason.EMPTY_CAB_ON_FOUR) in events and state.current == B
+
+
+def test_46_roll_five() -> None:
+    state = city({A: "KH", B: "5C"}, waiting=EIGHT, dice=True)
+    _, state = rolled(state, 5)
+    assert state.steps_left == 1
+    events, state = send(state, Step(A, "AH"), rng=ScriptedRng(dice=[3]))  # nobody waits at AH
+    assert TurnSkipPending(B) in events and TurnSkipped(B, 0, SkipReason.SKIPPED_BY_FIVE) in events
+    assert state.current == A and DieRolled(A, 0, 3) in events and state.skip_pending == frozenset()
+
+
+def test_47_roll_six() -> None:
+    state = city({A: "2S", B: "5C"}, waiting=["8S→8H", *EIGHT[1:]], dice=True, passengers_from_god=True)
+    events, state = rolled(state, 6, 1)
+    assert TurnSkipped(A, 0, SkipReason.DIE_SIX) in events and state.current == B
 
 
 def test_48_reroute_origin() -> None:
