@@ -53,6 +53,14 @@ class PickUp:
 
 
 @dataclass(frozen=True, slots=True)
+class DropOff:
+    """`double_dropoff = separately`: the passenger that gets out here (§11.7)."""
+
+    seat: Seat
+    passenger: str
+
+
+@dataclass(frozen=True, slots=True)
 class CollectFromGod:
     """Before moving, take a citizen that appeared under the cab (§11.2)."""
 
@@ -97,4 +105,4 @@ class Forfeit:
     seat: Seat
 
 
-Command = Move | Stay | Step | StopMoving | PickUp | CollectFromGod | Reroute | EndTurn | Skip | Forfeit
+Command = Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | EndTurn | Skip | Forfeit

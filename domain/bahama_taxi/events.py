@@ -40,6 +40,24 @@ class PawnPlaced:
 
 
 @dataclass(frozen=True, slots=True)
+class StartCardRedrawn:
+    """Two decks (§11.7): a start card whose area already holds a cab is discarded."""
+
+    seat: Seat
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class DropOffChoice:
+    """`double_dropoff = separately` (§11.7): several passengers are bound here; the seat
+    chooses the one that gets out."""
+
+    seat: Seat
+    pawn: int
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CardBurned:
     card: str
 
@@ -188,7 +206,7 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
+    DeckShuffled | PawnPlaced | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
     | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
@@ -198,6 +216,8 @@ CODEC: EventCodec[Event] = EventCodec(
         DeckShuffled: "deck_shuffled",
         PawnPlaced: "pawn_placed",
         CardBurned: "card_burned",
+        StartCardRedrawn: "start_card_redrawn",
+        DropOffChoice: "drop_off_choice",
         HandDealt: "hand_dealt",
         PassengerRerouted: "passenger_rerouted",
         CitizenAppeared: "citizen_appeared",

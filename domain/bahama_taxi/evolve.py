@@ -11,6 +11,7 @@ from domain.bahama_taxi.events import (
     DeckShuffled,
     DestinationDrawn,
     DieRolled,
+    DropOffChoice,
     Event,
     GameEnded,
     HandDealt,
@@ -25,6 +26,7 @@ from domain.bahama_taxi.events import (
     PawnStepped,
     PlayerForfeited,
     SkipReason,
+    StartCardRedrawn,
     TurnEnded,
     TurnSkipped,
     TurnSkipPending,
@@ -49,6 +51,12 @@ def _with_pawn(state: TaxiState, seat: int, pawn: int, new: Pawn) -> tuple[tuple
     return state.pawns[:seat] + (tuple(pawns),) + state.pawns[seat + 1:]
 
 
+def _left(state: TaxiState, riders: tuple[str, ...]) -> TaxiState:
+    """The cab moves: its passengers have left the area where they boarded."""
+    moved = {c: replace(state.citizens[c], left_pickup_area=True) for c in riders if not state.citizens[c].left_pickup_area}
+    return replace(state, citizens=state.citizens | moved) if moved else state
+
+
 def _take(state: TaxiState, *cards: str | None) -> TaxiState:
     """A citizen's cards leave the draw pile (or the start cards set aside)."""
     return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
@@ -64,6 +72,10 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, pawns=_with_pawn(state, seat, pawn, Pawn(area)), draw_pile=state.draw_pile[1:],
                            discard=state.discard if kept else state.discard + (card,),
                            set_aside=state.set_aside + (card,) if kept else state.set_aside)
+        case StartCardRedrawn(_, card):
+            return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
+        case DropOffChoice(_, _, candidates):
+            return replace(state, dropoff_choice=candidates)
         case CardBurned(card):
             return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
         case CitizenAppeared(citizen, origin, destination):
@@ -83,7 +95,7 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, die=value, steps_left={4: 4, 5: 1}.get(value, value), targets=targets)
         case PawnStepped(seat, pawn, _, to, target):
             cab = state.cab(seat, pawn)
-            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
+            return replace(_left(state, cab.riders), pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
                            steps_left=state.steps_left - 1, targets=(target,) if target else state.targets)
         case MovementEnded():
             return replace(state, phase=Phase.END, end_started=version)
@@ -91,14 +103,14 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, skip_pending=state.skip_pending | {seat})
         case PawnMoved(seat, pawn, _, to):
             cab = state.cab(seat, pawn)
-            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.END,
+            return replace(_left(state, cab.riders), pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.END,
                            end_started=version)
         case PawnStayed():
             return replace(state, phase=Phase.END, end_started=version)
         case PassengerDroppedOff(seat, pawn, citizen, _, fare):
             cab = state.cab(seat, pawn)
             income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
-            return replace(state, income=income, discard=state.discard + state.citizens[citizen].cards,
+            return replace(state, income=income, discard=state.discard + state.citizens[citizen].cards, dropoff_choice=(),
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=tuple(r for r in cab.riders if r != citizen))))
         case PassengerPickedUp(seat, pawn, citizen, area, _):
             cab = state.cab(seat, pawn)

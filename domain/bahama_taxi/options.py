@@ -15,6 +15,22 @@ class Setup(StrEnum):
     START_AS_DESTINATION = "start_as_destination"  # start cards become destinations (§11.6)
 
 
+class DoublePickup(StrEnum):
+    SEPARATELY = "separately"  # each citizen an ordinary pickup
+    TOGETHER = "together"  # citizens waiting together are taken together or not at all (§11.7)
+
+
+class DoubleDropoff(StrEnum):
+    TOGETHER = "together"  # every passenger bound here gets out
+    SEPARATELY = "separately"  # one per end phase, the seat chooses (§11.7)
+
+
+class CancelledPassenger(StrEnum):
+    ONE_POINT_INSTANT = "one_point_instant"
+    ZERO_POINT_INSTANT = "zero_point_instant"
+    TWO_POINT_ROUND_TRIP = "two_point_round_trip"
+
+
 class Movement(StrEnum):
     MANDATORY = "mandatory"  # every pawn turn moves one area (§7.2)
     OPTIONAL = "optional"  # the original rule: a cab may stay
@@ -27,6 +43,10 @@ class TaxiOptions:
     mandatory_pickup: bool = option(False, "a cab ending on a citizen with room must take it (§11.3)")
     mirror_board: bool = option(False, "a citizen may be picked up at either end and rides to the other (§11.4)")
     unknown_destination: bool = option(False, "a citizen's destination is drawn only when it is picked up (§11.9)")
+    double_pickup: DoublePickup = option(DoublePickup.SEPARATELY, "two decks: citizens waiting together (§11.7)")
+    double_dropoff: DoubleDropoff = option(DoubleDropoff.TOGETHER, "two decks: passengers bound for one area (§11.7)")
+    cancelled_passenger: CancelledPassenger = option(
+        CancelledPassenger.ONE_POINT_INSTANT, "two decks: a citizen whose two cards are the same area (§11.7)")
     dice: bool = option(False, "a die rolled before each pawn turn says how the cab moves (§11.10)")
     hand_size: int = option(0, "cards dealt to each seat to reroute its passengers with; 0 or 4 (§11.11)", minimum=0, maximum=4)
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
@@ -35,6 +55,11 @@ class TaxiOptions:
     second_passenger_threshold: int = option(
         4, "with this many citizens waiting or fewer, no cab may take a second passenger (§8.5)", minimum=0, maximum=26)
     max_rounds: int = option(300, "rounds after which the game ends anyway; 0 = no limit (§9)", minimum=0, maximum=10_000)
+
+
+def decks(seats: int) -> int:
+    """One deck for 2–4 players, two for 5–8 (§11.7)."""
+    return 1 if seats <= 4 else 2
 
 
 def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
@@ -48,6 +73,6 @@ def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
         return {"hand_size": "must be 0 (no hands) or 4 (§11.11)"}
     cards_per_seat = {Setup.STANDARD: 1, Setup.SHIFT_CHANGE: 6, Setup.START_AS_DESTINATION: 2}[options.setup]
     cards_per_seat += options.hand_size
-    if seats * cards_per_seat + 2 * options.initial_citizens > 52:
-        return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after {seats} start cards"}
+    if seats * cards_per_seat + 2 * options.initial_citizens > 52 * decks(seats):
+        return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after the setup of {seats} seats"}
     return {}

@@ -13,6 +13,7 @@ from domain.bahama_taxi.board import DISTANCE, NEIGHBOURS, Area, adjacent
 from domain.bahama_taxi.commands import (
     CollectFromGod,
     Command,
+    DropOff,
     End,
     EndTurn,
     Forfeit,
@@ -28,6 +29,7 @@ from domain.bahama_taxi.events import (
     CitizenAppeared,
     DestinationDrawn,
     DieRolled,
+    DropOffChoice,
     Event,
     GameEnded,
     MovementEnd,
@@ -46,7 +48,7 @@ from domain.bahama_taxi.events import (
     TurnStarted,
 )
 from domain.bahama_taxi.evolve import evolve
-from domain.bahama_taxi.options import Movement
+from domain.bahama_taxi.options import CancelledPassenger, DoubleDropoff, DoublePickup, Movement
 from domain.bahama_taxi.state import CAPACITY, Citizen, Phase, TaxiState
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
@@ -95,6 +97,8 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
             _reroute(table, passenger, end, card)
         case PickUp(_, citizens):
             _pick_up(table, citizens)
+        case DropOff(_, passenger):
+            _drop_off_chosen(table, passenger)
         case EndTurn():
             _close_end_phase(table)
         case Skip():
@@ -272,21 +276,58 @@ def _stop(table: Table, reason: MovementEnd) -> None:
 # §8.2: drop-off, then the end phase
 
 def _end_phase(table: Table) -> None:
-    """Every passenger bound for the cab's area gets out and pays its fare (automatic, §8.2);
-    then the seat may pick up, and the phase closes by itself when it cannot (§6)."""
+    """Every passenger bound for the cab's area gets out and pays (automatic, §8.2) — one of
+    them, of the seat's choosing, under `double_dropoff = separately` (§11.7); then the seat may
+    pick up, and the phase closes by itself when nothing is left to choose (§6)."""
     state = table.state
     cab = state.cab(state.current, state.pawn)
-    assert cab.area is not None
-    for rider in cab.riders:
-        citizen = state.citizens[rider]
-        if citizen.to_area == cab.area and citizen.fare is not None:
-            table.emit(PassengerDroppedOff(state.current, state.pawn, rider, cab.area, citizen.fare))
+    bound = [rider for rider in cab.riders if _arrived(state.citizens[rider], cab.area)]
+    if len(bound) > 1 and state.options.double_dropoff is DoubleDropoff.SEPARATELY:
+        table.emit(DropOffChoice(state.current, state.pawn, tuple(bound)))
+        return
+    for rider in bound:
+        _drop_off(table, rider)
     _close_if_done(table)
+
+
+def _arrived(citizen: Citizen, area: Area | None) -> bool:
+    """Bound for `area`; a cancelled passenger on a round trip only once it has been away."""
+    return citizen.to_area == area and (citizen.left_pickup_area or not citizen.cancelled)
+
+
+def payout(state: TaxiState, citizen: Citizen) -> int:
+    """The fare (§2.4); a cancelled passenger pays what `cancelled_passenger` says (§11.7)."""
+    if citizen.cancelled:
+        return {CancelledPassenger.ONE_POINT_INSTANT: 1, CancelledPassenger.ZERO_POINT_INSTANT: 0,
+                CancelledPassenger.TWO_POINT_ROUND_TRIP: 2}[state.options.cancelled_passenger]
+    assert citizen.fare is not None
+    return citizen.fare
+
+
+def _drop_off(table: Table, rider: str) -> None:
+    state = table.state
+    area = state.cab(state.current, state.pawn).area
+    assert area is not None
+    table.emit(PassengerDroppedOff(state.current, state.pawn, rider, area, payout(state, state.citizens[rider])))
+
+
+def _drop_off_chosen(table: Table, passenger: str) -> None:
+    if passenger not in table.state.dropoff_choice:
+        raise _no("not_your_passenger", f"{passenger} is not one of the passengers bound here: "
+                                        f"{', '.join(table.state.dropoff_choice) or 'none'}.")
+    _drop_off(table, passenger)
+    _close_if_done(table)
+
+
+def _no_dropoff_pending(state: TaxiState) -> None:
+    if state.dropoff_choice:
+        raise _no("dropoff_choice_pending", f"Choose the passenger who gets out: {', '.join(state.dropoff_choice)} (§11.7).")
 
 
 def _close_if_done(table: Table) -> None:
     """The end phase closes by itself once no pickup and no reroute is left to choose (§6)."""
-    if not table.over and not legal_pickups(table.state) and not legal_reroutes(table.state):
+    state = table.state
+    if not table.over and not state.dropoff_choice and not legal_pickups(state) and not legal_reroutes(state):
         _end_turn(table)
 
 
@@ -294,6 +335,12 @@ def _close_if_done(table: Table) -> None:
 
 def pickup_violation(state: TaxiState, citizen_id: str, from_god: bool = False) -> RuleViolation | None:
     """Why the acting cab may not take `citizen_id` now, or None."""
+    return _presence_violation(state, citizen_id, from_god) or _limit_violation(
+        state, len(state.cab(state.current, state.pawn).riders))
+
+
+def _presence_violation(state: TaxiState, citizen_id: str, from_god: bool) -> RuleViolation | None:
+    """Whether `citizen_id` waits where the cab is and may board now (§8.3, §11.2)."""
     citizen = state.citizen(citizen_id)
     if citizen is None or citizen_id not in state.waiting:
         return _no("unknown_citizen", f"No citizen {citizen_id} is waiting.")
@@ -304,7 +351,18 @@ def pickup_violation(state: TaxiState, citizen_id: str, from_god: bool = False) 
         return _no("citizen_not_eligible", f"{citizen_id} was already waiting when this cab's last turn ended (§11.2).")
     if not from_god and citizen.appeared_at > state.end_started:
         return _no("citizen_not_eligible", f"{citizen_id} appeared during this end phase (§8.3).")
-    return _limit_violation(state, len(cab.riders))
+    return None
+
+
+def _together(state: TaxiState) -> list[str]:
+    """Under `double_pickup = together`, the citizens that must board together here: all that
+    may board in this end phase, when there are two or more and a cab may take a second
+    passenger at all (§11.7); otherwise none."""
+    if state.options.double_pickup is not DoublePickup.TOGETHER or state.pickup_limit() < 2:
+        return []
+    area = state.cab(state.current, state.pawn).area
+    group = [c.id for c in state.waiting_at(area or "") if c.appeared_at <= state.end_started]
+    return group if len(group) > 1 else []
 
 
 def _limit_violation(state: TaxiState, aboard: int) -> RuleViolation | None:
@@ -320,16 +378,23 @@ def _limit_violation(state: TaxiState, aboard: int) -> RuleViolation | None:
     return None
 
 
-def _board(table: Table, citizen_id: str, from_god: bool) -> None:
-    """One pickup, its replenishment (§8.4), and the end of the game when the street is empty (§9)."""
+def _board(table: Table, citizen_id: str, from_god: bool, limits_checked: bool = False) -> None:
+    """One pickup, its replenishment (§8.4), and the end of the game when the street is empty
+    (§9). A cancelled passenger in an instant mode gets out at once (§11.7)."""
     state = table.state
-    if (problem := pickup_violation(state, citizen_id, from_god)) is not None:
+    problem = _presence_violation(state, citizen_id, from_god)
+    if problem is None and not limits_checked:
+        problem = _limit_violation(state, len(state.cab(state.current, state.pawn).riders))
+    if problem is not None:
         raise problem
     cab = state.cab(state.current, state.pawn)
     assert cab.area is not None
     table.emit(PassengerPickedUp(state.current, state.pawn, citizen_id, cab.area, from_god))
     if table.state.citizens[citizen_id].destination is None:  # §11.9: now we learn where it goes
         table.emit(DestinationDrawn(citizen_id, table.state.draw_pile[0]))
+    instant = state.options.cancelled_passenger is not CancelledPassenger.TWO_POINT_ROUND_TRIP
+    if table.state.citizens[citizen_id].cancelled and instant:
+        _drop_off(table, citizen_id)
     _replenish(table)
     if not table.state.waiting:
         _finish(table, "no_citizens_waiting")
@@ -349,11 +414,22 @@ def new_citizen(state: TaxiState) -> CitizenAppeared:
 
 
 def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
-    _require_phase(table.state, Phase.END, "Citizens are picked up")
+    state = table.state
+    _require_phase(state, Phase.END, "Citizens are picked up")
+    _no_dropoff_pending(state)
     if not citizens:
         raise _no("unknown_citizen", "Name the citizens to pick up.")
+    group = _together(state)
+    if group:
+        for citizen in citizens:
+            if (problem := _presence_violation(state, citizen, from_god=False)) is not None:
+                raise problem
+        aboard = len(state.cab(state.current, state.pawn).riders)
+        if sorted(citizens) != sorted(group) or aboard + len(group) > state.pickup_limit():
+            raise _no("pickup_both_required", f"{', '.join(group)} wait together: take them all, with room for all, "
+                                              "or none (§11.7).")
     for citizen in citizens:
-        _board(table, citizen, from_god=False)
+        _board(table, citizen, from_god=False, limits_checked=bool(group))
         if table.over:
             return
     _close_if_done(table)
@@ -362,18 +438,22 @@ def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
 def _close_end_phase(table: Table) -> None:
     state = table.state
     _require_phase(state, Phase.END, "The turn ends")
+    _no_dropoff_pending(state)
     if state.options.mandatory_pickup and legal_pickups(state):
         raise _no("mandatory_pickup_pending", "A cab with room must take a citizen waiting where it stops (§11.3).")
     _end_turn(table)
 
 
-def legal_pickups(state: TaxiState) -> list[Citizen]:
-    if state.phase is not Phase.END or state.result is not None:
+def legal_pickups(state: TaxiState) -> list[tuple[str, ...]]:
+    """The citizens of each pickup the acting cab may make now."""
+    if state.phase is not Phase.END or state.result is not None or state.dropoff_choice:
         return []
     cab = state.cab(state.current, state.pawn)
     if cab.area is None:
         return []
-    return [c for c in state.waiting_at(cab.area) if pickup_violation(state, c.id) is None]
+    if group := _together(state):
+        return [tuple(group)] if len(cab.riders) + len(group) <= state.pickup_limit() else []
+    return [(c.id,) for c in state.waiting_at(cab.area) if pickup_violation(state, c.id) is None]
 
 
 # §11.2: passengers from God
@@ -414,7 +494,7 @@ def _reroute(table: Table, passenger: str, end: End, card: str) -> None:
     old = rider.origin if (end is End.FROM) != rider.reverse else rider.destination
     assert old is not None
     table.emit(PassengerRerouted(state.current, passenger, end.value, old, card))
-    if table.state.phase is Phase.END:
+    if table.state.phase is Phase.END and not table.state.dropoff_choice:
         _close_if_done(table)
 
 
@@ -496,8 +576,10 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
     if state.result is not None or seat != state.current or seat in state.forfeited:
         return ()
     reroutes: list[Command] = list(legal_reroutes(state))
+    if state.dropoff_choice:
+        return tuple([DropOff(seat, rider) for rider in state.dropoff_choice] + reroutes)
     if state.phase is Phase.END:
-        pickups: list[Command] = [PickUp(seat, (c.id,)) for c in legal_pickups(state)]
+        pickups: list[Command] = [PickUp(seat, citizens) for citizens in legal_pickups(state)]
         if not (state.options.mandatory_pickup and pickups):
             pickups.append(EndTurn(seat))
         return tuple(pickups + reroutes)

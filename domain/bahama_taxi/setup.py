@@ -12,21 +12,23 @@ from domain.bahama_taxi.events import (
     HandDealt,
     PassengerBoardedAtSetup,
     PawnPlaced,
+    StartCardRedrawn,
 )
 from domain.bahama_taxi.evolve import initial
-from domain.bahama_taxi.options import Setup, TaxiOptions
+from domain.bahama_taxi.options import Setup, TaxiOptions, decks
 from domain.bahama_taxi.rules import Table, new_citizen, next_turn
 from domain.core.rng import Rng
 
-MIN_SEATS, MAX_SEATS = 2, 4
+MIN_SEATS, MAX_SEATS = 2, 8
 
 
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     table = Table(initial(options, seats), rng)
-    table.emit(DeckShuffled(rng.shuffled(deck(1))))
+    table.emit(DeckShuffled(rng.shuffled(deck(decks(seats)))))
     special = options.setup is not Setup.STANDARD
     for seat in range(seats):  # §4.2: each cab on its start card, discarded unless a special setup keeps it
-        card = table.state.draw_pile[0]
+        while area_of(card := table.state.draw_pile[0]) in table.state.occupied():  # §11.7: a second copy
+            table.emit(StartCardRedrawn(seat, card))
         table.emit(PawnPlaced(seat, 0, area_of(card), card, kept=special))
     if options.hand_size:  # §11.11: one card at a time, round-robin from seat 0
         dealt = table.state.draw_pile[: options.hand_size * seats]

@@ -27,6 +27,12 @@ class Citizen:
     destination: Card | None  # None while it waits in a game of unknown destinations (§11.9)
     appeared_at: int  # the version of the event that put it on the street
     reverse: bool = False  # boarded at its destination, on the mirror board: it rides to its origin (§11.4)
+    left_pickup_area: bool = False  # the cab has moved since it boarded
+
+    @property
+    def cancelled(self) -> bool:
+        """Two decks: both its cards name one area (§11.7)."""
+        return self.destination is not None and area_of(self.origin) == area_of(self.destination)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -90,6 +96,7 @@ class TaxiState:
     steps_left: int = 0
     targets: tuple[Area, ...] = ()  # on a 4: the farthest destinations aboard, one once chosen
     skip_pending: frozenset[Seat] = frozenset()  # seats whose next turn a 5 skips
+    dropoff_choice: tuple[str, ...] = ()  # passengers bound here, one of whom the seat lets out (§11.7)
     turn_no: int = 0
     round_no: int = 0
     forfeited: tuple[Seat, ...] = ()

@@ -48,6 +48,7 @@ class TaxiView:
     steps_left: int
     targets: tuple[str, ...]  # on a 4: where the cab must head
     skip_pending: tuple[Seat, ...]  # seats whose next turn a 5 skips
+    dropoff_choice: tuple[str, ...]  # passengers bound here, one of whom the seat lets out
     turn_no: int
     round_no: int
     supply_exhausted: bool
@@ -79,6 +80,7 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
         steps_left=state.steps_left,
         targets=state.targets,
         skip_pending=tuple(sorted(state.skip_pending)),
+        dropoff_choice=state.dropoff_choice,
         turn_no=state.turn_no,
         round_no=state.round_no,
         supply_exhausted=state.supply_exhausted,

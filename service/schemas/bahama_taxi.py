@@ -11,6 +11,7 @@ from domain.bahama_taxi.board import AREAS
 from domain.bahama_taxi.commands import (
     CollectFromGod,
     Command,
+    DropOff,
     End,
     EndTurn,
     Forfeit,
@@ -53,14 +54,19 @@ class CollectSchema(Schema):
 class RerouteSchema(Schema):
     passenger = fields.String(required=True, validate=CITIZEN_ID)
     end = fields.String(required=True, validate=validate.OneOf([end.value for end in End]))
-    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD]$", error="Must be a card such as 5H."))
+    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD](\.[12])?$",
+                                                                 error="Must be a card such as 5H, or 5H.2 with two decks."))
+
+
+class DropOffSchema(Schema):
+    passenger = fields.String(required=True, validate=CITIZEN_ID)
 
 
 class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "collect_from_god", "reroute", "end_turn", "forfeit"]
+TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
@@ -81,6 +87,8 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
         return Stay(seat, StaySchema().load(data)["pawn"])
     if kind == "pick_up":
         return PickUp(seat, tuple(PickUpSchema().load(data)["citizens"]))
+    if kind == "drop_off":
+        return DropOff(seat, DropOffSchema().load(data)["passenger"])
     if kind == "collect_from_god":
         return CollectFromGod(seat, CollectSchema().load(data)["citizen"])
     if kind == "reroute":
@@ -103,6 +111,8 @@ def dump_command(command: Command) -> dict[str, Any]:
             return {"type": "stop_moving"}
         case PickUp(_, citizens):
             return {"type": "pick_up", "citizens": list(citizens)}
+        case DropOff(_, passenger):
+            return {"type": "drop_off", "passenger": passenger}
         case CollectFromGod(_, citizen):
             return {"type": "collect_from_god", "citizen": citizen}
         case Reroute(_, passenger, end, card):

@@ -16,7 +16,7 @@ def create(api: ContractClient, seats: int = 2, **options: Any) -> str:
 
 def test_bahama_taxi_is_a_game_type(api: ContractClient) -> None:
     taxi = next(t for t in api.get("/v1/games/types").json["types"] if t["name"] == "bahama_taxi")
-    assert (taxi["min_seats"], taxi["max_seats"]) == (2, 4)
+    assert (taxi["min_seats"], taxi["max_seats"]) == (2, 8)
     assert {"movement", "passengers_from_god", "mandatory_pickup", "parity_burn", "max_rounds"} <= {
         o["name"] for o in taxi["options"]}
     answer = api.post("/v1/games", json={"game": "bahama_taxi", "seats": 4, "options": {"movement": "fly", "initial_citizens": 30}})

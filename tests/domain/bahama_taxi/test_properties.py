@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.cards import deck
 from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp, Step
-from domain.bahama_taxi.options import Movement, Setup, TaxiOptions, check_options
+from domain.bahama_taxi.options import (
+    CancelledPassenger,
+    DoubleDropoff,
+    DoublePickup,
+    Movement,
+    Setup,
+    TaxiOptions,
+    check_options,
+    decks,
+)
 from domain.bahama_taxi.state import CAPACITY, TaxiState
 from domain.bahama_taxi.views import HIDDEN
 from domain.core.codec import to_primitive
@@ -21,7 +30,7 @@ from tests.playing import random_game
 
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
-    seats = draw(st.integers(2, 4))
+    seats = draw(st.integers(2, 8))
     options = TaxiOptions(
         movement=draw(st.sampled_from(Movement)),
         passengers_from_god=draw(st.booleans()),
@@ -31,6 +40,9 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         unknown_destination=draw(st.booleans()),
         hand_size=draw(st.sampled_from([0, 4])),
         dice=draw(st.booleans()),
+        double_pickup=draw(st.sampled_from(DoublePickup)),
+        double_dropoff=draw(st.sampled_from(DoubleDropoff)),
+        cancelled_passenger=draw(st.sampled_from(CancelledPassenger)),
         parity_burn=draw(st.booleans()),
         initial_citizens=draw(st.integers(1, 10)),
         second_passenger_threshold=draw(st.integers(0, 6)),
@@ -60,7 +72,7 @@ def shown_cards(view: dict) -> set[str]:  # type: ignore[type-arg]
 
 def check(state: TaxiState) -> None:
     if state.version > 0:  # once shuffled
-        assert cards(state) == Counter(deck(1))
+        assert cards(state) == Counter(deck(decks(state.seats)))
     areas = [pawn.area for pawns in state.pawns for pawn in pawns if pawn.area is not None]
     assert len(areas) == len(set(areas))  # no two pawns on one area
     assert all(len(pawn.riders) <= CAPACITY for pawns in state.pawns for pawn in pawns)

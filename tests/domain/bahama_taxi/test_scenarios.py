@@ -9,7 +9,19 @@ from dataclasses import replace
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.board import AREAS, DISTANCE, EDGES, NEIGHBOURS, adjacent, fare
-from domain.bahama_taxi.commands import CollectFromGod, End, EndTurn, Move, PickUp, Reroute, Stay, Step, StopMoving
+from domain.bahama_taxi.cards import deck
+from domain.bahama_taxi.commands import (
+    CollectFromGod,
+    DropOff,
+    End,
+    EndTurn,
+    Move,
+    PickUp,
+    Reroute,
+    Stay,
+    Step,
+    StopMoving,
+)
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
@@ -24,6 +36,7 @@ from domain.bahama_taxi.events import (
     PassengerRerouted,
     PawnPlaced,
     SkipReason,
+    StartCardRedrawn,
     TurnSkipped,
     TurnSkipPending,
     TurnStarted,
@@ -197,6 +210,14 @@ def test_16_drop_then_pick_on_one_area() -> None:
     assert send(after, PickUp(A, ("c1",)))[1].cab(A).riders == ("c10", "c11", "c1")
 
 
+def test_17_own_replacement_not_eligible() -> None:
+    state = city({A: "KS", B: "KC", C: "2D", D: "2H", 4: "5C"}, waiting=["AS.1→3C.1", *EIGHT[1:]], riders={A: ["9S.1→JS.1"]},
+                 pile=["AS.2", "9C.1", "JH.2", "4S.1"], hand_size=4, hands={A: ["2C.1"]})
+    events, state = send(state, Move(A, "AS"), PickUp(A, ("c1",)))
+    assert CitizenAppeared("c10", "AS.2", "9C.1") in events and state.current == A  # a reroute is still open to A
+    assert rejected(state, PickUp(A, ("c10",))) == "citizen_not_eligible"
+
+
 # Final phase and game end
 
 def test_18_third_passenger_forbidden() -> None:
@@ -329,6 +350,73 @@ def test_32_start_cards_as_destinations() -> None:
     extra = [e for e in events if isinstance(e, CitizenAppeared)][:4]
     assert [e.destination for e in extra] == [p.card for p in placed] and all(p.kept for p in placed)
     assert len(state.waiting) == 12 and state.discard == () and len(state.draw_pile) == 52 - 4 - 4 - 16
+
+
+# Five to eight players
+
+def test_33_start_redraw() -> None:
+    top = ["AS.1", "9H.1", "KC.1", "9H.2", "5D.1", "2S.1", "7C.1"]
+    order = top + [card for card in deck(2) if card not in top]
+    chosen = BAHAMA_TAXI.parse_options({}, 6)
+    events = BAHAMA_TAXI.setup(chosen, 6, ScriptedRng(orders=[order]))
+    assert StartCardRedrawn(3, "9H.2") in events
+    assert [e.area for e in events if isinstance(e, PawnPlaced)] == ["AS", "9H", "KC", "5D", "2S", "7C"]
+    state = BAHAMA_TAXI.replay(chosen, 6, events)
+    assert CardBurned(order[7]) in events and len(state.draw_pile) == 104 - 7 - 1 - 16  # 97 left: odd, so a burn
+
+
+TWO_AT_AS = ["AS.1→3C.1", "AS.2→KD.1", *EIGHT[2:]]
+
+
+def test_34_double_pickup_together() -> None:
+    state = city({A: "AS", B: "KC"}, waiting=TWO_AT_AS, riders={A: ["9S.1→JS.1"]}, moved=True, double_pickup="together")
+    assert rejected(state, PickUp(A, ("c1",))) == "pickup_both_required"
+    events, after = send(state, PickUp(A, ("c1", "c2")))
+    assert len(after.cab(A).riders) == 3 and sum(isinstance(e, CitizenAppeared) for e in events) == 2
+    two = city({A: "AS", B: "KC"}, waiting=TWO_AT_AS, riders={A: ["9S.1→JS.1", "2H.1→3H.1"]}, moved=True,
+               double_pickup="together")
+    assert rejected(two, PickUp(A, ("c1",))) == "pickup_both_required"
+    assert rejected(two, PickUp(A, ("c1", "c2"))) == "pickup_both_required"
+    final = city({A: "AS", B: "KC"}, waiting=TWO_AT_AS[:4], pile=0, moved=True, double_pickup="together")
+    assert len(send(final, PickUp(A, ("c1",)))[1].cab(A).riders) == 1  # one passenger a cab: the pair rule rests
+
+
+def test_35_double_pickup_separately() -> None:
+    state = city({A: "AS", B: "KC"}, waiting=TWO_AT_AS, riders={A: ["9S.1→JS.1"]}, moved=True)
+    _, after = send(state, PickUp(A, ("c1",)), EndTurn(A))
+    assert "c2" in after.waiting and after.current == B
+
+
+def test_36_double_drop_off() -> None:
+    riders = {A: ["4C.1→JS.1", "8H.1→JS.2"]}
+    events, _ = send(city({A: "9S", B: "KC"}, waiting=EIGHT, riders=riders), Move(A, "JS"))
+    assert [e.fare for e in events if isinstance(e, PassengerDroppedOff)] == [fare("4C", "JS"), fare("8H", "JS")]
+    state = city({A: "9S", B: "KC"}, waiting=EIGHT, riders=riders, double_dropoff="separately")
+    state = send(state, Move(A, "JS"))[1]
+    assert state.dropoff_choice == ("c9", "c10") and rejected(state, EndTurn(A)) == "dropoff_choice_pending"
+    state = send(state, DropOff(A, "c10"))[1]
+    assert state.cab(A).riders == ("c9",) and state.current == B
+    events, state = send(state, Move(B, "QC"), Move(A, "9S"), Move(B, "KC"), Move(A, "JS"))
+    assert PassengerDroppedOff(A, 0, "c9", "JS", fare("4C", "JS")) in events
+
+
+def test_37_cancelled_passengers() -> None:
+    waiting = ["AS.1→AS.2", *EIGHT[2:]]
+    for mode, points in (("one_point_instant", 1), ("zero_point_instant", 0)):
+        state = city({A: "KS", B: "KC"}, waiting=waiting, cancelled_passenger=mode)
+        events, after = send(state, Move(A, "AS"), PickUp(A, ("c1",)))
+        assert events[1:3] == [PassengerPickedUp(A, 0, "c1", "AS"), PassengerDroppedOff(A, 0, "c1", "AS", points)]
+        assert isinstance(events[3], CitizenAppeared)  # the replacement, as after every pickup
+        assert after.cab(A).riders == () and after.income[A] == points
+    trip = city({A: "KS", B: "KC"}, waiting=waiting, cancelled_passenger="two_point_round_trip", movement="optional")
+    trip = send(trip, Move(A, "AS"), PickUp(A, ("c1",)), Move(B, "QC"))[1]
+    assert trip.cab(A).riders == ("c1",)
+    stayed = send(trip, Stay(A))[1]
+    assert stayed.cab(A).riders == ("c1",) and stayed.income[A] == 0  # not dropped without leaving
+    events, back = send(trip, Move(A, "KS"), Stay(B), Move(A, "AS"))
+    assert PassengerDroppedOff(A, 0, "c1", "AS", 2) in events and back.income[A] == 2
+    full = city({A: "AS", B: "KC"}, waiting=waiting, riders={A: ["9S.1→JS.1", "2H.1→3H.1", "4C.1→5C.1"]}, moved=True)
+    assert rejected(full, PickUp(A, ("c1",))) == "cab_is_full"
 
 
 def test_41_reveal_on_pickup() -> None:
