@@ -28,8 +28,8 @@ def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
     moves = [c for c in legal if isinstance(c, (Move, Step))]
     if not moves:
         return EndTurn(seat) if EndTurn(seat) in legal else legal[0]
-    goals = _goals(state, seat)
-    return min(moves, key=lambda move: (min((DISTANCE[move.to][goal] for goal in goals), default=0), rng.randint(0, 9)))
+    return min(moves, key=lambda move: (min((DISTANCE[move.to][goal] for goal in _goals(state, seat, move.pawn)), default=0),
+                                        rng.randint(0, 9)))
 
 
 def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
@@ -38,9 +38,9 @@ def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
     return state.citizens[citizen].fare or 4
 
 
-def _goals(state: TaxiState, seat: Seat) -> list[Area]:
+def _goals(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
     """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
-    cab = state.cab(seat, state.pawn)
+    cab = state.cab(seat, pawn)
     goals = [area for c in cab.riders if (area := state.citizens[c].to_area) is not None]
     if len(cab.riders) < state.pickup_limit():
         for waiting in (state.citizens[c] for c in state.waiting):

@@ -84,6 +84,17 @@ class Reroute:
 
 
 @dataclass(frozen=True, slots=True)
+class Transfer:
+    """Two cabs (§11.8): at the start of the turn, move passengers between the seat's two
+    cabs when they stand on adjacent areas."""
+
+    seat: Seat
+    from_pawn: int
+    to_pawn: int
+    passengers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class EndTurn:
     """Close the end phase without (more) pickups."""
 
@@ -105,4 +116,4 @@ class Forfeit:
     seat: Seat
 
 
-Command = Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | EndTurn | Skip | Forfeit
+Command = Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | Transfer | EndTurn | Skip | Forfeit

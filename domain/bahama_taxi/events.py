@@ -108,10 +108,35 @@ class PassengerBoardedAtSetup:
 
 
 @dataclass(frozen=True, slots=True)
+class CoinFlipped:
+    """Two cabs (§11.8): heads, every turn moves both; tails, they alternate."""
+
+    result: str  # "heads" or "tails"; "chosen" when the options fixed the mode
+    mode: str  # "both" or "alternate"
+
+
+@dataclass(frozen=True, slots=True)
 class TurnStarted:
     seat: Seat
     turn_no: int
     round_no: int
+    pawns: tuple[int, ...] = (0,)  # the pawn turns this turn has, in order
+
+
+@dataclass(frozen=True, slots=True)
+class PawnTurnStarted:
+    """The seat's next pawn turn, or (in its start phase) the seat chose another cab to go first."""
+
+    seat: Seat
+    pawn: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassengersTransferred:
+    seat: Seat
+    from_pawn: int
+    to_pawn: int
+    passengers: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +213,10 @@ class PassengerPickedUp:
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
+    """A pawn turn ended (the seat's turn, when it was the last)."""
+
     seat: Seat
+    pawn: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +234,7 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | TurnStarted | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
+    DeckShuffled | PawnPlaced | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | CoinFlipped | TurnStarted | PawnTurnStarted | PassengersTransferred | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
     | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
@@ -222,7 +250,10 @@ CODEC: EventCodec[Event] = EventCodec(
         PassengerRerouted: "passenger_rerouted",
         CitizenAppeared: "citizen_appeared",
         PassengerBoardedAtSetup: "passenger_boarded_at_setup",
+        CoinFlipped: "coin_flipped",
         TurnStarted: "turn_started",
+        PawnTurnStarted: "pawn_turn_started",
+        PassengersTransferred: "passengers_transferred",
         TurnSkipped: "turn_skipped",
         DieRolled: "die_rolled",
         PawnStepped: "pawn_stepped",

@@ -8,6 +8,7 @@ from typing import assert_never
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
+    CoinFlipped,
     DeckShuffled,
     DestinationDrawn,
     DieRolled,
@@ -20,10 +21,12 @@ from domain.bahama_taxi.events import (
     PassengerDroppedOff,
     PassengerPickedUp,
     PassengerRerouted,
+    PassengersTransferred,
     PawnMoved,
     PawnPlaced,
     PawnStayed,
     PawnStepped,
+    PawnTurnStarted,
     PlayerForfeited,
     SkipReason,
     StartCardRedrawn,
@@ -86,27 +89,46 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(_take(state, origin, destination),
                            citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)},
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
-        case TurnStarted(seat, turn_no, round_no):
-            return replace(state, current=seat, pawn=0, phase=Phase.START, turn_no=turn_no, round_no=round_no, die=None,
-                           steps_left=0, targets=())
+        case CoinFlipped(_, mode):
+            return replace(state, two_pawn_mode=mode)
+        case TurnStarted(seat, turn_no, round_no, pawns):
+            alternation = state.alternation or (0,) * state.seats
+            if state.two_pawn_mode == "alternate":
+                alternation = alternation[:seat] + (1 - pawns[0],) + alternation[seat + 1:]
+            return replace(state, current=seat, pawn=pawns[0], pawns_to_go=pawns[1:], phase=Phase.START, turn_no=turn_no,
+                           round_no=round_no, die=None, steps_left=0, targets=(), moved_this_turn=False,
+                           alternation=alternation)
+        case PawnTurnStarted(_, pawn):
+            switched = (state.pawn,) if state.phase is Phase.START else ()  # chosen to go second
+            return replace(state, pawn=pawn, pawns_to_go=tuple(p for p in state.pawns_to_go if p != pawn) + switched,
+                           phase=Phase.START, die=None, steps_left=0, targets=())
+        case PassengersTransferred(seat, from_pawn, to_pawn, passengers):
+            giver, taker = state.cab(seat, from_pawn), state.cab(seat, to_pawn)
+            state = replace(state, pawns=_with_pawn(state, seat, from_pawn,
+                                                    replace(giver, riders=tuple(r for r in giver.riders if r not in passengers))))
+            return replace(state, pawns=_with_pawn(state, seat, to_pawn, replace(taker, riders=taker.riders + passengers)))
         case TurnSkipped(seat, _, reason):  # a skipped pawn turn does nothing at all (§7.3)
-            return replace(state, skip_pending=state.skip_pending - {seat}) if reason is SkipReason.SKIPPED_BY_FIVE else state
+            if reason is SkipReason.SKIPPED_BY_FIVE:  # the whole turn
+                return replace(state, skip_pending=state.skip_pending - {seat}, pawns_to_go=())
+            return state
         case DieRolled(_, _, value, targets):
             return replace(state, die=value, steps_left={4: 4, 5: 1}.get(value, value), targets=targets)
         case PawnStepped(seat, pawn, _, to, target):
             cab = state.cab(seat, pawn)
             return replace(_left(state, cab.riders), pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
+                           moved_this_turn=True,
                            steps_left=state.steps_left - 1, targets=(target,) if target else state.targets)
         case MovementEnded():
-            return replace(state, phase=Phase.END, end_started=version)
+            return replace(state, phase=Phase.END, end_started=version, moved_this_turn=True)
         case TurnSkipPending(seat):
             return replace(state, skip_pending=state.skip_pending | {seat})
         case PawnMoved(seat, pawn, _, to):
             cab = state.cab(seat, pawn)
             return replace(_left(state, cab.riders), pawns=_with_pawn(state, seat, pawn, replace(cab, area=to)), phase=Phase.END,
+                           moved_this_turn=True,
                            end_started=version)
         case PawnStayed():
-            return replace(state, phase=Phase.END, end_started=version)
+            return replace(state, phase=Phase.END, end_started=version, moved_this_turn=True)
         case PassengerDroppedOff(seat, pawn, citizen, _, fare):
             cab = state.cab(seat, pawn)
             income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
@@ -132,14 +154,14 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
         case DestinationDrawn(citizen, card):
             drawn = replace(state.citizens[citizen], destination=card)
             return replace(_take(state, card), citizens=state.citizens | {citizen: drawn})
-        case TurnEnded(seat):
-            cab = state.cab(seat, state.pawn)
-            return replace(state, pawns=_with_pawn(state, seat, state.pawn, replace(cab, last_turn_end=version)))
+        case TurnEnded(seat, pawn):
+            cab = state.cab(seat, pawn)
+            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, last_turn_end=version)))
         case PlayerForfeited(seat):
             riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
             cards = tuple(card for c in riders for card in state.citizens[c].cards)
-            pawns = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
-            return replace(state, pawns=pawns, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
+            gone = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
+            return replace(state, pawns=gone, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
         case GameEnded(incomes, ranking, reason):
             return replace(state, phase=Phase.OVER, result=Result(incomes, ranking, reason))
         case _:

@@ -31,6 +31,12 @@ class CancelledPassenger(StrEnum):
     TWO_POINT_ROUND_TRIP = "two_point_round_trip"
 
 
+class TwoPawnMode(StrEnum):
+    COIN = "coin"  # a coin flipped at setup: heads both, tails alternate (§11.8)
+    BOTH = "both"  # every turn moves both pawns, in the order the seat chooses
+    ALTERNATE = "alternate"  # one pawn a turn, cab 0 first
+
+
 class Movement(StrEnum):
     MANDATORY = "mandatory"  # every pawn turn moves one area (§7.2)
     OPTIONAL = "optional"  # the original rule: a cab may stay
@@ -47,6 +53,9 @@ class TaxiOptions:
     double_dropoff: DoubleDropoff = option(DoubleDropoff.TOGETHER, "two decks: passengers bound for one area (§11.7)")
     cancelled_passenger: CancelledPassenger = option(
         CancelledPassenger.ONE_POINT_INSTANT, "two decks: a citizen whose two cards are the same area (§11.7)")
+    cabs_per_player: int = option(1, "cabs each seat drives (§11.8)", minimum=1, maximum=2)
+    two_cab_mode: TwoPawnMode = option(TwoPawnMode.COIN, "how two cabs take their turns (§11.8)")
+    cab_transfer: bool = option(True, "two adjacent cabs of a seat may pass passengers at the start of its turn (§11.8)")
     dice: bool = option(False, "a die rolled before each pawn turn says how the cab moves (§11.10)")
     hand_size: int = option(0, "cards dealt to each seat to reroute its passengers with; 0 or 4 (§11.11)", minimum=0, maximum=4)
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
@@ -71,8 +80,10 @@ def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
         return {"unknown_destination": "cannot be combined with setup start_as_destination: the destination would be known (§12)"}
     if options.hand_size not in (0, 4):
         return {"hand_size": "must be 0 (no hands) or 4 (§11.11)"}
+    if options.cabs_per_player == 2 and seats > 4:
+        return {"cabs_per_player": "two cabs are for 2 to 4 players (§12)"}
     cards_per_seat = {Setup.STANDARD: 1, Setup.SHIFT_CHANGE: 6, Setup.START_AS_DESTINATION: 2}[options.setup]
-    cards_per_seat += options.hand_size
+    cards_per_seat = cards_per_seat * options.cabs_per_player + options.hand_size
     if seats * cards_per_seat + 2 * options.initial_citizens > 52 * decks(seats):
         return {"initial_citizens": f"the deck cannot deal {options.initial_citizens} citizens after the setup of {seats} seats"}
     return {}

@@ -24,6 +24,7 @@ from domain.bahama_taxi.commands import (
     Stay,
     Step,
     StopMoving,
+    Transfer,
 )
 from domain.bahama_taxi.events import (
     CitizenAppeared,
@@ -37,9 +38,11 @@ from domain.bahama_taxi.events import (
     PassengerDroppedOff,
     PassengerPickedUp,
     PassengerRerouted,
+    PassengersTransferred,
     PawnMoved,
     PawnStayed,
     PawnStepped,
+    PawnTurnStarted,
     PlayerForfeited,
     SkipReason,
     TurnEnded,
@@ -95,6 +98,8 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
             _collect_from_god(table, citizen)
         case Reroute(_, passenger, end, card):
             _reroute(table, passenger, end, card)
+        case Transfer():
+            _transfer(table, command)
         case PickUp(_, citizens):
             _pick_up(table, citizens)
         case DropOff(_, passenger):
@@ -126,16 +131,28 @@ def _require_phase(state: TaxiState, phase: Phase, what: str) -> None:
         raise _no("wrong_phase", f"{what} only {when}.")
 
 
-def _require_pawn(state: TaxiState, pawn: int) -> None:
-    if pawn != state.pawn:
+def _require_pawn(table: Table, pawn: int) -> None:
+    """The command's cab must be the one whose pawn turn it is — or, when a seat moves both
+    cabs, the other one, which then goes first (§11.8)."""
+    state = table.state
+    if pawn == state.pawn:
+        return
+    if not can_switch(state) or pawn not in state.pawns_to_go:
         raise _no("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
+    table.emit(PawnTurnStarted(state.current, pawn))
+
+
+def can_switch(state: TaxiState) -> bool:
+    """Before its first movement, a seat moving both cabs may still send either first; with
+    dice the roll already belongs to the first cab."""
+    return state.two_pawn_mode == "both" and not state.moved_this_turn and state.phase is Phase.START and not state.options.dice
 
 
 def _move(table: Table, pawn: int, to: str) -> None:
+    _require_phase(table.state, Phase.START, "A cab moves")
+    _no_dice(table.state)
+    _require_pawn(table, pawn)
     state = table.state
-    _require_phase(state, Phase.START, "A cab moves")
-    _require_pawn(state, pawn)
-    _no_dice(state)
     _no_collection_pending(state)
     here = _check_step(state, to)
     table.emit(PawnMoved(state.current, pawn, here, to))
@@ -159,10 +176,10 @@ def _no_dice(state: TaxiState) -> None:
 
 
 def _stay(table: Table, pawn: int) -> None:
+    _require_phase(table.state, Phase.START, "A cab stays")
+    _no_dice(table.state)
+    _require_pawn(table, pawn)
     state = table.state
-    _require_phase(state, Phase.START, "A cab stays")
-    _require_pawn(state, pawn)
-    _no_dice(state)
     if state.options.movement is Movement.MANDATORY:
         raise _no("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
     _no_collection_pending(state)
@@ -215,7 +232,7 @@ def _step(table: Table, pawn: int, to: str, target: str | None) -> None:
         raise _no("variant_not_enabled", "This game is played without dice (§11.10).")
     if state.phase not in (Phase.START, Phase.MOVE):
         raise _no("wrong_phase", "The cab has finished moving.")
-    _require_pawn(state, pawn)
+    _require_pawn(table, pawn)
     _no_collection_pending(state)
     if state.steps_left <= 0:
         raise _no("no_steps_left", "The roll allows no more steps.")
@@ -463,7 +480,46 @@ def _collect_from_god(table: Table, citizen: str) -> None:
     if not state.options.passengers_from_god:
         raise _no("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
     _require_phase(state, Phase.START, "A passenger from God is collected")
+    found = state.citizen(citizen)
+    for pawn in state.pawns_to_go if can_switch(state) and found else ():  # it waits under the other cab
+        if found is not None and state.cab(state.current, pawn).area in (found.origin_area, found.destination_area):
+            _require_pawn(table, pawn)
     _board(table, citizen, from_god=True)
+
+
+# §11.8: two cabs pass passengers
+
+def _transfer(table: Table, command: Transfer) -> None:
+    state = table.state
+    if len(state.pawns[state.current]) < 2:
+        raise _no("variant_not_enabled", "Seats drive one cab in this game (§11.8).")
+    if not state.options.cab_transfer:
+        raise _no("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
+    if state.phase is not Phase.START or state.moved_this_turn:
+        raise _no("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
+    if {command.from_pawn, command.to_pawn} != {0, 1}:
+        raise _no("wrong_pawn", "Name one cab to give and the other to take.")
+    giver, taker = state.cab(state.current, command.from_pawn), state.cab(state.current, command.to_pawn)
+    if giver.area is None or taker.area is None or not adjacent(giver.area, taker.area):
+        raise _no("transfer_not_adjacent", "The two cabs must stand on adjacent areas (§11.8).")
+    if not command.passengers or len(set(command.passengers)) != len(command.passengers) or not set(command.passengers) <= set(giver.riders):
+        raise _no("not_your_passenger", f"Cab {command.from_pawn} carries {', '.join(giver.riders) or 'nobody'}.")
+    if len(taker.riders) + len(command.passengers) > CAPACITY:
+        raise _no("transfer_over_capacity", f"Cab {command.to_pawn} would carry more than {CAPACITY} (§11.8).")
+    table.emit(PassengersTransferred(state.current, command.from_pawn, command.to_pawn, command.passengers))
+
+
+def legal_transfers(state: TaxiState) -> list[Transfer]:
+    """One passenger at a time, either way."""
+    if len(state.pawns[state.current]) < 2 or not state.options.cab_transfer or state.result is not None:
+        return []
+    if state.phase is not Phase.START or state.moved_this_turn:
+        return []
+    cabs = state.pawns[state.current]
+    if cabs[0].area is None or cabs[1].area is None or not adjacent(cabs[0].area, cabs[1].area):
+        return []
+    return [Transfer(state.current, giver, 1 - giver, (rider,)) for giver in (0, 1) for rider in cabs[giver].riders
+            if len(cabs[1 - giver].riders) < CAPACITY]
 
 
 def legal_collections(state: TaxiState) -> list[Citizen]:
@@ -508,36 +564,59 @@ def legal_reroutes(state: TaxiState) -> list[Reroute]:
 # §6, §9: the turn passes; the end of the game
 
 def _end_turn(table: Table) -> None:
-    table.emit(TurnEnded(table.state.current))
+    """The pawn turn ends; the seat's other cab plays next, or the next seat."""
+    table.emit(TurnEnded(table.state.current, table.state.pawn))
     next_turn(table)
 
 
 def next_turn(table: Table) -> None:
-    """The next playing seat's turn (§3); a cab hemmed in under mandatory movement skips its
-    pawn turn (§7.3); the stall guard ends the game after `max_rounds` rounds (§9)."""
+    """The seat's next pawn turn, or the next playing seat's turn (§3, §6); a seat a 5 skipped
+    loses its turn, a cab hemmed in under mandatory movement or rolling a 6 its pawn turn (§7.3,
+    §11.10); the stall guard ends the game after `max_rounds` rounds (§9)."""
     while True:
         state = table.state
-        first = state.turn_no == 0
-        following = state.playing()[0] if first else _seat_after(state)
-        round_no = state.round_no
-        if first or following <= state.current:
-            if state.options.max_rounds and round_no >= state.options.max_rounds:
-                _finish(table, "round_limit")
-                return
-            round_no += 1
-        table.emit(TurnStarted(following, state.turn_no + 1, round_no))
-        if following in table.state.skip_pending:
-            table.emit(TurnSkipped(following, 0, SkipReason.SKIPPED_BY_FIVE))
-            continue
-        area = table.state.cab(following).area
-        assert area is not None
-        if table.state.options.movement is Movement.MANDATORY and not free_neighbours(table.state, area):
-            if table.state.options.dice:
-                table.emit(DieRolled(following, 0, table.rng.randint(1, 6)))  # rolled, then found blocked
-            table.emit(TurnSkipped(following, 0, SkipReason.BLOCKED))
-            continue
-        if not table.state.options.dice or roll(table, following):
+        if state.pawns_to_go and state.turn_no:
+            table.emit(PawnTurnStarted(state.current, state.pawns_to_go[0]))
+        else:
+            first = state.turn_no == 0
+            following = state.playing()[0] if first else _seat_after(state)
+            round_no = state.round_no
+            if first or following <= state.current:
+                if state.options.max_rounds and round_no >= state.options.max_rounds:
+                    _finish(table, "round_limit")
+                    return
+                round_no += 1
+            table.emit(TurnStarted(following, state.turn_no + 1, round_no, _pawn_turns(state, following)))
+            if following in table.state.skip_pending:
+                table.emit(TurnSkipped(following, table.state.pawn, SkipReason.SKIPPED_BY_FIVE))
+                continue
+        if _pawn_turn_goes_on(table):
             return
+
+
+def _pawn_turns(state: TaxiState, seat: Seat) -> tuple[int, ...]:
+    """The pawns a seat's turn moves, in order (§11.8): its one cab; both cabs; or, alternating,
+    the one whose turn it is."""
+    if len(state.pawns[seat]) == 1:
+        return (0,)
+    if state.two_pawn_mode == "both":
+        return (0, 1)
+    return (state.alternation[seat] if state.alternation else 0,)
+
+
+def _pawn_turn_goes_on(table: Table) -> bool:
+    """Whether the pawn turn that starts is played: a cab that cannot move under mandatory
+    movement (§7.3), a 6 or a 4 with an empty cab (§11.10) skip it."""
+    state = table.state
+    seat, pawn = state.current, state.pawn
+    area = state.cab(seat, pawn).area
+    assert area is not None
+    if state.options.movement is Movement.MANDATORY and not free_neighbours(state, area):
+        if state.options.dice:
+            table.emit(DieRolled(seat, pawn, table.rng.randint(1, 6)))  # rolled, then found blocked
+        table.emit(TurnSkipped(seat, pawn, SkipReason.BLOCKED))
+        return False
+    return not state.options.dice or roll(table, seat)
 
 
 def _seat_after(state: TaxiState) -> Seat:
@@ -594,10 +673,15 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
         if state.options.movement is Movement.OPTIONAL and state.die != 4:
             moves.append(StopMoving(seat))
     else:
-        moves = [Move(seat, to, state.pawn) for to in free_neighbours(state, area)]
-        if state.options.movement is Movement.OPTIONAL:
-            moves.append(Stay(seat, state.pawn))
-    return tuple(collections + moves + reroutes)
+        moves = []
+        for pawn in (state.pawn, *(state.pawns_to_go if can_switch(state) else ())):
+            here = state.cab(seat, pawn).area
+            assert here is not None
+            moves += [Move(seat, to, pawn) for to in free_neighbours(state, here)]
+            if state.options.movement is Movement.OPTIONAL:
+                moves.append(Stay(seat, pawn))
+    transfers: list[Command] = list(legal_transfers(state))
+    return tuple(collections + moves + reroutes + transfers)
 
 
 def timeout_command(state: TaxiState, seat: Seat) -> Command:

@@ -7,6 +7,7 @@ from domain.bahama_taxi.cards import area_of, deck
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
+    CoinFlipped,
     DeckShuffled,
     Event,
     HandDealt,
@@ -15,7 +16,7 @@ from domain.bahama_taxi.events import (
     StartCardRedrawn,
 )
 from domain.bahama_taxi.evolve import initial
-from domain.bahama_taxi.options import Setup, TaxiOptions, decks
+from domain.bahama_taxi.options import Setup, TaxiOptions, TwoPawnMode, decks
 from domain.bahama_taxi.rules import Table, new_citizen, next_turn
 from domain.core.rng import Rng
 
@@ -25,17 +26,25 @@ MIN_SEATS, MAX_SEATS = 2, 8
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     table = Table(initial(options, seats), rng)
     table.emit(DeckShuffled(rng.shuffled(deck(decks(seats)))))
+    if options.cabs_per_player == 2:  # §11.8: one coin for the whole game
+        mode = options.two_cab_mode.value
+        if options.two_cab_mode is TwoPawnMode.COIN:
+            heads = rng.randint(0, 1) == 1
+            table.emit(CoinFlipped("heads" if heads else "tails", "both" if heads else "alternate"))
+        else:
+            table.emit(CoinFlipped("chosen", mode))
     special = options.setup is not Setup.STANDARD
-    for seat in range(seats):  # §4.2: each cab on its start card, discarded unless a special setup keeps it
+    cabs = [(seat, pawn) for seat in range(seats) for pawn in range(options.cabs_per_player)]
+    for seat, pawn in cabs:  # §4.2: each cab on its start card, discarded unless a special setup keeps it
         while area_of(card := table.state.draw_pile[0]) in table.state.occupied():  # §11.7: a second copy
             table.emit(StartCardRedrawn(seat, card))
-        table.emit(PawnPlaced(seat, 0, area_of(card), card, kept=special))
+        table.emit(PawnPlaced(seat, pawn, area_of(card), card, kept=special))
     if options.hand_size:  # §11.11: one card at a time, round-robin from seat 0
         dealt = table.state.draw_pile[: options.hand_size * seats]
         for seat in range(seats):
             table.emit(HandDealt(seat, dealt[seat::seats]))
     if options.setup is Setup.SHIFT_CHANGE:
-        _shift_change(table, seats)
+        _shift_change(table, cabs)
     elif options.setup is Setup.START_AS_DESTINATION:
         for seat, start in enumerate(table.state.set_aside):  # §11.6: a new origin for each start card
             table.emit(CitizenAppeared(f"c{seat + 1}", table.state.draw_pile[0], start))
@@ -47,13 +56,13 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     return tuple(table.events)
 
 
-def _shift_change(table: Table, seats: int) -> None:
+def _shift_change(table: Table, cabs: list[tuple[int, int]]) -> None:
     """§11.5: each start card and a second card make the first passenger; two more pairs fill
-    the cab (second cards in seat order, then the pairs, two a seat)."""
+    the cab (second cards in seat order, then the pairs, two a cab)."""
     starts = table.state.set_aside
-    for seat in range(seats):
-        table.emit(PassengerBoardedAtSetup(seat, 0, f"c{seat + 1}", starts[seat], table.state.draw_pile[0]))
-    for seat in range(seats):
+    for number, (seat, pawn) in enumerate(cabs):
+        table.emit(PassengerBoardedAtSetup(seat, pawn, f"c{number + 1}", starts[number], table.state.draw_pile[0]))
+    for seat, pawn in cabs:
         for _ in range(2):
             origin, destination = table.state.draw_pile[:2]
-            table.emit(PassengerBoardedAtSetup(seat, 0, f"c{len(table.state.citizens) + 1}", origin, destination))
+            table.emit(PassengerBoardedAtSetup(seat, pawn, f"c{len(table.state.citizens) + 1}", origin, destination))

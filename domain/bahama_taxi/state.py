@@ -90,6 +90,10 @@ class TaxiState:
     income: tuple[int, ...] = ()
     current: Seat = 0
     pawn: int = 0  # the pawn of the current seat in its pawn turn
+    pawns_to_go: tuple[int, ...] = ()  # the pawn turns left in this turn (two cabs, §11.8)
+    moved_this_turn: bool = False  # a movement command came in this turn (ends transfers)
+    two_pawn_mode: str | None = None  # "both" or "alternate", once the coin has fallen
+    alternation: tuple[int, ...] = ()  # per seat, the pawn its next turn moves under "alternate"
     phase: Phase = Phase.START
     end_started: int = 0  # the version at which the current end phase began
     die: int | None = None  # dice (§11.10): this pawn turn's roll

@@ -21,6 +21,7 @@ from domain.bahama_taxi.commands import (
     Stay,
     Step,
     StopMoving,
+    Transfer,
 )
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
@@ -62,11 +63,17 @@ class DropOffSchema(Schema):
     passenger = fields.String(required=True, validate=CITIZEN_ID)
 
 
+class TransferSchema(Schema):
+    from_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1))
+    to_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1))
+    passengers = fields.List(fields.String(validate=CITIZEN_ID), required=True, validate=validate.Length(min=1, max=3))
+
+
 class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "end_turn", "forfeit"]
+TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "transfer", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
@@ -91,6 +98,9 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
         return DropOff(seat, DropOffSchema().load(data)["passenger"])
     if kind == "collect_from_god":
         return CollectFromGod(seat, CollectSchema().load(data)["citizen"])
+    if kind == "transfer":
+        transfer = TransferSchema().load(data)
+        return Transfer(seat, transfer["from_pawn"], transfer["to_pawn"], tuple(transfer["passengers"]))
     if kind == "reroute":
         reroute = RerouteSchema().load(data)
         return Reroute(seat, reroute["passenger"], End(reroute["end"]), reroute["card"])
@@ -115,6 +125,8 @@ def dump_command(command: Command) -> dict[str, Any]:
             return {"type": "drop_off", "passenger": passenger}
         case CollectFromGod(_, citizen):
             return {"type": "collect_from_god", "citizen": citizen}
+        case Transfer(_, from_pawn, to_pawn, passengers):
+            return {"type": "transfer", "from_pawn": from_pawn, "to_pawn": to_pawn, "passengers": list(passengers)}
         case Reroute(_, passenger, end, card):
             return {"type": "reroute", "passenger": passenger, "end": end.value, "card": card}
         case EndTurn():

@@ -85,6 +85,7 @@ def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ("djambi", 3, {}), ("djambi", 4, {}), ("bahama_taxi", 2, {"max_rounds": 60}), ("bahama_taxi", 4, {"max_rounds": 40}),
     ("bahama_taxi", 3, {"max_rounds": 30, "dice": True, "hand_size": 4, "unknown_destination": True}),
     ("bahama_taxi", 8, {"max_rounds": 15, "double_pickup": "together", "double_dropoff": "separately"}),
+    ("bahama_taxi", 3, {"max_rounds": 20, "cabs_per_player": 2, "two_cab_mode": "both", "passengers_from_god": True}),
 ])
 def test_complete_games_of_each_game_replay_to_the_live_state(client: Client, name: str, seats: int,
                                                               options: dict[str, Any]) -> None:

@@ -18,9 +18,9 @@ A, B, C, D = 0, 1, 2, 3
 
 
 def city(
-    cabs: dict[int, str],
+    cabs: dict[int, str | tuple[str, str]],
     waiting: list[str] = (),  # type: ignore[assignment]
-    riders: dict[int, list[str]] | None = None,
+    riders: dict[int | tuple[int, int], list[str]] | None = None,
     pile: int | list[str] | None = None,
     current: int = A,
     seats: int | None = None,
@@ -29,13 +29,16 @@ def city(
     hands: dict[int, list[str]] | None = None,
     **options: Any,
 ) -> TaxiState:
-    """Cabs by seat (`{A: "2S"}`), waiting citizens and passengers as `6D→8D` or `6D→?` (ids c1, c2, … in
-    that order), and the draw pile: its top cards, or a size (the unused cards, in deck order).
-    It is `current`'s turn in round 1, before its cab moves (or, `moved`, in its end phase)."""
+    """Cabs by seat (`{A: "2S"}`, or two: `{A: ("9S", "JS")}`), waiting citizens and passengers
+    as `6D→8D` or `6D→?` (ids c1, c2, … in that order; riders by seat, or by (seat, cab)), and
+    the draw pile: its top cards, or a size (the unused cards, in deck order). It is `current`'s
+    turn in round 1, before its (first) cab moves (or, `moved`, in its end phase)."""
     seats = seats or len(cabs)
-    state = initial(BAHAMA_TAXI.parse_options(options, seats), seats)
+    chosen = BAHAMA_TAXI.parse_options(options, seats)
+    state = initial(chosen, seats)
     citizens: dict[str, Citizen] = {}
-    used = set(cabs.values())
+    areas = {seat: (cab,) if isinstance(cab, str) else cab for seat, cab in cabs.items()}
+    used = {area for pair in areas.values() for area in pair}
 
     def add(text: str) -> str:
         origin, destination = text.split("→")  # "?": not drawn yet (unknown destinations)
@@ -45,13 +48,18 @@ def city(
         return citizen.id
 
     waiting_ids = tuple(add(text) for text in waiting)
-    pawns = tuple((Pawn(cabs[seat], tuple(add(t) for t in (riders or {}).get(seat, []))),) for seat in range(seats))
+    aboard = {(key, 0) if isinstance(key, int) else key: texts for key, texts in (riders or {}).items()}
+    pawns = tuple(tuple(Pawn(area, tuple(add(t) for t in aboard.get((seat, pawn), []))) for pawn, area in enumerate(areas[seat]))
+                  for seat in range(seats))
+    two = len(pawns[current]) == 2
+    mode = chosen.two_cab_mode.value if two and chosen.two_cab_mode.value != "coin" else ("both" if two else None)
     if isinstance(pile, list):
         draw_pile = tuple(pile)
     else:
         unused = tuple(card for card in deck(1) if card not in used)
         draw_pile = unused if pile is None else unused[:pile]
-    return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile,
+    return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile, two_pawn_mode=mode,
+                   pawns_to_go=(1,) if mode == "both" else (), alternation=(1,) * seats if mode == "alternate" else (),
                    current=current, phase=Phase.END if moved else Phase.START, end_started=1, turn_no=1, round_no=1,
                    version=1, income=income or state.income,
                    hands=tuple(tuple((hands or {}).get(seat, [])) for seat in range(seats)) if hands else ())

@@ -18,6 +18,7 @@ from domain.bahama_taxi.options import (
     Movement,
     Setup,
     TaxiOptions,
+    TwoPawnMode,
     check_options,
     decks,
 )
@@ -40,6 +41,9 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         unknown_destination=draw(st.booleans()),
         hand_size=draw(st.sampled_from([0, 4])),
         dice=draw(st.booleans()),
+        cabs_per_player=draw(st.sampled_from([1, 1, 2])),
+        two_cab_mode=draw(st.sampled_from(TwoPawnMode)),
+        cab_transfer=draw(st.booleans()),
         double_pickup=draw(st.sampled_from(DoublePickup)),
         double_dropoff=draw(st.sampled_from(DoubleDropoff)),
         cancelled_passenger=draw(st.sampled_from(CancelledPassenger)),

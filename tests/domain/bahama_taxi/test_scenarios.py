@@ -21,6 +21,7 @@ from domain.bahama_taxi.commands import (
     Stay,
     Step,
     StopMoving,
+    Transfer,
 )
 from domain.bahama_taxi.events import (
     CardBurned,
@@ -34,7 +35,9 @@ from domain.bahama_taxi.events import (
     PassengerDroppedOff,
     PassengerPickedUp,
     PassengerRerouted,
+    PassengersTransferred,
     PawnPlaced,
+    PawnTurnStarted,
     SkipReason,
     StartCardRedrawn,
     TurnSkipped,
@@ -417,6 +420,47 @@ def test_37_cancelled_passengers() -> None:
     assert PassengerDroppedOff(A, 0, "c1", "AS", 2) in events and back.income[A] == 2
     full = city({A: "AS", B: "KC"}, waiting=waiting, riders={A: ["9S.1→JS.1", "2H.1→3H.1", "4C.1→5C.1"]}, moved=True)
     assert rejected(full, PickUp(A, ("c1",))) == "cab_is_full"
+
+
+# Two cabs
+
+def test_38_heads() -> None:
+    state = city({A: ("2S", "9S"), B: ("KC", "QH")}, waiting=[*EIGHT, "8S→KD"], pile=["2S", "5H", "JD", "QD"],
+                 two_cab_mode="both", passengers_from_god=True)
+    assert {m.pawn for m in BAHAMA_TAXI.legal_commands(state, A) if isinstance(m, Move)} == {0, 1}
+    events, state = send(state, Move(A, "8S", 1))  # cab 1 goes first
+    assert events[0] == PawnTurnStarted(A, 1) and state.pawn == 1 and state.pawns_to_go == (0,)
+    events, state = send(state, PickUp(A, ("c9",)))
+    assert CitizenAppeared("c10", "2S", "5H") in events  # the replacement appears under cab 0
+    assert state.current == A and state.pawn == 0 and state.phase is Phase.START  # now cab 0's pawn turn
+    events, state = send(state, CollectFromGod(A, "c10"), Move(A, "3S", 0))
+    assert PassengerPickedUp(A, 0, "c10", "2S", from_god=True) in events and state.current == B
+
+
+def test_39_tails() -> None:
+    state = city({A: ("2S", "9S"), B: ("KC", "QH")}, waiting=EIGHT, two_cab_mode="alternate")
+    assert rejected(state, Move(A, "8S", 1)) == "wrong_pawn"
+    state = send(state, Move(A, "3S", 0))[1]
+    assert state.current == B and state.pawn == 1  # B's alternation: cab 0 played before the game began here
+    state = send(state, Move(B, "10H", 1))[1]
+    assert state.current == A and state.pawn == 1 and rejected(state, Move(A, "2S", 0)) == "wrong_pawn"
+    assert send(state, Move(A, "10S", 1))[1].cab(A, 1).area == "10S"
+
+
+def test_40_transfer() -> None:
+    three = ["5D→2S", "8S→8H", "AS→3C"]
+    state = city({A: ("9S", "JS"), B: ("KC", "QH")}, waiting=EIGHT[3:], riders={(A, 0): three, (A, 1): ["KH→4D"]},
+                 two_cab_mode="both")
+    events, after = send(state, Transfer(A, 0, 1, ("c6",)))
+    assert events == [PassengersTransferred(A, 0, 1, ("c6",))]
+    assert len(after.cab(A, 0).riders) == 2 and len(after.cab(A, 1).riders) == 2
+    assert rejected(state, Transfer(A, 0, 1, ("c6", "c7", "c8"))) == "transfer_over_capacity"
+    assert rejected(state, Transfer(A, 1, 0, ("c6",))) == "not_your_passenger"
+    apart = city({A: ("9S", "3S"), B: ("KC", "QH")}, waiting=EIGHT[3:], riders={(A, 0): three}, two_cab_mode="both")
+    assert rejected(apart, Transfer(A, 0, 1, ("c6",))) == "transfer_not_adjacent"
+    assert rejected(state, Move(A, "10S", 0), Transfer(A, 0, 1, ("c6",))) == "wrong_phase"
+    no = city({A: ("9S", "JS"), B: ("KC", "QH")}, riders={(A, 0): three}, two_cab_mode="both", cab_transfer=False)
+    assert rejected(no, Transfer(A, 0, 1, ("c1",))) == "transfer_not_allowed"
 
 
 def test_41_reveal_on_pickup() -> None:
