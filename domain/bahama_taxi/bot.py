@@ -41,6 +41,9 @@ def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
 def _goals(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
     """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
     cab = state.cab(seat, pawn)
+    if cab.kind == "police":  # Contraband: after the opposing smuggler
+        return [smuggler.area for other, pawns in enumerate(state.pawns) if other != seat
+                for smuggler in pawns[:1] if smuggler.area is not None]
     goals = [area for c in cab.riders if (area := state.citizens[c].to_area) is not None]
     if len(cab.riders) < state.pickup_limit():
         for waiting in (state.citizens[c] for c in state.waiting):

@@ -19,5 +19,10 @@ def deck(copies: int) -> tuple[Card, ...]:
     return tuple(f"{face}.{copy}" for copy in range(1, copies + 1) for face in faces)
 
 
+def contraband_deck() -> tuple[Card, ...]:
+    """Bahama Contraband plays without the four 3s (§11.12)."""
+    return tuple(card for card in deck(1) if not card.startswith("3"))
+
+
 def area_of(card: Card) -> Area:
     return card.split(".", 1)[0]

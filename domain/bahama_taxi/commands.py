@@ -10,12 +10,22 @@ from domain.core.game import Seat
 
 
 @dataclass(frozen=True, slots=True)
+class PlacePolice:
+    """Contraband setup (§11.12): the police on one of the seat's two 3s, the smuggler on the other."""
+
+    seat: Seat
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
-    """Drive the cab to an adjacent free area (§7.1)."""
+    """Drive the cab to an adjacent free area (§7.1). With `pick_up` it is a batch (§13.1): the
+    move, each pickup in order, then the end of the turn — accepted or refused as a whole."""
 
     seat: Seat
     to: str
     pawn: int = 0
+    pick_up: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,4 +126,4 @@ class Forfeit:
     seat: Seat
 
 
-Command = Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | Transfer | EndTurn | Skip | Forfeit
+Command = PlacePolice | Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | Transfer | EndTurn | Skip | Forfeit

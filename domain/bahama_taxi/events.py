@@ -30,13 +30,33 @@ class DeckShuffled:
 
 @dataclass(frozen=True, slots=True)
 class PawnPlaced:
-    """A cab on its start card, which is discarded, or `kept` aside for a citizen (§11.5, §11.6)."""
+    """A cab on its start card, which is discarded, or `kept` aside for a citizen (§11.5,
+    §11.6); in Contraband a smuggler or police on its 3, with no card (§11.12)."""
 
     seat: Seat
     pawn: int
     area: str
-    card: str
+    card: str | None
     kept: bool = False
+    kind: str = "taxi"
+
+
+@dataclass(frozen=True, slots=True)
+class PoliceToPlace:
+    """Contraband: `seat` places its police on one of its two 3s (§11.12)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SmugglerArrested:
+    """Contraband: the police's seat is paid the fares of the smuggler's goods, which are discarded."""
+
+    police_seat: Seat
+    smuggler_seat: Seat
+    area: str
+    confiscated: tuple[str, ...]
+    reward: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +254,7 @@ class GameEnded:
 
 
 Event = (
-    DeckShuffled | PawnPlaced | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | CoinFlipped | TurnStarted | PawnTurnStarted | PassengersTransferred | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
+    DeckShuffled | PawnPlaced | PoliceToPlace | SmugglerArrested | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | CoinFlipped | TurnStarted | PawnTurnStarted | PassengersTransferred | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
     | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
 )
@@ -243,6 +263,8 @@ CODEC: EventCodec[Event] = EventCodec(
     names={
         DeckShuffled: "deck_shuffled",
         PawnPlaced: "pawn_placed",
+        PoliceToPlace: "police_to_place",
+        SmugglerArrested: "smuggler_arrested",
         CardBurned: "card_burned",
         StartCardRedrawn: "start_card_redrawn",
         DropOffChoice: "drop_off_choice",

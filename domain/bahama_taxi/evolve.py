@@ -28,7 +28,9 @@ from domain.bahama_taxi.events import (
     PawnStepped,
     PawnTurnStarted,
     PlayerForfeited,
+    PoliceToPlace,
     SkipReason,
+    SmugglerArrested,
     StartCardRedrawn,
     TurnEnded,
     TurnSkipped,
@@ -71,10 +73,20 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
     match event:
         case DeckShuffled(order):
             return replace(state, draw_pile=order)
-        case PawnPlaced(seat, pawn, area, card, kept):
-            return replace(state, pawns=_with_pawn(state, seat, pawn, Pawn(area)), draw_pile=state.draw_pile[1:],
+        case PawnPlaced(seat, pawn, area, card, kept, kind):
+            placed = replace(state, pawns=_with_pawn(state, seat, pawn, Pawn(area, kind=kind)))
+            if card is None:
+                return placed
+            return replace(placed, draw_pile=state.draw_pile[1:],
                            discard=state.discard if kept else state.discard + (card,),
                            set_aside=state.set_aside + (card,) if kept else state.set_aside)
+        case PoliceToPlace(seat):
+            return replace(state, current=seat, phase=Phase.PLACING)
+        case SmugglerArrested(police_seat, smuggler_seat, _, confiscated, reward):
+            smuggler = state.cab(smuggler_seat, 0)
+            income = state.income[:police_seat] + (state.income[police_seat] + reward,) + state.income[police_seat + 1:]
+            return replace(state, income=income, discard=state.discard + tuple(c for r in confiscated for c in state.citizens[r].cards),
+                           pawns=_with_pawn(state, smuggler_seat, 0, replace(smuggler, riders=())))
         case StartCardRedrawn(_, card):
             return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
         case DropOffChoice(_, _, candidates):

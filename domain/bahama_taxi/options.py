@@ -56,6 +56,8 @@ class TaxiOptions:
     cabs_per_player: int = option(1, "cabs each seat drives (§11.8)", minimum=1, maximum=2)
     two_cab_mode: TwoPawnMode = option(TwoPawnMode.COIN, "how two cabs take their turns (§11.8)")
     cab_transfer: bool = option(True, "two adjacent cabs of a seat may pass passengers at the start of its turn (§11.8)")
+    contraband: bool = option(False, "Bahama Contraband for two: smugglers and police (§11.12)")
+    smuggler_runs_into_police: bool = option(True, "a smuggler driving onto the opposing police is arrested (§11.12)")
     dice: bool = option(False, "a die rolled before each pawn turn says how the cab moves (§11.10)")
     hand_size: int = option(0, "cards dealt to each seat to reroute its passengers with; 0 or 4 (§11.11)", minimum=0, maximum=4)
     setup: Setup = option(Setup.STANDARD, "how the game is set up (§4, §11.5, §11.6)")
@@ -78,6 +80,13 @@ def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
         return {"unknown_destination": "cannot be combined with mirror_board: there is no second end to board at (§12)"}
     if options.unknown_destination and options.setup is Setup.START_AS_DESTINATION:
         return {"unknown_destination": "cannot be combined with setup start_as_destination: the destination would be known (§12)"}
+    if options.contraband:
+        clashes = {"dice": options.dice, "hand_size": options.hand_size > 0, "cabs_per_player": options.cabs_per_player == 2,
+                   "setup": options.setup is not Setup.STANDARD}
+        if clash := next((name for name, on in clashes.items() if on), None):
+            return {"contraband": f"cannot be combined with {clash} (§12)"}
+        if seats != 2:
+            return {"contraband": "is a game for exactly 2 players (§12)"}
     if options.hand_size not in (0, 4):
         return {"hand_size": "must be 0 (no hands) or 4 (§11.11)"}
     if options.cabs_per_player == 2 and seats > 4:

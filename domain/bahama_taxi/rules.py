@@ -19,6 +19,7 @@ from domain.bahama_taxi.commands import (
     Forfeit,
     Move,
     PickUp,
+    PlacePolice,
     Reroute,
     Skip,
     Stay,
@@ -26,6 +27,7 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
+from domain.bahama_taxi.contraband import POLICE, SMUGGLER, Entry, arrest, entry, police_areas
 from domain.bahama_taxi.events import (
     CitizenAppeared,
     DestinationDrawn,
@@ -40,10 +42,12 @@ from domain.bahama_taxi.events import (
     PassengerRerouted,
     PassengersTransferred,
     PawnMoved,
+    PawnPlaced,
     PawnStayed,
     PawnStepped,
     PawnTurnStarted,
     PlayerForfeited,
+    PoliceToPlace,
     SkipReason,
     TurnEnded,
     TurnSkipped,
@@ -86,8 +90,12 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     if command.seat != state.current:
         raise _no("not_your_turn", f"It is seat {state.current}'s turn.")
     match command:
-        case Move(_, to, pawn):
+        case PlacePolice(_, area):
+            _place_police(table, area)
+        case Move(_, to, pawn, pick_up):
             _move(table, pawn, to)
+            if pick_up is not None:
+                _batch(table, command.seat, pick_up)
         case Stay(_, pawn):
             _stay(table, pawn)
         case Step(_, to, pawn, target):
@@ -119,10 +127,12 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
 
 # §7: movement
 
-def free_neighbours(state: TaxiState, area: Area) -> list[Area]:
-    """Adjacent areas no pawn stands on (§7.1)."""
-    occupied = state.occupied()
-    return [neighbour for neighbour in NEIGHBOURS[area] if neighbour not in occupied]
+def open_neighbours(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
+    """The adjacent areas a pawn may drive onto: free ones (§7.1), and in Contraband the
+    opposing pawn it arrests (§11.12)."""
+    area = state.cab(seat, pawn).area
+    assert area is not None
+    return [neighbour for neighbour in NEIGHBOURS[area] if entry(state, seat, pawn, neighbour) is not Entry.CLOSED]
 
 
 def _require_phase(state: TaxiState, phase: Phase, what: str) -> None:
@@ -137,6 +147,8 @@ def _require_pawn(table: Table, pawn: int) -> None:
     state = table.state
     if pawn == state.pawn:
         return
+    if state.arrested(state.current) and state.pawn == SMUGGLER:
+        raise _no("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
     if not can_switch(state) or pawn not in state.pawns_to_go:
         raise _no("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
     table.emit(PawnTurnStarted(state.current, pawn))
@@ -144,8 +156,9 @@ def _require_pawn(table: Table, pawn: int) -> None:
 
 def can_switch(state: TaxiState) -> bool:
     """Before its first movement, a seat moving both cabs may still send either first; with
-    dice the roll already belongs to the first cab."""
-    return state.two_pawn_mode == "both" and not state.moved_this_turn and state.phase is Phase.START and not state.options.dice
+    dice the roll already belongs to the first cab, and an arrested smuggler goes first."""
+    return (state.two_pawn_mode == "both" and not state.moved_this_turn and state.phase is Phase.START
+            and not state.options.dice and not state.arrested(state.current))
 
 
 def _move(table: Table, pawn: int, to: str) -> None:
@@ -155,8 +168,26 @@ def _move(table: Table, pawn: int, to: str) -> None:
     state = table.state
     _no_collection_pending(state)
     here = _check_step(state, to)
+    arrests = entry(state, state.current, pawn, to) is Entry.ARREST
     table.emit(PawnMoved(state.current, pawn, here, to))
+    if arrests:
+        table.emit(arrest(table.state, to))
+        if pawn == SMUGGLER:  # it ran into the police: its pawn turn ends there (§11.12)
+            _end_turn(table)
+            return
     _end_phase(table)
+
+
+def _batch(table: Table, seat: Seat, citizens: tuple[str, ...]) -> None:
+    """The rest of `Move(..., pick_up=[…])`: each pickup, then the end of the turn (§13.1)."""
+    for citizen in citizens:
+        if table.over:
+            raise _no("game_over", "The game ended before this pickup.")
+        if table.state.current != seat or table.state.phase is not Phase.END:
+            raise _no("citizen_not_eligible", f"The turn had ended before {citizen} could be picked up.")
+        _pick_up(table, (citizen,))
+    if not table.over and table.state.current == seat and table.state.phase is Phase.END:
+        _close_end_phase(table)
 
 
 def _check_step(state: TaxiState, to: str) -> Area:
@@ -165,7 +196,7 @@ def _check_step(state: TaxiState, to: str) -> Area:
     assert here is not None
     if to not in NEIGHBOURS or not adjacent(here, to):
         raise _no("not_adjacent", f"{to} is not an area next to {here}; the cab moves one area (§7.1).")
-    if to in state.occupied():
+    if entry(state, state.current, state.pawn, to) is Entry.CLOSED:
         raise _no("area_occupied", f"Another pawn stands on {to} (§7.1).")
     return here
 
@@ -180,6 +211,8 @@ def _stay(table: Table, pawn: int) -> None:
     _no_dice(table.state)
     _require_pawn(table, pawn)
     state = table.state
+    if state.arrested(state.current) and state.pawn == SMUGGLER:
+        raise _no("must_move_arrested_smuggler", "The arrested smuggler must drive off this area (§11.12).")
     if state.options.movement is Movement.MANDATORY:
         raise _no("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
     _no_collection_pending(state)
@@ -216,7 +249,7 @@ def legal_steps(state: TaxiState) -> list[Step]:
     here = state.cab(state.current, state.pawn).area
     assert here is not None
     steps = []
-    for to in free_neighbours(state, here):
+    for to in open_neighbours(state, state.current, state.pawn):
         if state.die != 4:
             steps.append(Step(state.current, to, state.pawn))
             continue
@@ -433,6 +466,7 @@ def new_citizen(state: TaxiState) -> CitizenAppeared:
 def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
     state = table.state
     _require_phase(state, Phase.END, "Citizens are picked up")
+    _no_police(state)
     _no_dropoff_pending(state)
     if not citizens:
         raise _no("unknown_citizen", "Name the citizens to pick up.")
@@ -461,12 +495,17 @@ def _close_end_phase(table: Table) -> None:
     _end_turn(table)
 
 
+def _no_police(state: TaxiState) -> None:
+    if state.cab(state.current, state.pawn).kind == "police":
+        raise _no("police_cannot_carry", "Police never carry contraband (§11.12).")
+
+
 def legal_pickups(state: TaxiState) -> list[tuple[str, ...]]:
     """The citizens of each pickup the acting cab may make now."""
     if state.phase is not Phase.END or state.result is not None or state.dropoff_choice:
         return []
     cab = state.cab(state.current, state.pawn)
-    if cab.area is None:
+    if cab.area is None or cab.kind == "police":
         return []
     if group := _together(state):
         return [tuple(group)] if len(cab.riders) + len(group) <= state.pickup_limit() else []
@@ -480,11 +519,32 @@ def _collect_from_god(table: Table, citizen: str) -> None:
     if not state.options.passengers_from_god:
         raise _no("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
     _require_phase(state, Phase.START, "A passenger from God is collected")
+    _no_police(state)
     found = state.citizen(citizen)
     for pawn in state.pawns_to_go if can_switch(state) and found else ():  # it waits under the other cab
         if found is not None and state.cab(state.current, pawn).area in (found.origin_area, found.destination_area):
             _require_pawn(table, pawn)
     _board(table, citizen, from_god=True)
+
+
+# §11.12: Bahama Contraband's setup
+
+def _place_police(table: Table, area: str) -> None:
+    state = table.state
+    if not state.options.contraband:
+        raise _no("variant_not_enabled", "This is no game of Bahama Contraband (§11.12).")
+    if state.phase is not Phase.PLACING:
+        raise _no("wrong_phase", "The police are placed before the first turn.")
+    threes = police_areas(state.current)
+    if area not in threes:
+        raise _no("not_your_start_area", f"Your police starts on {threes[0]} or {threes[1]} (§11.12).")
+    other = threes[1] if area == threes[0] else threes[0]
+    table.emit(PawnPlaced(state.current, SMUGGLER, other, None, kind="smuggler"),
+               PawnPlaced(state.current, POLICE, area, None, kind="police"))
+    if state.current + 1 < state.seats:
+        table.emit(PoliceToPlace(state.current + 1))
+    else:
+        next_turn(table)
 
 
 # §11.8: two cabs pass passengers
@@ -526,7 +586,7 @@ def legal_collections(state: TaxiState) -> list[Citizen]:
     if not state.options.passengers_from_god or state.phase is not Phase.START or state.result is not None:
         return []
     cab = state.cab(state.current, state.pawn)
-    if cab.area is None:
+    if cab.area is None or cab.kind == "police":
         return []
     return [c for c in state.waiting_at(cab.area) if pickup_violation(state, c.id, from_god=True) is None]
 
@@ -596,11 +656,13 @@ def next_turn(table: Table) -> None:
 
 def _pawn_turns(state: TaxiState, seat: Seat) -> tuple[int, ...]:
     """The pawns a seat's turn moves, in order (§11.8): its one cab; both cabs; or, alternating,
-    the one whose turn it is."""
+    the one whose turn it is — in Contraband the arrested smuggler first (§11.12)."""
     if len(state.pawns[seat]) == 1:
         return (0,)
     if state.two_pawn_mode == "both":
         return (0, 1)
+    if state.arrested(seat):
+        return (SMUGGLER,)
     return (state.alternation[seat] if state.alternation else 0,)
 
 
@@ -611,7 +673,8 @@ def _pawn_turn_goes_on(table: Table) -> bool:
     seat, pawn = state.current, state.pawn
     area = state.cab(seat, pawn).area
     assert area is not None
-    if state.options.movement is Movement.MANDATORY and not free_neighbours(state, area):
+    stuck = not open_neighbours(state, seat, pawn)
+    if stuck and (state.options.movement is Movement.MANDATORY or (pawn == SMUGGLER and state.arrested(seat))):
         if state.options.dice:
             table.emit(DieRolled(seat, pawn, table.rng.randint(1, 6)))  # rolled, then found blocked
         table.emit(TurnSkipped(seat, pawn, SkipReason.BLOCKED))
@@ -654,6 +717,8 @@ def forfeit(table: Table, seat: Seat) -> None:
 def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
     if state.result is not None or seat != state.current or seat in state.forfeited:
         return ()
+    if state.phase is Phase.PLACING:
+        return tuple(PlacePolice(seat, area) for area in police_areas(seat))
     reroutes: list[Command] = list(legal_reroutes(state))
     if state.dropoff_choice:
         return tuple([DropOff(seat, rider) for rider in state.dropoff_choice] + reroutes)
@@ -662,30 +727,32 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
         if not (state.options.mandatory_pickup and pickups):
             pickups.append(EndTurn(seat))
         return tuple(pickups + reroutes)
-    collections: list[Command] = [CollectFromGod(seat, c.id) for c in legal_collections(state)]
-    if state.options.mandatory_pickup and collections:
-        return tuple(collections + reroutes)
-    area = state.cab(seat, state.pawn).area
-    assert area is not None
-    moves: list[Command]
     if state.options.dice:
-        moves = list(legal_steps(state))
-        if state.options.movement is Movement.OPTIONAL and state.die != 4:
-            moves.append(StopMoving(seat))
-    else:
-        moves = []
-        for pawn in (state.pawn, *(state.pawns_to_go if can_switch(state) else ())):
-            here = state.cab(seat, pawn).area
-            assert here is not None
-            moves += [Move(seat, to, pawn) for to in free_neighbours(state, here)]
-            if state.options.movement is Movement.OPTIONAL:
-                moves.append(Stay(seat, pawn))
+        steps: list[Command] = [CollectFromGod(seat, c.id) for c in legal_collections(state)]
+        if not (state.options.mandatory_pickup and steps):
+            steps += legal_steps(state)
+            if state.options.movement is Movement.OPTIONAL and state.die != 4:
+                steps.append(StopMoving(seat))
+        return tuple(steps + reroutes)
+    moves: list[Command] = []
+    switches = [evolve(state, PawnTurnStarted(seat, pawn)) for pawn in state.pawns_to_go] if can_switch(state) else []
+    for each in (state, *switches):  # the cab whose turn it is, and the one that may go first instead
+        collections = [CollectFromGod(seat, c.id) for c in legal_collections(each)]
+        moves += collections
+        if state.options.mandatory_pickup and collections:
+            continue
+        moves += [Move(seat, to, each.pawn) for to in open_neighbours(each, seat, each.pawn)]
+        if state.options.movement is Movement.OPTIONAL and not (each.pawn == SMUGGLER and each.arrested(seat)):
+            moves.append(Stay(seat, each.pawn))
     transfers: list[Command] = list(legal_transfers(state))
-    return tuple(collections + moves + reroutes + transfers)
+    return tuple(moves + reroutes + transfers)
 
 
 def timeout_command(state: TaxiState, seat: Seat) -> Command:
-    """A turn deadline under `skip`: the turn passes as it stands."""
+    """A turn deadline under `skip`: the turn passes as it stands; a police not yet placed
+    goes on its seat's first 3 (§11.12)."""
+    if state.phase is Phase.PLACING:
+        return PlacePolice(seat, police_areas(seat)[0])
     return Skip(seat)
 
 

@@ -3,7 +3,7 @@ draw the first citizens, and start seat 0's turn; or one of the special setups o
 
 from __future__ import annotations
 
-from domain.bahama_taxi.cards import area_of, deck
+from domain.bahama_taxi.cards import area_of, contraband_deck, deck
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
@@ -13,6 +13,7 @@ from domain.bahama_taxi.events import (
     HandDealt,
     PassengerBoardedAtSetup,
     PawnPlaced,
+    PoliceToPlace,
     StartCardRedrawn,
 )
 from domain.bahama_taxi.evolve import initial
@@ -25,14 +26,19 @@ MIN_SEATS, MAX_SEATS = 2, 8
 
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     table = Table(initial(options, seats), rng)
-    table.emit(DeckShuffled(rng.shuffled(deck(decks(seats)))))
-    if options.cabs_per_player == 2:  # §11.8: one coin for the whole game
+    table.emit(DeckShuffled(rng.shuffled(contraband_deck() if options.contraband else deck(decks(seats)))))
+    if options.cabs_per_player == 2 or options.contraband:  # §11.8, §11.12: one coin for the whole game
         mode = options.two_cab_mode.value
         if options.two_cab_mode is TwoPawnMode.COIN:
             heads = rng.randint(0, 1) == 1
             table.emit(CoinFlipped("heads" if heads else "tails", "both" if heads else "alternate"))
         else:
             table.emit(CoinFlipped("chosen", mode))
+    if options.contraband:  # §11.12: the goods, then each seat places its police
+        for _ in range(options.initial_citizens):
+            table.emit(new_citizen(table.state))
+        table.emit(PoliceToPlace(0))
+        return tuple(table.events)
     special = options.setup is not Setup.STANDARD
     cabs = [(seat, pawn) for seat in range(seats) for pawn in range(options.cabs_per_player)]
     for seat, pawn in cabs:  # §4.2: each cab on its start card, discarded unless a special setup keeps it

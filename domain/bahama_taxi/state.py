@@ -14,6 +14,7 @@ CAPACITY = 3  # passengers a cab carries (§8.5)
 
 
 class Phase(StrEnum):
+    PLACING = "placing"  # Contraband setup: the seat to move places its police (§11.12)
     START = "start"  # before the cab moves: collections from God (§6)
     MOVE = "move"  # dice: between steps (§11.10)
     END = "end"  # after the move: drop-offs, then pickups
@@ -64,6 +65,7 @@ class Citizen:
 @dataclass(frozen=True, slots=True)
 class Pawn:
     area: Area | None  # None once its seat has forfeited
+    kind: str = "taxi"  # "taxi", or in Contraband "smuggler" (pawn 0) and "police" (pawn 1)
     riders: tuple[str, ...] = ()  # the citizens aboard
     last_turn_end: int = 0  # the version at which its last played pawn turn ended
 
@@ -115,6 +117,15 @@ class TaxiState:
     def occupied(self) -> set[Area]:
         return {pawn.area for pawns in self.pawns for pawn in pawns if pawn.area is not None}
 
+    def pawns_on(self, area: Area) -> list[tuple[Seat, int]]:
+        return [(seat, index) for seat, pawns in enumerate(self.pawns) for index, pawn in enumerate(pawns) if pawn.area == area]
+
+    def arrested(self, seat: Seat) -> bool:
+        """Contraband: the seat's smuggler shares its area with the police that arrested it and
+        must drive off on its next pawn turn (§11.12)."""
+        pawns = self.pawns[seat]
+        return bool(pawns) and pawns[0].kind == "smuggler" and pawns[0].area is not None and len(self.pawns_on(pawns[0].area)) > 1
+
     def waiting_at(self, area: Area) -> list[Citizen]:
         return [self.citizens[c] for c in self.waiting if self.citizens[c].waits_at(area, self.options.mirror_board)]
 
@@ -138,6 +149,6 @@ class TaxiState:
 
 def status(state: TaxiState) -> GameStatus:
     if state.result is None:
-        return GameStatus(to_move=(state.current,) if state.pawns else (), finished=False)
+        return GameStatus(to_move=(state.current,) if state.version else (), finished=False)
     return GameStatus(to_move=(), finished=True, ranking=state.result.ranking, reason=state.result.reason,
                       scores=state.result.incomes)

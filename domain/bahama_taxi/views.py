@@ -27,6 +27,7 @@ class CitizenView:
 class CabView:
     seat: Seat
     pawn: int
+    kind: str  # "taxi", "smuggler" or "police"
     area: str | None
     passengers: tuple[CitizenView, ...]
 
@@ -67,7 +68,7 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
         seat=seat,
         hand=state.hands[seat] if seat is not None and state.hands else None,
         hand_sizes=tuple(len(hand) for hand in state.hands),
-        cabs=tuple(CabView(s, p, pawn.area, tuple(_citizen(state.citizens[c]) for c in pawn.riders))
+        cabs=tuple(CabView(s, p, pawn.kind, pawn.area, tuple(_citizen(state.citizens[c]) for c in pawn.riders))
                    for s, pawns in enumerate(state.pawns) for p, pawn in enumerate(pawns)),
         waiting=tuple(_citizen(state.citizens[c]) for c in state.waiting),
         draw_pile_size=len(state.draw_pile),

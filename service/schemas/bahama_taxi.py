@@ -17,6 +17,7 @@ from domain.bahama_taxi.commands import (
     Forfeit,
     Move,
     PickUp,
+    PlacePolice,
     Reroute,
     Stay,
     Step,
@@ -26,12 +27,26 @@ from domain.bahama_taxi.commands import (
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
 CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
-PAWN = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=1))
+class PawnField(fields.Field):  # type: ignore[type-arg]
+    """A pawn: 0 or 1, or in Contraband `smuggler` (0) or `police` (1)."""
+
+    NAMES = {"smuggler": 0, "police": 1}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if value in (0, 1) and not isinstance(value, bool):
+            return int(value)
+        if isinstance(value, str) and value in self.NAMES:
+            return self.NAMES[value]
+        raise ValidationError("Must be 0 or 1, or smuggler or police.")
+
+
+PAWN = PawnField(load_default=0)
 
 
 class MoveSchema(Schema):
     to = fields.String(required=True, validate=AREA)
     pawn = PAWN
+    pick_up = fields.List(fields.String(validate=CITIZEN_ID), load_default=None, validate=validate.Length(max=8))
 
 
 class StepSchema(Schema):
@@ -69,11 +84,15 @@ class TransferSchema(Schema):
     passengers = fields.List(fields.String(validate=CITIZEN_ID), required=True, validate=validate.Length(min=1, max=3))
 
 
+class PlacePoliceSchema(Schema):
+    area = fields.String(required=True, validate=AREA)
+
+
 class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-TYPES = ["move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "transfer", "end_turn", "forfeit"]
+TYPES = ["place_police", "move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "transfer", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
@@ -81,9 +100,11 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     kind = data.pop("type", None)
     if kind not in TYPES:
         raise ValidationError({"type": [f"Must be one of: {', '.join(TYPES)}."]})
+    if kind == "place_police":
+        return PlacePolice(seat, PlacePoliceSchema().load(data)["area"])
     if kind == "move":
         move = MoveSchema().load(data)
-        return Move(seat, move["to"], move["pawn"])
+        return Move(seat, move["to"], move["pawn"], None if move["pick_up"] is None else tuple(move["pick_up"]))
     if kind == "step":
         step = StepSchema().load(data)
         return Step(seat, step["to"], step["pawn"], step["target"])
@@ -111,8 +132,10 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
 def dump_command(command: Command) -> dict[str, Any]:
     """JSON for a command, in the form `load_command` reads back."""
     match command:
-        case Move(_, to, pawn):
-            return {"type": "move", "to": to, "pawn": pawn}
+        case PlacePolice(_, area):
+            return {"type": "place_police", "area": area}
+        case Move(_, to, pawn, pick_up):
+            return {"type": "move", "to": to, "pawn": pawn} | ({} if pick_up is None else {"pick_up": list(pick_up)})
         case Stay(_, pawn):
             return {"type": "stay", "pawn": pawn}
         case Step(_, to, pawn, target):

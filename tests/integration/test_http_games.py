@@ -75,7 +75,7 @@ def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, sea
 
 def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a sensible random player sends: Djambi plays, Bahama Taxi pickups whenever it can."""
-    for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "step", "end_turn")):
+    for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "step", "place_police", "end_turn")):
         if chosen := [c for c in commands if c["type"] in kinds]:
             return chosen
     return commands
@@ -86,6 +86,7 @@ def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ("bahama_taxi", 3, {"max_rounds": 30, "dice": True, "hand_size": 4, "unknown_destination": True}),
     ("bahama_taxi", 8, {"max_rounds": 15, "double_pickup": "together", "double_dropoff": "separately"}),
     ("bahama_taxi", 3, {"max_rounds": 20, "cabs_per_player": 2, "two_cab_mode": "both", "passengers_from_god": True}),
+    ("bahama_taxi", 2, {"max_rounds": 60, "contraband": True}),
 ])
 def test_complete_games_of_each_game_replay_to_the_live_state(client: Client, name: str, seats: int,
                                                               options: dict[str, Any]) -> None:

@@ -64,3 +64,24 @@ def test_rule_violations_and_malformed_commands(api: ContractClient) -> None:
                  {"type": "move", "to": "AS", "pawn": "0"}):
         answer = api.post(url, json=body, headers=bearer(tokens[0]))
         assert answer.status_code == 422 and answer.json["code"] == "validation_error", body
+
+
+def test_contraband_places_police_and_names_pawns(api: ContractClient) -> None:
+    answer = api.post("/v1/games", json={"game": "bahama_taxi", "seats": 3, "options": {"contraband": True}})
+    assert answer.status_code == 422 and "2 players" in answer.json["errors"]["options"]["contraband"]
+    answer = api.post("/v1/games", json={"game": "bahama_taxi", "seats": 2, "options": {"contraband": True, "dice": True}})
+    assert answer.status_code == 422 and "dice" in answer.json["errors"]["options"]["contraband"]
+    game_id = create(api, contraband=True, two_cab_mode="both")
+    tokens = seat_all(api, game_id, 2)
+    url = f"/v1/games/{game_id}/commands"
+    assert api.get(f"/v1/games/{game_id}").json["table"]["phase"] == "placing"
+    assert api.post(url, json={"type": "place_police", "area": "3S"}, headers=bearer(tokens[0])).json["reason"] == "not_your_start_area"
+    assert api.post(url, json={"type": "place_police", "area": "3D"}, headers=bearer(tokens[0])).status_code == 201
+    assert api.post(url, json={"type": "place_police", "area": "3C"}, headers=bearer(tokens[1])).status_code == 201
+    cabs = api.get(f"/v1/games/{game_id}").json["table"]["cabs"]
+    assert [(c["kind"], c["area"]) for c in cabs] == [("smuggler", "3H"), ("police", "3D"), ("smuggler", "3S"), ("police", "3C")]
+    legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json["commands"]
+    police_move = next(c for c in legal if c["type"] == "move" and c["pawn"] == 1)
+    answer = api.post(url, json=police_move | {"pawn": "police"}, headers=bearer(tokens[0]))
+    assert answer.status_code == 201 and answer.json["events"][0]["type"] == "pawn_turn_started"
+    assert api.post(url, json={"type": "move", "to": "4H", "pawn": "thief"}, headers=bearer(tokens[0])).status_code == 422

@@ -25,6 +25,7 @@ def city(
     current: int = A,
     seats: int | None = None,
     moved: bool = False,
+    pawn: int = 0,
     income: tuple[int, ...] | None = None,
     hands: dict[int, list[str]] | None = None,
     **options: Any,
@@ -32,7 +33,8 @@ def city(
     """Cabs by seat (`{A: "2S"}`, or two: `{A: ("9S", "JS")}`), waiting citizens and passengers
     as `6D→8D` or `6D→?` (ids c1, c2, … in that order; riders by seat, or by (seat, cab)), and
     the draw pile: its top cards, or a size (the unused cards, in deck order). It is `current`'s
-    turn in round 1, before its (first) cab moves (or, `moved`, in its end phase)."""
+    turn in round 1, before its (first) cab — or `pawn` — moves (or, `moved`, in its end phase).
+    In Contraband each seat's two areas are its smuggler's and its police's."""
     seats = seats or len(cabs)
     chosen = BAHAMA_TAXI.parse_options(options, seats)
     state = initial(chosen, seats)
@@ -49,8 +51,9 @@ def city(
 
     waiting_ids = tuple(add(text) for text in waiting)
     aboard = {(key, 0) if isinstance(key, int) else key: texts for key, texts in (riders or {}).items()}
-    pawns = tuple(tuple(Pawn(area, tuple(add(t) for t in aboard.get((seat, pawn), []))) for pawn, area in enumerate(areas[seat]))
-                  for seat in range(seats))
+    kinds = ("smuggler", "police") if chosen.contraband else ("taxi", "taxi")
+    pawns = tuple(tuple(Pawn(area, kinds[pawn], tuple(add(t) for t in aboard.get((seat, pawn), [])))
+                        for pawn, area in enumerate(areas[seat])) for seat in range(seats))
     two = len(pawns[current]) == 2
     mode = chosen.two_cab_mode.value if two and chosen.two_cab_mode.value != "coin" else ("both" if two else None)
     if isinstance(pile, list):
@@ -59,7 +62,8 @@ def city(
         unused = tuple(card for card in deck(1) if card not in used)
         draw_pile = unused if pile is None else unused[:pile]
     return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile, two_pawn_mode=mode,
-                   pawns_to_go=(1,) if mode == "both" else (), alternation=(1,) * seats if mode == "alternate" else (),
+                   pawn=pawn, pawns_to_go=(1 - pawn,) if mode == "both" else (),
+                   alternation=(1,) * seats if mode == "alternate" else (),
                    current=current, phase=Phase.END if moved else Phase.START, end_started=1, turn_no=1, round_no=1,
                    version=1, income=income or state.income,
                    hands=tuple(tuple((hands or {}).get(seat, [])) for seat in range(seats)) if hands else ())

@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from domain.bahama_taxi import BAHAMA_TAXI
-from domain.bahama_taxi.cards import deck
+from domain.bahama_taxi.cards import contraband_deck, deck
 from domain.bahama_taxi.commands import CollectFromGod, Move, PickUp, Step
 from domain.bahama_taxi.options import (
     CancelledPassenger,
@@ -44,6 +44,8 @@ def tables(draw: st.DrawFn) -> tuple[int, TaxiOptions, int]:
         cabs_per_player=draw(st.sampled_from([1, 1, 2])),
         two_cab_mode=draw(st.sampled_from(TwoPawnMode)),
         cab_transfer=draw(st.booleans()),
+        contraband=draw(st.booleans()),
+        smuggler_runs_into_police=draw(st.booleans()),
         double_pickup=draw(st.sampled_from(DoublePickup)),
         double_dropoff=draw(st.sampled_from(DoubleDropoff)),
         cancelled_passenger=draw(st.sampled_from(CancelledPassenger)),
@@ -76,9 +78,13 @@ def shown_cards(view: dict) -> set[str]:  # type: ignore[type-arg]
 
 def check(state: TaxiState) -> None:
     if state.version > 0:  # once shuffled
-        assert cards(state) == Counter(deck(decks(state.seats)))
-    areas = [pawn.area for pawns in state.pawns for pawn in pawns if pawn.area is not None]
-    assert len(areas) == len(set(areas))  # no two pawns on one area
+        assert cards(state) == Counter(contraband_deck() if state.options.contraband else deck(decks(state.seats)))
+    areas = Counter(pawn.area for pawns in state.pawns for pawn in pawns if pawn.area is not None)
+    for area, count in areas.items():  # no two pawns on one area, but for a Contraband arrest (§7.1)
+        if count > 1:
+            there = state.pawns_on(area)
+            kinds = sorted(state.cab(seat, pawn).kind for seat, pawn in there)
+            assert kinds == ["police", "smuggler"] and there[0][0] != there[1][0], (area, there)
     assert all(len(pawn.riders) <= CAPACITY for pawns in state.pawns for pawn in pawns)
 
 

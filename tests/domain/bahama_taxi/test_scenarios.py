@@ -17,6 +17,7 @@ from domain.bahama_taxi.commands import (
     EndTurn,
     Move,
     PickUp,
+    PlacePolice,
     Reroute,
     Stay,
     Step,
@@ -39,6 +40,7 @@ from domain.bahama_taxi.events import (
     PawnPlaced,
     PawnTurnStarted,
     SkipReason,
+    SmugglerArrested,
     StartCardRedrawn,
     TurnSkipped,
     TurnSkipPending,
@@ -183,6 +185,14 @@ def test_12_pickup_at_end_of_move() -> None:
     assert after.cab(A).riders == ("c1",) and len(after.waiting) == 8
     top = state.draw_pile
     assert CitizenAppeared("c9", top[0], top[1]) in events
+
+
+def test_12_as_one_batch() -> None:
+    state = city({A: "2S", B: "KC"}, waiting=[*EIGHT, "6D→9C"])
+    events, after = send(state, Move(A, "6D", pick_up=("c1", "c9")))
+    assert after.cab(A).riders == ("c1", "c9") and after.current == B
+    assert rejected(state, Move(A, "6D", pick_up=("c2",))) == "citizen_not_here"  # refused as a whole
+    assert rejected(state, Move(A, "8S", pick_up=("c1",))) == "citizen_not_eligible"  # nobody there: the turn ended
 
 
 def test_13_not_a_citizen_here() -> None:
@@ -568,3 +578,61 @@ def test_29_mandatory_pickup() -> None:
     assert send(state, PickUp(A, ("c1",)))[1].current == B
     full = city({A: "6D", B: "KC"}, waiting=EIGHT, riders={A: ["9S→JS", "2H→3H", "4C→5C"]}, moved=True, mandatory_pickup=True)
     assert send(full, EndTurn(A))[1].current == B
+
+
+# Bahama Contraband
+
+def test_50_setup() -> None:
+    events, state = new_game(2, contraband=True)
+    assert len(events[0].order) == 48 and not any(card.startswith("3") for card in events[0].order)  # type: ignore[union-attr]
+    assert state.phase is Phase.PLACING and BAHAMA_TAXI.legal_commands(state, A) == (PlacePolice(A, "3H"), PlacePolice(A, "3D"))
+    assert rejected(state, PlacePolice(A, "3S")) == "not_your_start_area"
+    state = send(state, PlacePolice(A, "3D"))[1]
+    state = send(state, PlacePolice(B, "3S"))[1]
+    assert [(p.kind, p.area) for p in state.pawns[A]] == [("smuggler", "3H"), ("police", "3D")]
+    assert [(p.kind, p.area) for p in state.pawns[B]] == [("smuggler", "3C"), ("police", "3S")]
+    goods = [state.citizens[c] for c in state.waiting]
+    assert len(goods) == 8 and not any(g.origin_area.startswith("3") or (g.destination_area or "").startswith("3") for g in goods)
+    assert state.phase is Phase.START and state.current == A and len(state.draw_pile) == 32
+
+
+def arrest_scene(goods: list[str]):  # type: ignore[no-untyped-def]
+    """Black's police on 7H, about to drive onto red's smuggler on 4H."""
+    return city({A: ("4H", "KC"), B: ("JD", "7H")}, waiting=EIGHT, riders={(A, 0): goods}, current=B, pawn=1,
+                contraband=True, two_cab_mode="alternate")
+
+
+def test_51_arrest_by_police() -> None:
+    events, state = send(arrest_scene(["8S→8H", "10S→10C"]), Move(B, "4H", 1))
+    assert SmugglerArrested(B, A, "4H", ("c9", "c10"), 7) in events
+    assert state.income == (0, 7) and state.cab(A, 0).riders == () and {"8S", "8H", "10S", "10C"} <= set(state.discard)
+    assert state.current == A and state.pawn == 0 and state.arrested(A)
+    assert rejected(state, Move(A, "QC", 1)) == "must_move_arrested_smuggler"
+    assert all(isinstance(c, Move) and c.pawn == 0 for c in BAHAMA_TAXI.legal_commands(state, A))
+    assert not send(state, Move(A, "3H", 0))[1].arrested(A)
+
+
+def test_52_empty_smuggler() -> None:
+    events, state = send(arrest_scene([]), Move(B, "4H", 1))
+    assert SmugglerArrested(B, A, "4H", (), 0) in events and state.income == (0, 0)
+    assert state.arrested(A) and rejected(state, Move(A, "QC", 1)) == "must_move_arrested_smuggler"
+
+
+def test_53_smuggler_runs_into_police() -> None:
+    def scene(**options: object):  # type: ignore[no-untyped-def]
+        return city({A: ("8C", "KD"), B: ("JD", "3C")}, waiting=EIGHT, riders={(A, 0): ["8S→8H"]}, contraband=True,
+                    two_cab_mode="alternate", **options)
+
+    events, state = send(scene(), Move(A, "3C", 0))
+    assert SmugglerArrested(B, A, "3C", ("c9",), 3) in events and state.income == (0, 3) and state.current == B
+    assert rejected(scene(smuggler_runs_into_police=False), Move(A, "3C", 0)) == "area_occupied"
+
+
+def test_54_police_carries_nothing() -> None:
+    state = city({A: ("KD", "6D"), B: ("JD", "3C")}, waiting=EIGHT, contraband=True, two_cab_mode="alternate",
+                 pawn=1, moved=True)
+    assert rejected(state, PickUp(A, ("c1",))) == "police_cannot_carry"
+    blocked = city({A: ("KD", "2S"), B: ("6D", "5D")}, waiting=EIGHT, contraband=True, two_cab_mode="alternate", pawn=1)
+    assert rejected(blocked, Move(A, "5D", 1)) == "area_occupied"  # the opposing police
+    own = city({A: ("6D", "2S"), B: ("JD", "5D")}, waiting=EIGHT, contraband=True, two_cab_mode="alternate", pawn=1)
+    assert rejected(own, Move(A, "6D", 1)) == "area_occupied"  # its own smuggler
