@@ -6,9 +6,9 @@ import pytest
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.commands import EndTurn, Forfeit, Move, PickUp, Skip
-from domain.bahama_taxi.events import CitizenAppeared, GameEnded, PlayerForfeited, SkipReason, TurnSkipped
+from domain.bahama_taxi.events import CitizenAppeared, CoinFlipped, GameEnded, PlayerForfeited, SkipReason, TurnSkipped
 from domain.core.options import OptionsInvalid
-from domain.core.rng import SeededRng
+from domain.core.rng import ScriptedRng, SeededRng
 from tests.domain.bahama_taxi.city import A, B, C, city, rejected, send
 
 EIGHT = ["6D→8D", "AS→3C", "KH→4D", "7C→JD", "9H→2C", "QS→5H", "10C→8S", "4H→KD"]
@@ -65,3 +65,37 @@ def test_a_skipped_turn_does_nothing() -> None:
     moved = send(state, Move(A, "6D"))[1]
     assert send(moved, Skip(A))[1].current == B  # in the end phase: the turn ends without pickups
     assert BAHAMA_TAXI.timeout_command(state, A) == Skip(A) and Skip(A) not in BAHAMA_TAXI.legal_commands(state, A)
+
+
+@pytest.mark.parametrize(("options", "seats", "named"), [
+    ({"unknown_destination": True, "mirror_board": True}, 2, "unknown_destination"),
+    ({"unknown_destination": True, "setup": "start_as_destination"}, 2, "unknown_destination"),
+    ({"cabs_per_player": 2}, 5, "cabs_per_player"),
+    ({"contraband": True, "dice": True}, 2, "contraband"),
+    ({"contraband": True, "hand_size": 4}, 2, "contraband"),
+    ({"contraband": True, "cabs_per_player": 2}, 2, "contraband"),
+    ({"contraband": True, "setup": "shift_change"}, 2, "contraband"),
+    ({"contraband": True}, 3, "contraband"),
+    ({"hand_size": 3}, 2, "hand_size"),
+])
+def test_the_compatibility_table_refuses_each_clash(options: dict[str, object], seats: int, named: str) -> None:
+    with pytest.raises(OptionsInvalid) as error:
+        BAHAMA_TAXI.parse_options(options, seats)
+    assert list(error.value.errors) == [named]
+
+
+def test_allowed_combinations() -> None:
+    for options, seats in (({"dice": True, "cabs_per_player": 2}, 4), ({"double_pickup": "together"}, 2),
+                           ({"cancelled_passenger": "two_point_round_trip"}, 3), ({"contraband": True}, 2)):
+        BAHAMA_TAXI.parse_options(options, seats)
+
+
+@pytest.mark.parametrize(("mode", "die", "expected"), [
+    ("coin", 1, "both"), ("coin", 0, "alternate"), ("both", None, "both"), ("alternate", None, "alternate")])
+def test_the_coin_decides_how_two_cabs_move(mode: str, die: int | None, expected: str) -> None:
+    options = BAHAMA_TAXI.parse_options({"cabs_per_player": 2, "two_cab_mode": mode}, 2)
+    events = BAHAMA_TAXI.setup(options, 2, ScriptedRng(orders=[], dice=[] if die is None else [die]))
+    flipped = next(e for e in events if isinstance(e, CoinFlipped))
+    assert flipped.mode == expected and flipped.result == {1: "heads", 0: "tails", None: "chosen"}[die]
+    state = BAHAMA_TAXI.replay(options, 2, events)
+    assert state.pawns_to_go == ((1,) if expected == "both" else ()) and len(state.pawns[0]) == 2
