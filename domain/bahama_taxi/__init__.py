@@ -1,15 +1,17 @@
 """Bahama Taxi, pick-up-and-deliver in a city of 52 areas, one per playing card.
 
-Each player drives a cab. A citizen is a pair of cards: it waits at the area of the first and
+Each player drives a cab (or two; or, in Bahama Contraband, a smuggler and a police). A citizen is a pair of cards: it waits at the area of the first and
 wants to go to the area of the second, and pays the shortest-path distance between them when
 delivered. On its turn a cab moves to an adjacent free area; passengers bound there get out
 and pay, then the cab may take waiting citizens there (three at most; fewer near the end).
 Each pickup draws a new citizen while the pile lasts. The game ends the moment no citizen is
 waiting; the highest income wins.
 
-Where each rule lives: the city and its fares `board.py`, the deck `cards.py`, the turn,
-movement, drop-offs, pickups and their limits, the end of the game `rules.py`, setup
-`setup.py`. The full rules are `docs/rules/bahama_taxi.md`; functions cite their sections.
+Where each rule lives: the city and its fares `board.py`, the deck `cards.py`, setup
+`setup.py`, what each command may do `rules.py`, how a turn runs (drop-offs, pickups, the
+next pawn turn, dice rolls, the end of the game) `flow.py`, what is allowed now
+`legality.py`, Contraband's arrests `contraband.py`. The full rules are
+`docs/rules/bahama_taxi.md`; functions cite their sections.
 """
 
 from domain.bahama_taxi.bot import BOTS

@@ -17,8 +17,8 @@ from domain.bahama_taxi.events import (
     StartCardRedrawn,
 )
 from domain.bahama_taxi.evolve import initial
+from domain.bahama_taxi.flow import Table, new_citizen, next_turn
 from domain.bahama_taxi.options import Setup, TaxiOptions, TwoPawnMode, decks
-from domain.bahama_taxi.rules import Table, new_citizen, next_turn
 from domain.core.rng import Rng
 
 MIN_SEATS, MAX_SEATS = 2, 8
