@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import os
-import random
 import signal
 import time
 
 import pytest
 
 from domain.core.rng import SeededRng
-from domain.taki.commands import Play
 from events.execute import Executor
 from tests.workers.conftest import Start, wait_for
 
 pytestmark = pytest.mark.redis
 
 
-def new_game(executor: Executor, bots: dict[int, str], seats: int = 4, game: str = "taki") -> tuple[str, dict[int, str]]:
+def new_game(executor: Executor, bots: dict[int, str], seats: int = 4, game: str = "taki",
+             options: dict[str, object] | None = None) -> tuple[str, dict[int, str]]:
     game_id = f"g{time.monotonic_ns()}"
-    executor.store.create_game(game_id, game, {}, seats)
+    executor.store.create_game(game_id, game, options or {}, seats)
     tokens = {}
     for seat in range(seats):
         if seat in bots:
@@ -45,19 +44,19 @@ def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_wor
     assert actors == {"system", "bot:0", "bot:1", "bot:2", "bot:3"}
 
 
-def test_a_person_among_bots_always_gets_the_turn_back(executor: Executor, start_worker: Start) -> None:
-    game_id, _ = new_game(executor, {1: "greedy", 2: "random", 3: "greedy"})
+@pytest.mark.parametrize(("game", "options"), [("taki", {}), ("djambi", {}), ("bahama_taxi", {"max_rounds": 25})])
+def test_a_person_among_bots_always_gets_the_turn_back(executor: Executor, start_worker: Start, game: str,
+                                                       options: dict[str, object]) -> None:
+    game_id, _ = new_game(executor, {1: "greedy", 2: "random", 3: "greedy"}, game=game, options=options)
     start_worker()
-    chooser = random.Random(5)
+    chooser = SeededRng(5)
     while not finished(executor, game_id):
         assert wait_for(lambda: finished(executor, game_id) or 0 in executor.load(game_id).game.status(
             executor.load(game_id).state).to_move, timeout=60), "the bots never gave the turn back"
         loaded = executor.load(game_id)
         if loaded.game.status(loaded.state).finished:
             break
-        legal = loaded.game.legal_commands(loaded.state, 0)
-        plays = [c for c in legal if isinstance(c, Play)]
-        command = chooser.choice(plays or list(legal))
+        command = loaded.game.bots["random"](loaded.state, 0, chooser)  # a person who plays any legal move
         executor.execute(game_id, command, actor="seat:0", expected_version=loaded.version)
 
 
