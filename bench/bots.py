@@ -3,7 +3,8 @@
     python -m bench.bots [--games 200] [--seats 2]
 
 Plays `--games` seeded games per pairing of levels for each game, the seats alternating
-between the two levels, and prints how often each level wins and its mean time per move."""
+between the two levels (with at least as many seats as the game needs: Djambi plays 4,
+two of each level), and prints how often each level wins and its mean time per move."""
 
 from __future__ import annotations
 
@@ -40,17 +41,18 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2)
     args = parser.parse_args()
     for game in GAMES.values():
+        seats = min(max(args.seats, game.min_seats + game.min_seats % 2), game.max_seats)
         for first, second in itertools.combinations(game.bots, 2):
             wins: Counter[str | None] = Counter()
             times: dict[str, list[float]] = defaultdict(list)
             for seed in range(args.games):
                 pair = (first, second) if seed % 2 else (second, first)
-                levels = [pair[seat % 2] for seat in range(args.seats)]
+                levels = [pair[seat % 2] for seat in range(seats)]
                 winner, move_times = play(game, levels, seed)
                 wins[winner] += 1
                 for level, spent in move_times.items():
                     times[level] += spent
-            print(f"{game.name}: {first} vs {second}, {args.games} games of {args.seats} seats")
+            print(f"{game.name}: {first} vs {second}, {args.games} games of {seats} seats")
             for level in (first, second):
                 mean_ms = 1000 * sum(times[level]) / max(len(times[level]), 1)
                 print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %), {mean_ms:7.2f} ms per move")
