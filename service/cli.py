@@ -93,6 +93,25 @@ def worker(args: argparse.Namespace) -> None:
         stop.set()
 
 
+def replay(args: argparse.Namespace) -> None:
+    """Print a game from its exported log, offline, at a version and as a seat sees it."""
+    from events.log_file import LogInvalid, read_log
+
+    try:
+        with open(args.file, encoding="utf-8") as file:
+            log = read_log(file)
+    except (OSError, UnicodeDecodeError, LogInvalid) as error:
+        raise SystemExit(f"meeple replay: {args.file}: {error}") from None
+    version = len(log.events) if args.to is None else args.to
+    if not 0 <= version <= len(log.events):
+        raise SystemExit(f"meeple replay: --to must be from 0 to {len(log.events)}")
+    if args.as_seat is not None and not 0 <= args.as_seat < log.seats:
+        raise SystemExit(f"meeple replay: --as must be a seat from 0 to {log.seats - 1}")
+    state = log.game.replay(log.game.parse_options(log.options, log.seats), log.seats, log.events[:version])
+    print(f"{log.game.title}, {log.seats} seats ({', '.join(log.names)}), version {version} of {len(log.events)}")
+    print(log.game.render(state, args.as_seat))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="meeple", description="Meeple, an event-sourced game server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -107,6 +126,11 @@ def main(argv: list[str] | None = None) -> None:
     serve_parser.set_defaults(run=serve)
     worker_parser = commands.add_parser("worker", help="run AI seats and other reactions (needs MEEPLE_REDIS_URL)")
     worker_parser.set_defaults(run=worker)
+    replay_parser = commands.add_parser("replay", help="print a game from an exported log, offline")
+    replay_parser.add_argument("file", help="a log from GET /v1/games/{id}/export")
+    replay_parser.add_argument("--to", type=int, help="the version to show (default: the last)")
+    replay_parser.add_argument("--as", dest="as_seat", type=int, help="show what this seat sees (default: a spectator)")
+    replay_parser.set_defaults(run=replay)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -22,7 +22,7 @@ from domain.bahama_taxi.options import TaxiOptions, check_options
 from domain.bahama_taxi.rules import decide, legal_commands, response_seconds, timeout_command
 from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.bahama_taxi.state import TaxiState, status
-from domain.bahama_taxi.views import redact, view
+from domain.bahama_taxi.views import redact, render, view
 from domain.core.game import Game
 
 BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
@@ -45,4 +45,5 @@ BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
     timeout_command=timeout_command,
     forfeit_command=Forfeit,
     response_seconds=response_seconds,
+    render=render,
 )

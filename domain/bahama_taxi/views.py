@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.bahama_taxi.cards import RANKS, SUITS
 from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
 from domain.bahama_taxi.state import Citizen, Phase, Result, TaxiState
 from domain.core.game import Seat
@@ -98,3 +99,25 @@ def redact(event: Event, seat: Seat | None) -> Event:
     if isinstance(event, HandDealt) and event.seat != seat:
         return HandDealt(event.seat, (HIDDEN,) * len(event.cards))
     return event
+
+
+def render(state: TaxiState, seat: Seat | None) -> str:
+    """The city as text: each district's areas with the pawns (seat number, P for police, S
+    for a smuggler) and waiting citizens (*) on them, then cabs, passengers and incomes."""
+    seen = view(state, seat)
+    here = {cab.area: f"{cab.seat}{'PS'[cab.kind == 'smuggler'] if cab.kind != 'taxi' else ''}" for cab in seen.cabs if cab.area}
+    waiting = {c.origin_area for c in seen.waiting}
+    lines = [f"Bahama Taxi, round {seen.round_no}, turn {seen.turn_no}: seat {seen.current} to play ({seen.phase.value})"]
+    for suit in SUITS:
+        cells = [f"{rank + suit}{'[' + here[rank + suit] + ']' if rank + suit in here else ''}{'*' if rank + suit in waiting else ''}"
+                 for rank in RANKS]
+        lines.append("  " + " ".join(cell.ljust(7) for cell in cells).rstrip())
+    for cab in seen.cabs:
+        riders = ", ".join(f"{c.citizen} to {c.to_area} ({c.fare})" for c in cab.passengers) or "empty"
+        lines.append(f"seat {cab.seat} {cab.kind} {cab.pawn} on {cab.area}: {riders}")
+    lines.append("waiting: " + ", ".join(f"{c.citizen} {c.origin_area}→{c.destination_area or '?'}" for c in seen.waiting))
+    lines.append(f"income: {', '.join(map(str, seen.income))}; draw pile {seen.draw_pile_size}"
+                 + (f"; hand {' '.join(seen.hand)}" if seen.hand else ""))
+    if seen.result is not None:
+        lines.append(f"result: {' > '.join('/'.join(map(str, place)) for place in seen.result.ranking)} ({seen.result.reason})")
+    return "\n".join(lines)

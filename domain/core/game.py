@@ -51,6 +51,7 @@ class Game(Generic[S, C, E, Opt]):
     timeout_command: Callable[[S, Seat], C]  # what a seat does when its deadline passes
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
+    render: Callable[[S, Seat | None], str]  # the state as text for people, as `seat` (or a spectator) sees it
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""

@@ -23,7 +23,7 @@ from domain.djambi.options import DjambiOptions, check_options
 from domain.djambi.rules import decide, legal_commands, response_seconds, timeout_command
 from domain.djambi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.djambi.state import DjambiState, status
-from domain.djambi.views import redact, view
+from domain.djambi.views import redact, render, view
 
 DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = Game(
     name="djambi",
@@ -45,4 +45,5 @@ DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = Game(
     timeout_command=timeout_command,
     forfeit_command=Resign,
     response_seconds=response_seconds,
+    render=render,
 )

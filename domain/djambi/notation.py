@@ -22,10 +22,13 @@ class Placed:
     square: int
 
 
+def piece_code(piece: int, alive: bool) -> str:
+    """`rM`, or `X` for a corpse."""
+    return f"{army_of(piece).value[0]}{LETTERS[kind_of(piece)]}" if alive else CORPSE
+
+
 def piece_notation(piece: int, square: int, alive: bool) -> str:
-    if not alive:
-        return f"{CORPSE}@{name(square)}"
-    return f"{army_of(piece).value[0]}{LETTERS[kind_of(piece)]}@{name(square)}"
+    return f"{piece_code(piece, alive)}@{name(square)}"
 
 
 def parse_position(text: str) -> list[Placed]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.game import Seat
-from domain.djambi.board import MAZE, name
+from domain.djambi.board import COLUMNS, MAZE, name, square
 from domain.djambi.events import Event, TurnKind
-from domain.djambi.notation import piece_notation
+from domain.djambi.notation import piece_code, piece_notation
 from domain.djambi.pieces import COLORS, PIECES, Color, Kind, army_of, kind_of, piece_id
 from domain.djambi.state import DjambiState, Result
 
@@ -87,3 +87,25 @@ def _army_status(state: DjambiState, color: Color, controller: Seat | None) -> s
 def redact(event: Event, seat: Seat | None) -> Event:
     """Nothing in Djambi is secret."""
     return event
+
+
+def render(state: DjambiState, seat: Seat | None) -> str:
+    """The board as text, row 1 at the top as in the rules' diagrams, then who is where."""
+    lines = ["    " + "   ".join(COLUMNS)]
+    for row in range(1, 10):
+        cells = []
+        for column in range(9):
+            piece = state.board[square(column, row)]
+            cells.append(". " if piece is None else piece_code(piece, state.alive[piece]).ljust(2))
+        lines.append((f"{row}   " + "  ".join(cells)).rstrip())
+    if state.current is not None:
+        lines.append(f"{state.color_of(state.current)} (seat {state.current}) to move, {state.kind.value} turn {state.turn_no}")
+    ruler = state.in_power()
+    lines.append(f"in power: {'nobody' if ruler is None else state.color_of(ruler)}; "
+                 f"out: {', '.join(state.color_of(s) for s in range(state.seats) if s not in state.remaining) or 'nobody'}")
+    armies = [f"{army.color.value} {army.status}" + ("" if army.controller is None else f" (seat {army.controller})")
+              for army in view(state, seat).armies]
+    lines.append("armies: " + ", ".join(armies))
+    if state.result is not None:
+        lines.append(f"result: {state.result.result}, {', '.join(state.color_of(s) for s in state.result.winners)}")
+    return "\n".join(lines)

@@ -21,7 +21,7 @@ from domain.taki.options import TakiOptions, check_options
 from domain.taki.rules import decide, legal_commands, response_seconds, timeout_command
 from domain.taki.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.taki.state import TakiState, status
-from domain.taki.views import redact, view
+from domain.taki.views import redact, render, view
 
 TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     name="taki",
@@ -43,4 +43,5 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     timeout_command=timeout_command,
     forfeit_command=Forfeit,
     response_seconds=response_seconds,
+    render=render,
 )

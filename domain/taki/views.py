@@ -75,3 +75,19 @@ def redact(event: Event, seat: Seat | None) -> Event:
             return replace(event, order=(HIDDEN,) * len(order))
         case _:
             return event
+
+
+def render(state: TakiState, seat: Seat | None) -> str:
+    """The table as text: whose turn, the leading card, the piles, and the hands `seat` may see."""
+    seen = view(state, seat)
+    lines = [f"TAKI, turn {seen.turn_no}: seat {seen.current} to play ({seen.phase.value}), "
+             f"direction {'clockwise' if seen.direction == 1 else 'counter-clockwise'}",
+             f"leading card {seen.leading_card}, colour {seen.active_color}; draw pile {seen.draw_pile_size}, "
+             f"discard {len(seen.discard)}" + (f"; +2 stack {seen.plus2_stack}" if seen.plus2_stack else "")]
+    for owner, size in enumerate(seen.hand_sizes):
+        cards = seen.hands[owner] if seen.hands else seen.hand if owner == seat else None
+        shown = " ".join(cards) if cards is not None else "(hidden)"
+        lines.append(f"seat {owner}: {size} cards {shown}" + (" — out" if owner in seen.out else ""))
+    if seen.result is not None:
+        lines.append(f"result: {' > '.join('/'.join(map(str, place)) for place in seen.result.ranking)}")
+    return "\n".join(lines)

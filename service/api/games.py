@@ -6,10 +6,11 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from domain import GAMES
 from events.envelope import TurnDeadline, VersionConflict
+from events.log_file import export_lines
 from service import auth
 from service.api.context import executor, json_body, known_game, players
 from service.errors import ApiError, StaleIfMatch
@@ -164,6 +165,18 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, finished) for e in done.events]}
     headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
     return body, 201, headers
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    """The whole log as JSON Lines, for `meeple replay` and the import: once the game is over."""
+    record = executor().store.game(known_game(game_id))
+    loaded = executor().load(game_id)
+    if not loaded.game.status(loaded.state).finished:
+        raise ApiError(409, "game_not_finished", "A game's log is exported once the game is over.")
+    lines = export_lines(record, executor().store.read(game_id))
+    return Response("".join(lines), mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'} | etag(record.version))
 
 
 @bp.get("/games/<game_id>/events")

@@ -1,0 +1,69 @@
+"""A finished game's log exported as JSON Lines, and replayed offline by `meeple replay`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain import GAMES
+from domain.core.codec import to_primitive
+from events.log_file import LogInvalid, read_log
+from tests.contract import ContractClient
+from tests.service.test_games_api import bearer, seat_all
+
+
+def finished_game(api: ContractClient, name: str, seats: int) -> str:
+    game_id = api.post("/v1/games", json={"game": name, "seats": seats}).json["id"]
+    tokens = seat_all(api, game_id, seats)
+    while (game := api.get(f"/v1/games/{game_id}").json)["status"] == "active":
+        seat = game["to_move"][0]
+        assert api.get(f"/v1/games/{game_id}/export").json["code"] == "game_not_finished"
+        legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
+        command = next((c for c in legal if c["type"] in ("play", "pick_up", "move", "step")), legal[0])
+        api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
+    return game_id  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("name", "seats"), [("taki", 2), ("djambi", 3), ("bahama_taxi", 2)])
+def test_an_export_replays_offline_to_the_same_state(api: ContractClient, tmp_path: Path, name: str, seats: int) -> None:
+    game_id = finished_game(api, name, seats)
+    answer = api.get(f"/v1/games/{game_id}/export")
+    assert answer.status_code == 200 and answer.mimetype == "application/x-ndjson"
+    lines = answer.get_data(as_text=True).splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == "meeple-log" and header["game"] == name and len(lines) - 1 == header_version(api, game_id)
+    log = read_log(lines)
+    game = GAMES[name]
+    state = game.replay(game.parse_options(log.options, seats), seats, log.events)
+    assert to_primitive(game.view(state, None)) == api.get(f"/v1/games/{game_id}").json["table"]
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines))
+    shown = subprocess.run([sys.executable, "-m", "service.cli", "replay", str(path), "--to", "3", "--as", "0"],
+                           capture_output=True, text=True, check=True).stdout
+    assert f"version 3 of {len(lines) - 1}" in shown and game.render(game.replay(
+        game.parse_options(log.options, seats), seats, log.events[:3]), 0) in shown
+
+
+def header_version(api: ContractClient, game_id: str) -> int:
+    return api.get(f"/v1/games/{game_id}").json["version"]  # type: ignore[no-any-return]
+
+
+def test_a_broken_log_says_what_is_wrong(tmp_path: Path) -> None:
+    header = json.dumps({"format": "meeple-log", "format_version": 1, "game": "djambi", "seats": 4, "options": {}})
+    event = {"version": 1, "type": "game_started", "schema_version": 1,
+             "payload": {"players": ["red", "blue", "yellow", "green"], "hostage": None}}
+    assert read_log([header, json.dumps(event)]).seats == 4
+    for lines, problem in (([], "empty"), (["{"], "not JSON"), (['{"format": "other"}'], "header"),
+                           ([header.replace("djambi", "chess")], "Unknown game"),
+                           ([header, json.dumps(event | {"version": 2})], "no gap"),
+                           ([header, json.dumps(event | {"type": "meteor"})], "Event 1")):
+        with pytest.raises(LogInvalid, match=problem):
+            read_log(lines)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("{")
+    failed = subprocess.run([sys.executable, "-m", "service.cli", "replay", str(path)], capture_output=True, text=True)
+    assert failed.returncode != 0 and "not JSON" in failed.stderr
