@@ -47,16 +47,16 @@ def read_log(lines: Iterable[str]) -> GameLog:
         raise LogInvalid("The file is empty.")
     try:
         header, *entries = [json.loads(row) for row in rows]
-    except json.JSONDecodeError as error:
-        raise LogInvalid(f"Line {error.lineno}: not JSON.") from None
+    except (ValueError, RecursionError):
+        raise LogInvalid("A line is not JSON (or is nested too deep).") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
         raise LogInvalid(f"The first line must be a {FORMAT} header of format_version {FORMAT_VERSION}.")
     game = GAMES.get(header.get("game"))  # type: ignore[arg-type]
     if game is None:
         raise LogInvalid(f"Unknown game {header.get('game')!r}.")
     seats, options = header.get("seats"), header.get("options")
-    if not isinstance(seats, int) or not isinstance(options, dict):
-        raise LogInvalid("The header needs `seats` and `options`.")
+    if not isinstance(options, dict) or not isinstance(seats, int) or not game.min_seats <= seats <= game.max_seats:
+        raise LogInvalid(f"The header needs `options` and `seats`, {game.min_seats} to {game.max_seats}.")
     try:
         parsed = game.parse_options(options, seats)
     except Exception as error:  # noqa: BLE001 - any bad option makes the file unusable
@@ -73,5 +73,9 @@ def read_log(lines: Iterable[str]) -> GameLog:
         game.replay(parsed, seats, events)
     except Exception as error:  # noqa: BLE001 - a log whose events do not fold is not a game
         raise LogInvalid(f"The events do not replay: {error!r}") from None
-    names = tuple(str(name) for name in header.get("names", [])) or tuple(f"seat {s}" for s in range(seats))
+    given = header.get("names")
+    names = tuple(
+        name if isinstance(name, str) and name.strip() and name.isprintable() and len(name) <= 64 else f"seat {seat}"
+        for seat, name in enumerate(given if isinstance(given, list) and len(given) == seats else [None] * seats)
+    )
     return GameLog(game, options, seats, names, tuple(events), tuple(entries))

@@ -11,6 +11,7 @@ class Config:
     redis_url: str | None = None  # None: `meeple serve` starts the embedded store
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
+    max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
 
@@ -21,6 +22,7 @@ class Config:
             redis_url=env.get("MEEPLE_REDIS_URL") or None,
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,

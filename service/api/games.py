@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from typing import Any
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
 from domain import GAMES
-from events.envelope import TurnDeadline, VersionConflict
-from events.log_file import export_lines
+from events.envelope import NewEvent, TurnDeadline, VersionConflict
+from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
 from service.api.context import executor, json_body, known_game, players
 from service.errors import ApiError, StaleIfMatch
@@ -74,6 +75,31 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
     if len(body["bots"]) == body["seats"]:
         executor().start(game_id)
+    return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+@bp.post("/games/import")
+def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A new, finished, read-only game from an exported log (JSON Lines)."""
+    request.max_content_length = current_app.config["MEEPLE_MAX_IMPORT_BYTES"]
+    if request.mimetype != "application/x-ndjson":
+        raise ApiError(415, "unsupported_media_type", "Send the log as application/x-ndjson, as the export gives it.")
+    try:
+        log = read_log(request.get_data().decode("utf-8").splitlines())
+    except UnicodeDecodeError:
+        raise ApiError(400, "invalid_log", "The log is not UTF-8 text.") from None
+    except LogInvalid as problem:
+        raise ApiError(422, "invalid_log", str(problem)) from None
+    final = log.game.replay(log.game.parse_options(log.options, log.seats), log.seats, log.events)
+    if not log.game.status(final).finished:
+        raise ApiError(422, "invalid_log", "Only the log of a finished game can be imported.")
+    store = executor().store
+    game_id = auth.new_token()[:16]
+    store.create_game(game_id, log.game.name, log.options, log.seats)
+    for seat, name in enumerate(log.names):
+        store.claim_seat(game_id, seat, name, None)
+    events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
+    store.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status="finished")
     return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 

@@ -57,7 +57,9 @@ def test_a_broken_log_says_what_is_wrong(tmp_path: Path) -> None:
     event = {"version": 1, "type": "game_started", "schema_version": 1,
              "payload": {"players": ["red", "blue", "yellow", "green"], "hostage": None}}
     assert read_log([header, json.dumps(event)]).seats == 4
-    for lines, problem in (([], "empty"), (["{"], "not JSON"), (['{"format": "other"}'], "header"),
+    deep = "[" * 30_000 + "]" * 30_000
+    for lines, problem in (([], "empty"), (["{"], "not JSON"), ([deep], "not JSON"), (['{"format": "other"}'], "header"),
+                           ([header.replace('"seats": 4', '"seats": 1000000000')], "seats"),
                            ([header.replace("djambi", "chess")], "Unknown game"),
                            ([header, json.dumps(event | {"version": 2})], "no gap"),
                            ([header, json.dumps(event | {"type": "meteor"})], "Event 1")):
@@ -67,3 +69,35 @@ def test_a_broken_log_says_what_is_wrong(tmp_path: Path) -> None:
     path.write_text("{")
     failed = subprocess.run([sys.executable, "-m", "service.cli", "replay", str(path)], capture_output=True, text=True)
     assert failed.returncode != 0 and "not JSON" in failed.stderr
+
+
+def test_an_imported_log_is_a_finished_read_only_copy(api: ContractClient) -> None:
+    game_id = finished_game(api, "djambi", 3)
+    exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    answer = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"})
+    assert answer.status_code == 201 and answer.json["id"] != game_id and answer.json["status"] == "finished"
+    copy, original = api.get(f"/v1/games/{answer.json['id']}").json, api.get(f"/v1/games/{game_id}").json
+    assert copy["table"] == original["table"] and copy["result"] == original["result"]
+    assert [s["name"] for s in copy["seats"]] == [s["name"] for s in original["seats"]]
+    events = api.get(f"/v1/games/{answer.json['id']}/events?limit=1000").json["events"]
+    assert [(e["type"], e["payload"], e["actor"]) for e in events][:2] == [
+        (e["type"], e["payload"], "import") for e in api.get(f"/v1/games/{game_id}/events?limit=2").json["events"]]
+    assert api.post(f"/v1/games/{answer.json['id']}/join", json={"name": "late"}).status_code == 409
+    again = [json.loads(line) for line in api.get(f"/v1/games/{answer.json['id']}/export").get_data().splitlines()[1:]]
+    first = [json.loads(line) for line in exported.splitlines()[1:]]
+    assert [(e["version"], e["type"], e["payload"]) for e in again] == [(e["version"], e["type"], e["payload"]) for e in first]
+
+
+def test_imports_refuse_what_does_not_hold(api: ContractClient) -> None:
+    def send(body: bytes, kind: str = "application/x-ndjson"):  # type: ignore[no-untyped-def]
+        return api.post("/v1/games/import", data=body, headers={"Content-Type": kind})
+
+    assert send(b"{}", "application/json").status_code == 415
+    assert send(b"\xff\xfe").json["code"] == "invalid_log"
+    assert send(b'{"format": "meeple-log"}').status_code == 422
+    unfinished = api.post("/v1/games", json={"game": "djambi", "seats": 3}).json["id"]
+    seat_all(api, unfinished, 3)
+    lines = [json.dumps({"format": "meeple-log", "format_version": 1, "game": "djambi", "seats": 3, "options": {}})]
+    lines += [json.dumps(e) for e in api.get(f"/v1/games/{unfinished}/events").json["events"]]
+    answer = send("\n".join(lines).encode())
+    assert answer.status_code == 422 and "finished" in answer.json["detail"]
