@@ -26,6 +26,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app = Flask("meeple")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
+    app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["meeple"] = Executor(EventStore(client))
     app.extensions["meeple.players"] = PlayerStore(client)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hmac
 import re
 import secrets
 
-from flask import request
+from flask import current_app, request
 
 from events.players import Player, PlayerStore
 from events.store import EventStore
@@ -27,6 +28,12 @@ def bearer_token() -> str | None:
     if match is None:
         raise ApiError(401, "unauthorized", "Send a token as 'Authorization: Bearer <token>'.")
     return match.group(1)
+
+
+def is_admin() -> bool:
+    """Whether the request carries the server's admin token (MEEPLE_ADMIN_TOKEN)."""
+    admin, token = current_app.config.get("MEEPLE_ADMIN_TOKEN"), bearer_token()
+    return bool(admin and token and hmac.compare_digest(admin.encode(), token.encode()))
 
 
 def seat_for(store: EventStore, game_id: str) -> int | None:

@@ -12,6 +12,7 @@ class Config:
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
+    admin_token: str | None = None  # may export a game's log before the game is over
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
 
@@ -23,6 +24,7 @@ class Config:
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
+            admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,

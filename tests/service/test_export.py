@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import fakeredis
 import pytest
 
 from domain import GAMES
 from domain.core.codec import to_primitive
 from events.log_file import LogInvalid, read_log
+from service.app import create_app
+from service.config import Config
 from tests.contract import ContractClient
 from tests.service.test_games_api import bearer, seat_all
 
@@ -101,3 +104,14 @@ def test_imports_refuse_what_does_not_hold(api: ContractClient) -> None:
     lines += [json.dumps(e) for e in api.get(f"/v1/games/{unfinished}/events").json["events"]]
     answer = send("\n".join(lines).encode())
     assert answer.status_code == 422 and "finished" in answer.json["detail"]
+
+
+def test_the_admin_token_exports_a_game_in_play() -> None:
+    admin = "admin-token-0123456789"
+    api = ContractClient(create_app(Config(admin_token=admin), client=fakeredis.FakeRedis()).test_client())
+    game_id = api.post("/v1/games", json={"game": "djambi", "seats": 3}).json["id"]
+    tokens = seat_all(api, game_id, 3)
+    assert api.get(f"/v1/games/{game_id}/export", headers=bearer(tokens[0])).status_code == 409
+    assert api.get(f"/v1/games/{game_id}/export", headers=bearer("another-token-012345")).status_code == 409
+    answer = api.get(f"/v1/games/{game_id}/export", headers=bearer(admin))
+    assert answer.status_code == 200 and len(answer.get_data().splitlines()) == 1 + 2
