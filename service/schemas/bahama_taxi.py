@@ -24,6 +24,7 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
+from service.schemas.common import BareSchema, command_kind
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
 CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
@@ -88,18 +89,12 @@ class PlacePoliceSchema(Schema):
     area = fields.String(required=True, validate=AREA)
 
 
-class BareSchema(Schema):
-    """Commands with no fields beyond their type."""
-
-
 TYPES = ["place_police", "move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "transfer", "end_turn", "forfeit"]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = data.pop("type", None)
-    if kind not in TYPES:
-        raise ValidationError({"type": [f"Must be one of: {', '.join(TYPES)}."]})
+    kind = command_kind(data, TYPES)
     if kind == "place_police":
         return PlacePolice(seat, PlacePoliceSchema().load(data)["area"])
     if kind == "move":

@@ -24,6 +24,18 @@ def _printable(text: str) -> None:
 NAME = validate.And(validate.Length(min=1, max=64), _printable)
 
 
+class BareSchema(Schema):
+    """Commands with no fields beyond their type."""
+
+
+def command_kind(data: dict[str, Any], types: list[str]) -> str:
+    """The command's `type`, taken out of `data`, when it is one of `types`."""
+    kind = data.pop("type", None)
+    if kind not in types:
+        raise ValidationError({"type": [f"Must be one of: {', '.join(types)}."]})
+    return kind  # type: ignore[no-any-return]
+
+
 class BotSeatSchema(Schema):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
     level = fields.String(required=True, validate=validate.Length(min=1, max=32))

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign
 from domain.djambi.pieces import IDS, Color
+from service.schemas.common import BareSchema, command_kind
 
 SQUARE_RULE = re.compile(r"^[A-Ia-i][1-9]$")
 SQUARE = validate.Regexp(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
@@ -28,19 +29,13 @@ class PlaySchema(Schema):
     player = fields.String(load_default=None, allow_none=True, validate=validate.OneOf([c.value for c in Color]))
 
 
-class BareSchema(Schema):
-    """Commands with no fields beyond their type."""
-
-
 BARE = {"propose_draw": ProposeDraw, "accept_draw": AcceptDraw, "decline_draw": DeclineDraw, "resign": Resign}
 TYPES = ["play", *BARE]
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = data.pop("type", None)
-    if kind not in TYPES:
-        raise ValidationError({"type": [f"Must be one of: {', '.join(TYPES)}."]})
+    kind = command_kind(data, TYPES)
     if kind != "play":
         BareSchema().load(data)
         return BARE[kind](seat)  # type: ignore[abstract]

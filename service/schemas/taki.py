@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.taki.cards import Color
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
+from service.schemas.common import BareSchema, command_kind
 
 CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
 COLOR = validate.OneOf([color.value for color in Color], error="invalid_color: must be red, blue, green or yellow.")
@@ -28,10 +29,6 @@ class PlaySchema(Schema):
             raise ValidationError("Give either `card` or `cards`.", "card")
 
 
-class BareSchema(Schema):
-    """Commands with no fields beyond their type."""
-
-
 BARE = {"draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
         "forfeit": Forfeit}
 TYPES = ["play", *BARE]
@@ -39,9 +36,7 @@ TYPES = ["play", *BARE]
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = data.pop("type", None)
-    if kind not in TYPES:
-        raise ValidationError({"type": [f"Must be one of: {', '.join(TYPES)}."]})
+    kind = command_kind(data, TYPES)
     if kind != "play":
         BareSchema().load(data)
         return BARE[kind](seat)  # type: ignore[abstract]
