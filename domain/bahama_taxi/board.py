@@ -14,7 +14,6 @@ _DATA: dict[str, Any] = json.loads((Path(__file__).parent / "board.json").read_t
 
 AREAS: tuple[Area, ...] = tuple(_DATA["areas"])
 EDGES: tuple[tuple[Area, Area], ...] = tuple((a, b) for a, b in _DATA["edges"])
-DOWNTOWN: frozenset[Area] = frozenset(_DATA["downtown"])
 NEIGHBOURS: dict[Area, tuple[Area, ...]] = {
     area: tuple(sorted({b for a, b in EDGES if a == area} | {a for a, b in EDGES if b == area}, key=AREAS.index))
     for area in AREAS

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 Square = int  # 0..80: (row - 1) * 9 + column, column A = 0
 
 COLUMNS = "ABCDEFGHI"
@@ -61,8 +59,3 @@ def _ray(at: Square, direction: tuple[int, int]) -> tuple[Square, ...]:
 RAYS = tuple(tuple(ray for direction in DIRECTIONS if (ray := _ray(at, direction))) for at in SQUARES)
 NEIGHBOURS = tuple(tuple(s for d in DIRECTIONS if (s := step(at, d)) is not None) for at in SQUARES)
 ORTHOGONAL_NEIGHBOURS = tuple(tuple(s for d in ORTHOGONAL if (s := step(at, d)) is not None) for at in SQUARES)
-
-
-def lines(at: Square) -> Iterator[tuple[Square, ...]]:
-    """The squares from `at` to the edge in each of the 8 directions, nearest first."""
-    return iter(RAYS[at])

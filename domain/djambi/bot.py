@@ -7,7 +7,7 @@ from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
 from domain.djambi.commands import Command, Play, Resign
 from domain.djambi.evolve import evolve
-from domain.djambi.moves import Action, Choice, actions, choices
+from domain.djambi.moves import Action, Choice, actions, choices, kills_at_destination
 from domain.djambi.pieces import Kind, Piece, kind_of
 from domain.djambi.rules import as_play, decide
 from domain.djambi.state import DjambiState
@@ -97,8 +97,7 @@ def _threatened(state: DjambiState, seat: Seat) -> bool:
         if other == seat:
             continue
         for piece, to, act in actions(state, other):
-            kills = act in (Action.KILL, Action.ASSASSINATE) or (act is Action.MAZE and kind_of(piece) is Kind.ASSASSIN)
-            if (kills and to == chief) or (act is Action.REPORT and chief in ORTHOGONAL_NEIGHBOURS[to]):
+            if (to == chief and kills_at_destination(act, piece)) or (act is Action.REPORT and chief in ORTHOGONAL_NEIGHBOURS[to]):
                 return True
     return False
 

@@ -121,6 +121,12 @@ def _why_not_killable(state: DjambiState, seat: Seat, piece: Piece) -> str:
     return "self_kill is off: you may not kill your own pieces (§7)."
 
 
+def kills_at_destination(act: Action, piece: Piece) -> bool:
+    """Whether the action kills what stands where it goes: a militant's or chief's kill, an
+    assassination, or an assassin's maze action."""
+    return act in (Action.KILL, Action.ASSASSINATE) or (act is Action.MAZE and kind_of(piece) is Kind.ASSASSIN)
+
+
 # the choices that complete each action
 
 def place_squares(state: DjambiState, seat: Seat, piece: Piece, to: Square, exit: Square | None = None) -> set[Square]:

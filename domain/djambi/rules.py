@@ -292,8 +292,8 @@ def _settle(turn: Turn) -> None:
         return
     if not turn.state.remaining:  # every remaining player encircled at once
         turn.emit(GameEnded("draw", tuple(encircled), "all_encircled"))
-    elif (offer := turn.state.draw_offer) is not None and offer >= set(turn.state.remaining):
-        turn.emit(GameEnded("draw", turn.state.remaining, "agreed"))
+    else:
+        _draw_if_agreed(turn)
 
 
 def _last_player_wins(turn: Turn) -> bool:
@@ -456,7 +456,13 @@ def _draw_offer(turn: Turn, command: ProposeDraw | AcceptDraw | DeclineDraw) -> 
         turn.emit(DrawDeclined(seat))
         return
     turn.emit(DrawAccepted(seat))
-    if turn.state.draw_offer is not None and turn.state.draw_offer >= set(turn.state.remaining):
+    _draw_if_agreed(turn)
+
+
+def _draw_if_agreed(turn: Turn) -> None:
+    """A draw once every remaining player has accepted the open offer."""
+    offer = turn.state.draw_offer
+    if offer is not None and offer >= set(turn.state.remaining):
         turn.emit(GameEnded("draw", turn.state.remaining, "agreed"))
 
 

@@ -55,12 +55,6 @@ class DjambiState:
         """A living piece nobody controls and that is not a hostage: inert (§12)."""
         return self.controller(piece) is None and not self.is_hostage(piece)
 
-    def at(self, square: Square) -> Piece | None:
-        return self.board[square]
-
-    def is_empty(self, square: Square) -> bool:
-        return self.board[square] is None
-
     def is_corpse(self, square: Square) -> bool:
         piece = self.board[square]
         return piece is not None and not self.alive[piece]
