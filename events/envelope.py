@@ -16,8 +16,11 @@ class Envelope:
     schema_version: int
     payload: dict[str, Any]
     command_id: str
-    actor: str  # "seat:2", or "system" for setup
+    actor: str  # "seat:2", "bot:1", "deadline:0"…; "system", "fork" or "import" for a game's opening
     time: int  # milliseconds since the epoch, from the server that appended it
+
+
+OPENING_ACTORS = frozenset({"system", "fork", "import"})  # appends that are no player's move
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +46,14 @@ class TurnDeadline:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """The game, and the version of it, that a fork started from."""
+
+    game_id: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """What the store keeps about a game beside its events."""
 
@@ -56,6 +67,8 @@ class GameRecord:
     names: tuple[str | None, ...]  # the name at each seat, None while free
     bots: tuple[str | None, ...]  # the AI level playing each seat, None for a person or a free seat
     deadline: TurnDeadline | None = None
+    spectator_delay: int = 0  # moves a spectator sees the game behind, until it is finished
+    forked_from: Origin | None = None
 
 
 class GameNotFound(Exception):

@@ -14,11 +14,13 @@ import redis
 
 from events import keys
 from events.envelope import (
+    OPENING_ACTORS,
     Envelope,
     GameNotFound,
     GameRecord,
     IdempotencyKeyReused,
     NewEvent,
+    Origin,
     SeatUnavailable,
     TurnDeadline,
     VersionConflict,
@@ -58,25 +60,31 @@ class Seated:
 class EventStore:
     """Games, seats and event streams in one Redis server or cluster."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None) -> None:  # type: ignore[type-arg]
+        """`waiting` serves the blocking reads of live streams (its socket timeout must outlast
+        them); by default `client` does."""
         self.redis = client
+        self.waiting = waiting or client
         self._append = client.register_script(_script("append.lua"))
         self._claim = client.register_script(_script("claim_seat.lua"))
 
     # games
 
     def create_game(
-        self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None
+        self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
+        spectator_delay: int = 0, forked_from: Origin | None = None,
     ) -> GameRecord:
         now = _now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
             "game": game, "options": json.dumps(options), "seats": seats, "status": "waiting", "version": 0,
             "created": now, "deadline": json.dumps(None if deadline is None else dataclasses.asdict(deadline)),
+            "spectator_delay": spectator_delay,
+            "forked_from": json.dumps(None if forked_from is None else dataclasses.asdict(forked_from)),
         })
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.execute()
-        return GameRecord(game_id, game, options, seats, "waiting", 0, now, (None,) * seats, (None,) * seats, deadline)
+        return self.game(game_id)
 
     def game(self, game_id: str) -> GameRecord:
         """The game's record; raises GameNotFound."""
@@ -148,8 +156,45 @@ class EventStore:
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         """Events with versions after `after`, oldest first, at most `limit`."""
+        if limit == 0:
+            return []
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
         return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
+
+    def wait(self, game_id: str, version: int, timeout_ms: int) -> bool:
+        """Block until the game passes `version` (True) or `timeout_ms` goes by (False)."""
+        return bool(self.waiting.xread({keys.stream(game_id): f"{version}-0"}, count=1, block=timeout_ms))
+
+    def visible_version(self, record: GameRecord, seat: int | None) -> int:
+        """The version the caller may see: all of it for a seat or once the game is over; for a
+        spectator of a game with a delay, the version before its last `spectator_delay` moves
+        (the opening is always shown)."""
+        if seat is not None or not record.spectator_delay or record.status == "finished":
+            return record.version
+        moves: set[str] = set()
+        newest = f"{record.version}-0"
+        while True:
+            entries = cast(_Entries, self.redis.xrevrange(keys.stream(record.id), newest, "-", count=100))
+            for entry_id, fields in entries:
+                actor, command = fields[b"a"].decode(), fields[b"c"].decode()
+                if actor in OPENING_ACTORS or (command not in moves and len(moves) == record.spectator_delay):
+                    return int(entry_id.split(b"-")[0])
+                moves.add(command)
+            if len(entries) < 100:
+                return 0
+            newest = f"({entries[-1][0].decode()}"
+
+    def feed_position(self) -> str:
+        """The id of the newest announcement, to follow the feed from."""
+        newest = cast(_Entries, self.redis.xrevrange(keys.feed(), "+", "-", count=1))
+        return newest[0][0].decode() if newest else "0-0"
+
+    def follow_feed(self, after: str, timeout_ms: int) -> list[tuple[str, str, int]]:
+        """Announcements after the id `after` as (id, game id, version), waiting up to `timeout_ms`
+        for the first."""
+        answer = self.waiting.xread({keys.feed(): after}, count=500, block=timeout_ms)
+        return [(entry_id.decode(), fields[b"game"].decode(), int(fields[b"version"]))
+                for _, entries in cast(list[tuple[bytes, _Entries]], answer) for entry_id, fields in entries]
 
     def append(
         self,
@@ -232,6 +277,8 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         names=per_seat(seat_names),
         bots=per_seat(bots),
         deadline=TurnDeadline(**deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
+        spectator_delay=int(meta.get(b"spectator_delay", 0)),
+        forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
     )
 
 

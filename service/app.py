@@ -12,6 +12,7 @@ from events.players import PlayerStore, Webhooks
 from events.store import EventStore
 from service.api.games import bp as games
 from service.api.players import bp as players
+from service.api.streams import bp as streams
 from service.config import Config
 from service.errors import handle_error
 
@@ -19,20 +20,28 @@ from service.errors import handle_error
 def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:  # type: ignore[type-arg]
     """The API over the store at `config.redis_url` (or over `client`, as tests do)."""
     config = config or Config.from_env()
+    waiting = None
     if client is None:
         if config.redis_url is None:
             raise ValueError("MEEPLE_REDIS_URL is not set; `meeple serve` starts the embedded store")
-        client = redis.Redis.from_url(config.redis_url, health_check_interval=30)
+        # requests share a bounded pool and wait for a free connection; each open event stream
+        # holds one connection of its own while it waits for the next event
+        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            config.redis_url, max_connections=100, timeout=10, health_check_interval=30))
+        waiting = redis.Redis.from_url(config.redis_url, max_connections=100_000, health_check_interval=30,
+                                       socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
     app = Flask("meeple")
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
+    app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["meeple"] = Executor(EventStore(client))
+    app.extensions["meeple"] = Executor(EventStore(client, waiting))
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client)
     app.register_blueprint(games)
     app.register_blueprint(players)
+    app.register_blueprint(streams)
     app.register_error_handler(Exception, handle_error)
     logging.getLogger("meeple").setLevel(logging.INFO)
     return app

@@ -55,8 +55,8 @@ def serve(args: argparse.Namespace) -> None:
         _Gunicorn(config, {
             "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
-            "threads": args.threads,
-            "worker_class": "gthread",
+            "worker_class": "gevent",  # an open event stream costs a greenlet, not a thread
+            "worker_connections": args.connections,
             "accesslog": "-" if args.access_log else None,
             "graceful_timeout": 10,
             "control_socket_disable": True,
@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> None:
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--workers", type=int, default=int(os.environ.get("MEEPLE_WORKERS", 2)))
-    serve_parser.add_argument("--threads", type=int, default=int(os.environ.get("MEEPLE_THREADS", 8)))
+    serve_parser.add_argument("--connections", type=int, default=int(os.environ.get("MEEPLE_CONNECTIONS", 1000)),
+                              help="open connections per process, event streams included")
     serve_parser.add_argument("--data-dir", help="the embedded store's folder (default ./var)")
     serve_parser.add_argument("--access-log", action="store_true", help="log every request to stdout")
     serve_parser.add_argument("--no-worker", action="store_true", help="serve the API only (run `meeple worker` apart)")

@@ -15,6 +15,7 @@ class Config:
     admin_token: str | None = None  # may export a game's log before the game is over
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
+    stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
 
     @classmethod
     def from_env(cls) -> Config:
@@ -25,6 +26,7 @@ class Config:
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
+            stream_heartbeat_ms=int(env.get("MEEPLE_STREAM_HEARTBEAT_MS", cls.stream_heartbeat_ms)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,

@@ -15,7 +15,8 @@ from werkzeug.test import TestResponse
 SPEC = OpenAPI.from_file_path(
     str(Path(__file__).parent.parent / "openapi.yaml"),
     config=Config(extra_media_type_deserializers={"application/problem+json": json.loads,
-                                                  "application/x-ndjson": lambda body: body.decode()}),
+                                                  "application/x-ndjson": lambda body: body.decode(),
+                                                  "text/event-stream": lambda body: body.decode()}),
 )
 
 

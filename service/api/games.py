@@ -70,7 +70,7 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     game_id = auth.new_token()[:16]
     store = executor().store
     deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
-    store.create_game(game_id, game.name, body["options"], body["seats"], deadline)
+    store.create_game(game_id, game.name, body["options"], body["seats"], deadline, body["spectator_delay"])
     for bot in body["bots"]:
         store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
     if len(body["bots"]) == body["seats"]:
@@ -133,17 +133,21 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The game as the caller's seat (or a spectator) may see it."""
-    seat = auth.seat_for(executor().store, known_game(game_id))
-    loaded = executor().load(game_id)
+    """The game as the caller's seat (or a spectator, maybe some moves behind) may see it."""
+    store = executor().store
+    seat = auth.seat_for(store, known_game(game_id))
+    record = store.game(game_id)
+    visible = store.visible_version(record, seat)
+    loaded = executor().load(game_id, None if visible == record.version else visible)
     return responses.game_view(loaded, seat), 200, etag(loaded.version)
 
 
 @bp.get("/games/<game_id>/states/<int:version>")
 def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as it was at a past version, as the caller may see it."""
-    seat = auth.seat_for(executor().store, known_game(game_id))
-    current = executor().store.game(game_id).version
+    store = executor().store
+    seat = auth.seat_for(store, known_game(game_id))
+    current = store.visible_version(store.game(game_id), seat)
     if version > current:
         raise ApiError(404, "version_not_found", f"The game is at version {current}.", current=current)
     return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
@@ -209,15 +213,18 @@ def export(game_id: str) -> Response:
 @bp.get("/games/<game_id>/events")
 def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The log as the caller may see it, oldest first, paginated by version; all of it once finished."""
-    seat = auth.seat_for(executor().store, known_game(game_id))
+    store = executor().store
+    seat = auth.seat_for(store, known_game(game_id))
     query = EventsQuerySchema().load(request.args.to_dict())
-    loaded = executor().load(game_id)
-    finished = loaded.game.status(loaded.state).finished
-    stored = executor().store.read(game_id, after=query["after"], limit=query["limit"])
+    record = store.game(game_id)
+    visible = store.visible_version(record, seat)
+    finished = record.status == "finished"
+    stored = store.read(game_id, after=query["after"], limit=max(0, min(query["limit"], visible - query["after"])))
     last = stored[-1].version if stored else query["after"]
+    game = GAMES[record.game]
     return {
-        "version": loaded.version,
-        "events": [responses.event(e, loaded.game, seat, finished) for e in stored],
-        "next": last if last < loaded.version else None,
-    }, 200, etag(loaded.version)
+        "version": visible,
+        "events": [responses.event(e, game, seat, finished) for e in stored],
+        "next": last if last < visible else None,
+    }, 200, etag(visible)
 

@@ -92,18 +92,21 @@ def deliveries() -> dict[str, Any]:
 def inbox() -> dict[str, Any]:
     """The player's games: those waiting for them first (soonest deadline first), then the rest."""
     player = caller()
-    entries = []
-    for game_id in players().games(player.id):
-        loaded = executor().load(game_id)
-        seat = executor().store.seat_of_player(game_id, player.id)
-        status = loaded.game.status(loaded.state)
-        your_turn = loaded.version > 0 and seat in status.to_move
-        deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
-        entries.append({
-            "game": responses.summary(loaded.record),
-            "seat": seat,
-            "your_turn": your_turn,
-            "deadline": None if deadline is None else deadline.at,
-        })
+    entries = [inbox_entry(game_id, player.id) for game_id in players().games(player.id)]
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["deadline"] is None, entry["deadline"] or 0))
     return {"games": entries}
+
+
+def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
+    """One of a player's games: its summary, their seat, whether it is their turn and until when."""
+    loaded = executor().load(game_id)
+    seat = executor().store.seat_of_player(game_id, player_id)
+    status = loaded.game.status(loaded.state)
+    your_turn = loaded.version > 0 and seat in status.to_move
+    deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
+    return {
+        "game": responses.summary(loaded.record),
+        "seat": seat,
+        "your_turn": your_turn,
+        "deadline": None if deadline is None else deadline.at,
+    }

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from domain import GAMES
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
+MAX_DELAY = 1000  # moves a spectator may be kept behind
 
 
 def _printable(text: str) -> None:
@@ -58,6 +59,7 @@ class CreateGameSchema(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
+    spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
 
     @validates_schema
     def _seats_and_bots(self, data: dict[str, Any], **_: Any) -> None:

@@ -21,6 +21,8 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "created": record.created,
         "seats": [{"seat": seat, "name": name, "bot": bot} for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
+        "spectator_delay": record.spectator_delay,
+        "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
     }
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.integration.clients import Client
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -52,3 +54,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def http(server: str) -> Iterator[requests.Session]:
     with requests.Session() as session:
         yield session
+
+
+@pytest.fixture
+def client(http: requests.Session, server: str) -> Client:
+    return Client(http, server)

@@ -1,0 +1,107 @@
+"""Live Server-Sent Events streams: a game's events as the caller may see them, and a
+player's inbox. Each stream waits on the store (a blocking stream read), so an open stream
+costs one connection and no polling."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from domain import GAMES
+from events.store import EventStore
+from service import auth
+from service.api.context import executor, known_game, players
+from service.api.players import caller, inbox, inbox_entry
+from service.errors import ApiError
+from service.schemas import responses
+
+bp = Blueprint("streams", __name__, url_prefix="/v1")
+
+LAST_EVENT_ID = re.compile(r"^\d{1,15}$")
+RECONNECT_MS = 3000  # how long a client waits before it reconnects
+
+
+def sse(data: dict[str, Any], event_id: str | int | None = None, event: str | None = None) -> str:
+    """One Server-Sent Events message."""
+    head = (f"id: {event_id}\n" if event_id is not None else "") + (f"event: {event}\n" if event else "")
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def event_stream(messages: Iterator[str]) -> Response:
+    return Response(stream_with_context(messages), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def resume_after() -> int:
+    """The last version the client has: `Last-Event-ID` on a reconnect, else `?after=`, else 0."""
+    value = request.headers.get("Last-Event-ID", request.args.get("after", "0")).strip()
+    if not LAST_EVENT_ID.match(value):
+        raise ApiError(422, "validation_error", "Last-Event-ID (or `after`) must be a game version such as 12.")
+    return int(value)
+
+
+@bp.get("/games/<game_id>/stream")
+def game_stream(game_id: str) -> Response:
+    """The game's events after the client's last one, then each new one as it is appended; the
+    stream ends with an `end` message once the game is over and every event was sent."""
+    store = executor().store
+    seat = auth.seat_for(store, known_game(game_id))
+    after = resume_after()
+    record = store.game(game_id)
+    if record.status == "finished" and after >= record.version:
+        return Response(status=204)  # tells EventSource not to reconnect
+    return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
+
+
+def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
+    yield f"retry: {RECONNECT_MS}\n\n"
+    while True:
+        record = store.game(game_id)
+        visible = store.visible_version(record, seat)
+        finished = record.status == "finished"
+        game = GAMES[record.game]
+        while sent < visible:
+            for envelope in store.read(game_id, after=sent, limit=min(500, visible - sent)):
+                yield sse(responses.event(envelope, game, seat, finished), envelope.version)
+                sent = envelope.version
+        if finished:
+            yield sse({"version": sent, "status": "finished"}, event="end")
+            return
+        if not store.wait(game_id, record.version, heartbeat_ms):
+            yield ": still here\n\n"
+
+
+@bp.get("/players/me/inbox/stream")
+def inbox_stream() -> Response:
+    """The player's inbox now (an `inbox` message), then a `game` message each time one of
+    their games changes whose turn it is or ends."""
+    player = caller()
+    position = executor().store.feed_position()
+    return event_stream(_inbox_messages(player.id, position, inbox(),
+                                        current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
+
+
+def _inbox_messages(player_id: str, position: str, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:
+    yield f"retry: {RECONNECT_MS}\n\n"
+    yield sse(snapshot, position, "inbox")
+    shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
+    while True:
+        announced = executor().store.follow_feed(position, heartbeat_ms)
+        if not announced:
+            yield ": still here\n\n"
+            continue
+        position = announced[-1][0]
+        mine = set(players().games(player_id))
+        for game_id in dict.fromkeys(game for _, game, _ in announced if game in mine):
+            entry = inbox_entry(game_id, player_id)
+            if shown.get(game_id) != (headline := _headline(entry)):
+                shown[game_id] = headline
+                yield sse(entry, position, "game")
+
+
+def _headline(entry: dict[str, Any]) -> tuple[bool, str]:
+    return entry["your_turn"], entry["game"]["status"]
