@@ -13,6 +13,8 @@ from domain import GAMES
 from domain.core.game import Game
 from domain.core.rng import Rng, SystemRng
 from events.envelope import GameRecord, NewEvent, VersionConflict
+from events.snapshots import EVERY as SNAPSHOT_EVERY
+from events.snapshots import Snapshots
 from events.store import Appended, EventStore
 
 RETRIES = 5  # times an unconditional command is decided again after losing a race
@@ -59,20 +61,25 @@ class Executor:
     def __init__(self, store: EventStore, cache: StateCache | None = None) -> None:
         self.store = store
         self.cache = cache or StateCache()
+        self.snapshots = Snapshots(store.redis)
 
     def load(self, game_id: str, version: int | None = None) -> Loaded:
-        """The game now, or as it was at `version`."""
+        """The game now, or as it was at `version`: from the latest state this process holds, or
+        else the nearest snapshot, or else the start, then the events since."""
         record = self.store.game(game_id)
         game = GAMES[record.game]
+        target = record.version if version is None else min(version, record.version)
+        at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
         cached = self.cache.get(game_id) if version is None else None
-        if cached is None or cached[0] > record.version:
-            at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
-        else:
+        if cached is not None and cached[0] <= record.version:
             at, state = cached
-        wanted = None if version is None else version - at
-        for envelope in self.store.read(game_id, after=at, limit=wanted) if wanted != 0 else ():
+        elif snapshot := self.snapshots.nearest(game_id, target, type(state)):
+            at, state = snapshot
+        for envelope in self.store.read(game_id, after=at, limit=target - at):
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
             at = envelope.version
+            if at % SNAPSHOT_EVERY == 0:
+                self.snapshots.save(game_id, at, state)
         if version is None:
             self.cache.put(game_id, at, state)
         return Loaded(record, game, state, at)
@@ -109,14 +116,19 @@ class Executor:
         raise VersionConflict(loaded.version, self.store.game(game_id).version)
 
     def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
-        """Append the opening events once every seat is taken; None if already started."""
+        """Append the opening events once every seat is taken - the game's setup, or for a fork
+        its origin's events up to the fork's version; None if already started."""
         loaded = self.load(game_id)
-        if loaded.version or None in loaded.record.names:
+        record, game = loaded.record, loaded.game
+        if loaded.version or None in record.names:
             return None
-        options = loaded.game.parse_options(loaded.record.options, loaded.record.seats)
-        events = loaded.game.setup(options, loaded.record.seats, rng or SystemRng())
+        if record.forked_from is None:
+            actor, events = "system", game.setup(game.parse_options(record.options, record.seats), record.seats, rng or SystemRng())
+        else:
+            opening = self.store.read(record.forked_from.game_id, limit=record.forked_from.version)
+            actor, events = "fork", tuple(game.events.decode(e.type, e.schema_version, e.payload) for e in opening)
         try:
-            return self._append(loaded, events, "system", None, "")
+            return self._append(loaded, events, actor, None, "")
         except VersionConflict:
             return None
 

@@ -19,6 +19,11 @@ def stream(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:events"
 
 
+def snapshots(game_id: str) -> str:
+    """Hash: version → the game's state at that version, pickled (a cache; see events.snapshots)."""
+    return f"{PREFIX}:{{{game_id}}}:snapshots"
+
+
 def seats(game_id: str) -> str:
     """Hash: seat number → player name."""
     return f"{PREFIX}:{{{game_id}}}:seats"

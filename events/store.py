@@ -60,7 +60,7 @@ class Seated:
 class EventStore:
     """Games, seats and event streams in one Redis server or cluster."""
 
-    def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None) -> None:  # type: ignore[type-arg]
+    def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None) -> None:
         """`waiting` serves the blocking reads of live streams (its socket timeout must outlast
         them); by default `client` does."""
         self.redis = client

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -10,7 +11,7 @@ import cattrs
 
 E = TypeVar("E")
 
-converter = cattrs.Converter()
+converter = cattrs.Converter(unstruct_collection_overrides={AbstractSet: sorted})  # sets as sorted JSON lists
 
 
 def to_primitive(value: object) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 
 from domain import GAMES
-from events.envelope import NewEvent, TurnDeadline, VersionConflict
+from events.envelope import NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
 from service.api.context import executor, json_body, known_game, players
@@ -20,8 +20,10 @@ from service.schemas.common import (
     CreateGameSchema,
     EventsQuerySchema,
     ExpectedVersionSchema,
+    ForkSchema,
     JoinSchema,
     ListGamesSchema,
+    check_settings,
 )
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
@@ -71,11 +73,43 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     store = executor().store
     deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
     store.create_game(game_id, game.name, body["options"], body["seats"], deadline, body["spectator_delay"])
-    for bot in body["bots"]:
-        store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
-    if len(body["bots"]) == body["seats"]:
-        executor().start(game_id)
+    return _seat_bots(game_id, body["bots"])
+
+
+def _seat_bots(game_id: str, bots: list[dict[str, Any]]) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Seat a new game's AI players (starting it if they fill it); the answer to its creation."""
+    store = executor().store
+    for bot in bots:
+        seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
+        if seated.taken == seated.seats:
+            executor().start(game_id)
     return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+@bp.post("/games/<game_id>/fork")
+def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A new game that opens with this game's events up to a version and goes on from there,
+    with new seats: once the game is over (or before, to the admin token)."""
+    body = ForkSchema().load(json_body())
+    store = executor().store
+    origin = store.game(known_game(game_id))
+    check_settings(origin.game, origin.seats, body)
+    if origin.status != "finished" and not auth.is_admin():
+        raise ApiError(409, "game_not_finished", "A game can be forked once it is over.")
+    version = body["version"]
+    if version > origin.version:
+        raise ApiError(404, "version_not_found", f"The game is at version {origin.version}.", current=origin.version)
+    at, *following = store.read(game_id, after=version - 1, limit=2)
+    if following and following[0].command_id == at.command_id:
+        raise ApiError(422, "not_a_move_boundary", f"Version {version} falls inside a move; fork where one ends.")
+    loaded = executor().load(game_id, version)
+    if loaded.game.status(loaded.state).finished:
+        raise ApiError(422, "game_over_at_version", f"The game is already over at version {version}.")
+    new_id = auth.new_token()[:16]
+    deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
+    store.create_game(new_id, origin.game, origin.options, origin.seats, deadline, body["spectator_delay"],
+                      forked_from=Origin(game_id, version))
+    return _seat_bots(new_id, body["bots"])
 
 
 @bp.post("/games/import")

@@ -53,29 +53,44 @@ class VacationSchema(Schema):
     until = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION))
 
 
-class CreateGameSchema(Schema):
-    game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
-    seats = fields.Integer(required=True, strict=True)
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+class GameSettingsSchema(Schema):
+    """What a new game may set beside its rules: AI seats, a turn deadline, a spectator delay."""
+
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
     spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
 
+
+def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
+    """The AI seats and the deadline fit this game and its seat count."""
+    game = GAMES[game_name]
+    taken = [bot["seat"] for bot in data["bots"]]
+    if len(set(taken)) != len(taken) or any(seat >= seats for seat in taken):
+        raise ValidationError({"bots": ["Each bot needs its own seat of this game."]})
+    if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
+        raise ValidationError({"bots": [f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}."]})
+    deadline = data["turn_deadline"]
+    if deadline and (deadline["policy"] == "auto") != (deadline["level"] in game.bots):
+        raise ValidationError({"turn_deadline": [f"`auto` needs an AI level ({', '.join(game.bots)}); `skip` takes none."]})
+
+
+class CreateGameSchema(GameSettingsSchema):
+    game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
+    seats = fields.Integer(required=True, strict=True)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
     @validates_schema
-    def _seats_and_bots(self, data: dict[str, Any], **_: Any) -> None:
+    def _seats_and_settings(self, data: dict[str, Any], **_: Any) -> None:
         game = GAMES.get(data.get("game", ""))
         if game is None:
             return
         if not game.min_seats <= data["seats"] <= game.max_seats:
             raise ValidationError(f"{game.title} is for {game.min_seats} to {game.max_seats} seats.", "seats")
-        seats = [bot["seat"] for bot in data["bots"]]
-        if len(set(seats)) != len(seats) or any(seat >= data["seats"] for seat in seats):
-            raise ValidationError("Each bot needs its own seat of this game.", "bots")
-        if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
-            raise ValidationError(f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}.", "bots")
-        deadline = data["turn_deadline"]
-        if deadline and (deadline["policy"] == "auto") != (deadline["level"] in game.bots):
-            raise ValidationError(f"`auto` needs an AI level ({', '.join(game.bots)}); `skip` takes none.", "turn_deadline")
+        check_settings(game.name, data["seats"], data)
+
+
+class ForkSchema(GameSettingsSchema):
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_VERSION))
 
 
 class JoinSchema(Schema):

@@ -111,3 +111,25 @@ def test_two_hundred_open_streams_do_not_hold_up_commands(client: Client) -> Non
     assert counts == [version] * 200
     print(f"\n{len(took)} commands beside 200 open streams: median {sorted(took)[len(took) // 2] * 1000:.1f} ms, "
           f"slowest {max(took) * 1000:.1f} ms")
+
+
+def test_the_inbox_stream_tells_a_player_each_time_their_turn_comes(client: Client) -> None:
+    player = client.call("POST", "/v1/players", json={"name": "ann"}).json()
+    game_id = client.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "options": {"first_seat": 1}}).json()["id"]
+    client.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": "ann"})
+    answer = requests.get(f"{client.base}/v1/players/me/inbox/stream", stream=True, timeout=60,
+                          headers={"Authorization": f"Bearer {player['token']}"})
+    assert answer.status_code == 200
+    inbox = read(answer)
+    first = next(inbox)
+    assert first.event == "inbox" and [entry["game"]["id"] for entry in first.data["games"]] == [game_id]
+    assert first.data["games"][0]["game"]["status"] == "waiting"
+    other = client.call("POST", f"/v1/games/{game_id}/join", json={"name": "bob"}).json()["token"]
+    started = next(inbox)
+    assert started.event == "game" and started.data["game"]["status"] == "active" and not started.data["your_turn"]
+    client.call("POST", f"/v1/games/{game_id}/commands", other, json={"type": "draw"})
+    turn = next(inbox)
+    assert turn.data["your_turn"] and turn.data["seat"] == 0 and turn.data["game"]["id"] == game_id
+    client.call("POST", f"/v1/games/{game_id}/commands", player["token"], json={"type": "draw"})
+    assert not next(inbox).data["your_turn"]
+    answer.close()

@@ -1,0 +1,62 @@
+"""Snapshots: a game's state saved every `EVERY` events, so that rebuilding a long game (now or
+at a past version) replays fewer than `EVERY` events. Only a cache: a missing snapshot, or one
+written by other rules than these, is ignored and the state is rebuilt from the events."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from importlib.abc import Traversable
+from typing import Any, cast
+
+import redis
+
+from domain.core.codec import converter
+from events import keys
+
+EVERY = 200  # events between snapshots
+
+
+def _sources(folder: Traversable) -> list[Traversable]:
+    found: list[Traversable] = []
+    for entry in folder.iterdir():
+        if entry.is_dir():
+            found += _sources(entry)
+        elif entry.name.endswith((".py", ".json")):
+            found.append(entry)
+    return found
+
+
+def _rules_fingerprint() -> str:
+    """Which rules a snapshot was written by: a digest of the domain package."""
+    digest = hashlib.sha256()
+    for path in sorted(_sources(resources.files("domain")), key=lambda p: str(p)):
+        digest.update(str(path).encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+RULES = _rules_fingerprint()
+
+
+class Snapshots:
+    """Saved states of games by version, in each game's own hash, as JSON."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def nearest(self, game_id: str, version: int, kind: type) -> tuple[int, Any] | None:
+        """The snapshot at the last multiple of EVERY up to `version`, as a state of type `kind`."""
+        at = version - version % EVERY
+        stored = cast(bytes | None, self.redis.hget(keys.snapshots(game_id), str(at))) if at else None
+        if stored is None:
+            return None
+        saved = json.loads(stored)
+        if saved["rules"] != RULES:
+            return None
+        return at, converter.structure(saved["state"], kind)
+
+    def save(self, game_id: str, version: int, state: Any) -> None:
+        """Keep `state` as the game at `version`, a multiple of EVERY."""
+        saved = {"rules": RULES, "state": converter.unstructure(state)}
+        self.redis.hset(keys.snapshots(game_id), str(version), json.dumps(saved, separators=(",", ":")))

@@ -1,0 +1,86 @@
+"""Snapshots are a cache: with them, without them, or with stale ones, every state is the same."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from domain import GAMES
+from domain.core.codec import converter
+from domain.core.rng import SeededRng
+from events.envelope import NewEvent
+from events.execute import Executor
+from events.snapshots import EVERY
+from events.store import EventStore
+from tests.playing import random_game
+
+
+def stored_game(store: EventStore, name: str, seats: int, seed: int) -> tuple[str, list[Any]]:
+    """A random finished game appended command by command; its states after each event."""
+    game = GAMES[name]
+    options = game.parse_options({}, seats)
+    game_id = f"{name}-{seed}"
+    store.create_game(game_id, name, {}, seats)
+    opening = game.setup(options, seats, SeededRng(seed))
+    batches = [opening] + [step.events for step in random_game(game, seats, options, seed)]
+    states, state, version = [game.initial(options, seats)], game.initial(options, seats), 0
+    for batch in batches:
+        store.append(game_id, version, [NewEvent(*game.events.encode(e)) for e in batch], command_id=f"c{version}", actor="system")
+        for event in batch:
+            state = game.evolve(state, event)
+            states.append(state)
+        version += len(batch)
+    return game_id, states
+
+
+def test_every_version_reads_the_same_with_fresh_missing_and_stale_snapshots(store: EventStore) -> None:
+    game_id, states = stored_game(store, "taki", 2, seed=4)
+    assert len(states) > 3 * EVERY
+    fresh = Executor(store)
+    versions = [0, 1, EVERY - 1, EVERY, EVERY + 1, 2 * EVERY + 7, len(states) - 1]
+    assert all(fresh.load(game_id, v).state == states[v] for v in versions)
+    snapshots = store.redis.hkeys(f"meeple:{{{game_id}}}:snapshots")
+    assert sorted(int(v) for v in snapshots) == list(range(EVERY, len(states), EVERY))
+    key = f"meeple:{{{game_id}}}:snapshots"
+    stale = json.loads(store.redis.hget(key, str(EVERY)))
+    store.redis.hset(key, str(EVERY), json.dumps({"rules": "other", "state": stale["state"] | {"turn_no": -1}}))
+    assert Executor(store).load(game_id, EVERY + 3).state == states[EVERY + 3]
+    store.redis.delete(key)
+    assert all(Executor(store).load(game_id, v).state == states[v] for v in versions)
+
+
+def test_a_load_replays_fewer_events_than_between_two_snapshots(store: EventStore) -> None:
+    game_id, states = stored_game(store, "taki", 2, seed=5)
+    Executor(store).load(game_id)  # writes the snapshots
+    replayed: list[int] = []
+    read = store.read
+
+    def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
+        events = read(game_id, after, limit)
+        replayed.append(len(events))
+        return events
+
+    store.read = counting  # type: ignore[method-assign]
+    for version in (EVERY * 2 + EVERY - 1, len(states) - 1):
+        assert Executor(store).load(game_id, version).state == states[version]
+    assert max(replayed) < EVERY
+
+
+def moves_on(command: Any) -> bool:
+    """The commands that bring a random game to its end soonest."""
+    return type(command).__name__ in ("Play", "PickUp", "CollectFromGod", "Move", "Step")
+
+
+@pytest.mark.parametrize(("name", "seats", "options"), [
+    ("taki", 5, {}), ("taki", 3, {"mode": "tournament"}), ("djambi", 4, {}), ("djambi", 3, {}),
+    ("bahama_taxi", 4, {"max_rounds": 30, "dice": True, "hand_size": 4, "unknown_destination": True}),
+    ("bahama_taxi", 3, {"max_rounds": 20, "cabs_per_player": 2, "two_cab_mode": "both"}),
+    ("bahama_taxi", 2, {"max_rounds": 30, "contraband": True}),
+])
+def test_every_state_survives_the_snapshot_encoding(name: str, seats: int, options: dict[str, Any]) -> None:
+    game = GAMES[name]
+    for step in random_game(game, seats, game.parse_options(options, seats), seed=seats, prefer=moves_on):
+        encoded = json.loads(json.dumps(converter.unstructure(step.after)))
+        assert converter.structure(encoded, type(step.after)) == step.after

@@ -1,0 +1,81 @@
+"""Forks: a new game that opens with another's events up to a version and plays on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import fakeredis
+import pytest
+
+from service.app import create_app
+from service.config import Config
+from tests.contract import ContractClient
+from tests.service.test_export import finished_game
+from tests.service.test_games_api import bearer, seat_all
+from tests.service.test_streams import all_events, play_moves
+
+
+def move_ends(log: list[dict[str, Any]]) -> list[int]:
+    """The versions at which a move (or the opening) ends."""
+    return [e["version"] for e, after in zip(log, log[1:] + [None]) if after is None or after["command_id"] != e["command_id"]]
+
+
+@pytest.mark.parametrize(("name", "seats"), [("taki", 3), ("djambi", 4), ("bahama_taxi", 2)])
+def test_a_fork_of_a_finished_game_opens_at_the_version_and_plays_to_a_valid_end(
+        api: ContractClient, name: str, seats: int) -> None:
+    origin = finished_game(api, name, seats)
+    log = all_events(api, origin)
+    version = move_ends(log)[5]
+    answer = api.post(f"/v1/games/{origin}/fork", json={"version": version})
+    assert answer.status_code == 201 and answer.json["forked_from"] == {"game_id": origin, "version": version}
+    fork = answer.json["id"]
+    assert answer.json["status"] == "waiting" and answer.json["game"] == name
+    tokens = seat_all(api, fork, seats)
+    copied = all_events(api, fork)
+    assert len(copied) == version and {e["actor"] for e in copied} == {"fork"}
+    assert api.get(f"/v1/games/{fork}").json["table"] == api.get(f"/v1/games/{origin}/states/{version}").json["table"]
+    while (game := api.get(f"/v1/games/{fork}").json)["status"] == "active":
+        seat = game["to_move"][0]
+        legal = api.get(f"/v1/games/{fork}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
+        command = next((c for c in legal if c["type"] in ("play", "pick_up", "move", "step")), legal[0])
+        assert api.post(f"/v1/games/{fork}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
+    assert game["result"]["ranking"] and game["version"] > version
+    assert [e["payload"] for e in all_events(api, fork)[:version]] == [e["payload"] for e in log[:version]]
+    assert api.get(f"/v1/games/{origin}").json["version"] == len(log)  # the origin is untouched
+
+
+def test_a_fork_with_every_seat_to_bots_starts_at_once(api: ContractClient) -> None:
+    origin = finished_game(api, "taki", 2)
+    version = move_ends(all_events(api, origin))[3]
+    bots = [{"seat": 0, "level": "random"}, {"seat": 1, "level": "greedy"}]
+    fork = api.post(f"/v1/games/{origin}/fork", json={"version": version, "bots": bots}).json
+    assert fork["status"] == "active" and fork["version"] == version and fork["seats"][1]["bot"] == "greedy"
+
+
+def test_forks_that_cannot_be_made_are_refused_with_the_reason(api: ContractClient) -> None:
+    origin = finished_game(api, "taki", 2)
+    log = all_events(api, origin)
+    inside = next(e["version"] for e, after in zip(log, log[1:]) if after["command_id"] == e["command_id"])
+    cases = [
+        ({"version": inside}, 422, "not_a_move_boundary"),
+        ({"version": len(log)}, 422, "game_over_at_version"),
+        ({"version": len(log) + 1}, 404, "version_not_found"),
+        ({"version": 0}, 422, "validation_error"),
+        ({}, 422, "validation_error"),
+        ({"version": 1, "bots": [{"seat": 2, "level": "random"}]}, 422, "validation_error"),
+        ({"version": 1, "colour": "red"}, 422, "validation_error"),
+    ]
+    for body, status, code in cases:
+        answer = api.post(f"/v1/games/{origin}/fork", json=body)
+        assert (answer.status_code, answer.json["code"]) == (status, code), body
+    assert api.post("/v1/games/nosuchgame/fork", json={"version": 1}).status_code == 404
+
+
+def test_a_game_in_play_is_forked_only_with_the_admin_token() -> None:
+    api = ContractClient(create_app(Config(admin_token="a" * 32), client=fakeredis.FakeRedis()).test_client())
+    game_id = api.post("/v1/games", json={"game": "djambi", "seats": 4}).json["id"]
+    tokens = seat_all(api, game_id, 4)
+    play_moves(api, game_id, tokens, 2)
+    version = api.get(f"/v1/games/{game_id}").json["version"]
+    assert api.post(f"/v1/games/{game_id}/fork", json={"version": version}).json["code"] == "game_not_finished"
+    assert api.post(f"/v1/games/{game_id}/fork", json={"version": version}, headers=bearer("a" * 32)).status_code == 201
