@@ -8,12 +8,15 @@ import os
 import subprocess
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 
 from service.config import Config
 from service.embedded import EmbeddedRedis, die_with_parent
+
+if TYPE_CHECKING:
+    from events.log_file import GameLog
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -93,15 +96,19 @@ def worker(args: argparse.Namespace) -> None:
         stop.set()
 
 
-def replay(args: argparse.Namespace) -> None:
-    """Print a game from its exported log, offline, at a version and as a seat sees it."""
+def _read(command: str, path: str) -> GameLog:
     from events.log_file import LogInvalid, read_log
 
     try:
-        with open(args.file, encoding="utf-8") as file:
-            log = read_log(file)
+        with open(path, encoding="utf-8") as file:
+            return read_log(file)
     except (OSError, UnicodeDecodeError, LogInvalid) as error:
-        raise SystemExit(f"meeple replay: {args.file}: {error}") from None
+        raise SystemExit(f"meeple {command}: {path}: {error}") from None
+
+
+def replay(args: argparse.Namespace) -> None:
+    """Print a game from its exported log, offline, at a version and as a seat sees it."""
+    log = _read("replay", args.file)
     version = len(log.events) if args.to is None else args.to
     if not 0 <= version <= len(log.events):
         raise SystemExit(f"meeple replay: --to must be from 0 to {len(log.events)}")
@@ -110,6 +117,19 @@ def replay(args: argparse.Namespace) -> None:
     state = log.game.replay(log.game.parse_options(log.options, log.seats), log.seats, log.events[:version])
     print(f"{log.game.title}, {log.seats} seats ({', '.join(log.names)}), version {version} of {len(log.events)}")
     print(log.game.render(state, args.as_seat))
+
+
+def verify(args: argparse.Namespace) -> None:
+    """Check, offline, that every shuffle of a finished game's log is the one it committed to
+    and that every card came from the committed order; exit 1 with each problem if not."""
+    log = _read("verify", args.file)
+    problems = log.game.audit_log(log.game.parse_options(log.options, log.seats), log.seats, log.events)
+    for version, problem in problems:
+        print(f"{args.file}: version {version} ({log.envelopes[version - 1]['type']}): {problem}")
+    if problems:
+        raise SystemExit(1)
+    print(f"{args.file}: verified - {len(log.events)} events; every shuffle matches its commitment "
+          "and every card came from the committed order")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -132,6 +152,9 @@ def main(argv: list[str] | None = None) -> None:
     replay_parser.add_argument("--to", type=int, help="the version to show (default: the last)")
     replay_parser.add_argument("--as", dest="as_seat", type=int, help="show what this seat sees (default: a spectator)")
     replay_parser.set_defaults(run=replay)
+    verify_parser = commands.add_parser("verify", help="check an exported log's shuffles against their commitments, offline")
+    verify_parser.add_argument("file", help="a finished game's log from GET /v1/games/{id}/export")
+    verify_parser.set_defaults(run=verify)
     args = parser.parse_args(argv)
     args.run(args)
 

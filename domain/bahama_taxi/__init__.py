@@ -14,6 +14,7 @@ next pawn turn, dice rolls, the end of the game) `flow.py`, what is allowed now
 `docs/rules/bahama_taxi.md`; functions cite their sections.
 """
 
+from domain.bahama_taxi.audit import audit
 from domain.bahama_taxi.bot import BOTS
 from domain.bahama_taxi.commands import Command, Forfeit
 from domain.bahama_taxi.events import CODEC, Event
@@ -46,4 +47,5 @@ BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
     forfeit_command=Forfeit,
     response_seconds=response_seconds,
     render=render,
+    audit=audit,
 )

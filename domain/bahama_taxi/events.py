@@ -25,7 +25,12 @@ class MovementEnd(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DeckShuffled:
-    order: tuple[str, ...]  # top card first
+    """The pile's order, top card first, sealed: `commitment` is shown at once, `order` and
+    `salt` at the end."""
+
+    order: tuple[str, ...]
+    salt: str = ""
+    commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True)

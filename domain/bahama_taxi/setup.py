@@ -20,13 +20,20 @@ from domain.bahama_taxi.evolve import initial
 from domain.bahama_taxi.flow import Table, new_citizen, next_turn
 from domain.bahama_taxi.options import Setup, TaxiOptions, TwoPawnMode, decks
 from domain.core.rng import Rng
+from domain.core.shuffles import seal
 
 MIN_SEATS, MAX_SEATS = 2, 8
 
 
+def full_deck(options: TaxiOptions, seats: int) -> tuple[str, ...]:
+    """Every card the game is played with (§3, §11.12), unshuffled."""
+    return contraband_deck() if options.contraband else deck(decks(seats))
+
+
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     table = Table(initial(options, seats), rng)
-    table.emit(DeckShuffled(rng.shuffled(contraband_deck() if options.contraband else deck(decks(seats)))))
+    order = rng.shuffled(full_deck(options, seats))
+    table.emit(DeckShuffled(order, *seal(order, rng)))
     if options.cabs_per_player == 2 or options.contraband:  # §11.8, §11.12: one coin for the whole game
         mode = options.two_cab_mode.value
         if options.two_cab_mode is TwoPawnMode.COIN:

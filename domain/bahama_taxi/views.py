@@ -3,7 +3,7 @@ everything else — cabs, passengers, waiting citizens, the discard pile, income
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.bahama_taxi.cards import RANKS, SUITS
 from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
@@ -93,9 +93,9 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """The shuffle shows nobody the order of the pile; a hand shows only its size to others."""
+    """The shuffle shows nobody the order of the pile or its salt; a hand shows only its size to others."""
     if isinstance(event, DeckShuffled):
-        return DeckShuffled((HIDDEN,) * len(event.order))
+        return replace(event, order=(HIDDEN,) * len(event.order), salt=HIDDEN)
     if isinstance(event, HandDealt) and event.seat != seat:
         return HandDealt(event.seat, (HIDDEN,) * len(event.cards))
     return event

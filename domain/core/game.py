@@ -52,6 +52,9 @@ class Game(Generic[S, C, E, Opt]):
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
     render: Callable[[S, Seat | None], str]  # the state as text for people, as `seat` (or a spectator) sees it
+    # what is wrong with an event given the state before it, as far as the sealed shuffles decide
+    # it (a broken seal, a card not taken from where the committed order puts it); games of no chance have nothing
+    audit: Callable[[S, E], str | None] = lambda state, event: None
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
@@ -62,6 +65,16 @@ class Game(Generic[S, C, E, Opt]):
 
     def describe_options(self) -> list[dict[str, Any]]:
         return describe_options(self.options_type)
+
+    def audit_log(self, options: Opt, seats: int, events: Sequence[E]) -> list[tuple[int, str]]:
+        """Each (version, problem) of a complete log whose shuffles are revealed: an empty list
+        means every shuffle matches its commitment and every card came from the committed order."""
+        problems, state = [], self.initial(options, seats)
+        for version, event in enumerate(events, start=1):
+            if problem := self.audit(state, event):
+                problems.append((version, problem))
+            state = self.evolve(state, event)
+        return problems
 
     def replay(self, options: Opt, seats: int, events: Sequence[E]) -> S:
         """The state after `events`, from the initial state: the fold that is the truth."""

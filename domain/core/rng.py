@@ -20,6 +20,10 @@ class Rng(Protocol):
         """A whole number from `low` to `high`, both included."""
         ...
 
+    def salt(self) -> str:
+        """32 hex digits no one can guess, to seal a shuffle with (see domain.core.shuffles)."""
+        ...
+
 
 class SeededRng:
     """Reproducible chance from a seed (tests, bots, offline analysis)."""
@@ -35,12 +39,16 @@ class SeededRng:
     def randint(self, low: int, high: int) -> int:
         return self._random.randint(low, high)
 
+    def salt(self) -> str:
+        return f"{self._random.getrandbits(128):032x}"
+
 
 class SystemRng(SeededRng):
-    """Unpredictable chance for live games, seeded from the operating system."""
+    """Unpredictable chance for live games: the operating system's random source, whose
+    outcomes cannot be foretold from earlier ones."""
 
     def __init__(self) -> None:
-        super().__init__(random.SystemRandom().getrandbits(128))
+        self._random = random.SystemRandom()
 
 
 class ScriptedRng:
@@ -58,6 +66,9 @@ class ScriptedRng:
         if sorted(map(repr, order)) != sorted(map(repr, items)):
             raise ValueError("scripted order is not a permutation of the items shuffled")
         return order  # type: ignore[return-value]
+
+    def salt(self) -> str:
+        return "0" * 32
 
     def randint(self, low: int, high: int) -> int:
         value = self._dice.pop(0)

@@ -13,6 +13,7 @@ The full rules are `docs/rules/taki.md`; each function in `rules.py` cites the s
 """
 
 from domain.core.game import Game
+from domain.taki.audit import audit
 from domain.taki.bot import BOTS
 from domain.taki.commands import Command, Forfeit
 from domain.taki.events import CODEC, Event
@@ -44,4 +45,5 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     forfeit_command=Forfeit,
     response_seconds=response_seconds,
     render=render,
+    audit=audit,
 )

@@ -31,7 +31,11 @@ class DrawReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DeckShuffled:
+    """The deck's order, sealed: `commitment` is shown at once, `order` and `salt` at the end."""
+
     order: tuple[str, ...]
+    salt: str = ""
+    commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +171,11 @@ class CardsDrawn:
 
 @dataclass(frozen=True, slots=True)
 class DiscardReshuffled:
+    """The new draw pile's order, sealed like the deck's."""
+
     order: tuple[str, ...]
+    salt: str = ""
+    commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.core.errors import RuleViolation
 from domain.core.rng import Rng
+from domain.core.shuffles import seal
 from domain.taki.cards import BY_ID, DECK
 from domain.taki.events import DeckShuffled, Event, HandDealt, LeadingCardTurned, TurnStarted
 from domain.taki.options import TakiOptions
@@ -19,7 +20,7 @@ def setup(options: TakiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     order = rng.shuffled([card.id for card in DECK])
     dealt = order[: HAND_SIZE * seats]
     # §3.2: one card at a time, round-robin from seat 0
-    events: list[Event] = [DeckShuffled(order)]
+    events: list[Event] = [DeckShuffled(order, *seal(order, rng))]
     events += [HandDealt(seat, dealt[seat::seats]) for seat in range(seats)]
     pile = list(order[HAND_SIZE * seats:])
     while BY_ID[pile[0]].color is None:  # §3.3, A1: a colourless card goes to the bottom

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from domain.core.game import Seat
 from domain.core.recorder import Recorder
 from domain.core.rng import Rng
+from domain.core.shuffles import seal
 from domain.taki.events import (
     CardsDrawn,
     DiscardReshuffled,
@@ -77,7 +78,7 @@ class Table(Recorder[TakiState, Event]):
         if keep_from == 0:
             return False
         order = self.rng.shuffled([card.id for card in discard[:keep_from]])
-        self.emit(DiscardReshuffled(order))
+        self.emit(DiscardReshuffled(order, *seal(order, self.rng)))
         return True
 
     # §13.1: "Last card!"

@@ -67,12 +67,12 @@ def view(state: TakiState, seat: Seat | None) -> TakiView:
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """The event as `seat` may see it: other seats' cards and every shuffle order become `?`."""
+    """The event as `seat` may see it: other seats' cards and every shuffle's order and salt become `?`."""
     match event:
         case HandDealt(owner, cards) | CardsDrawn(owner, cards) if owner != seat:
             return replace(event, cards=(HIDDEN,) * len(cards))
         case DeckShuffled(order) | DiscardReshuffled(order):
-            return replace(event, order=(HIDDEN,) * len(order))
+            return replace(event, order=(HIDDEN,) * len(order), salt=HIDDEN)
         case _:
             return event
 

@@ -115,3 +115,49 @@ def test_the_admin_token_exports_a_game_in_play() -> None:
     assert api.get(f"/v1/games/{game_id}/export", headers=bearer("another-token-012345")).status_code == 409
     answer = api.get(f"/v1/games/{game_id}/export", headers=bearer(admin))
     assert answer.status_code == 200 and len(answer.get_data().splitlines()) == 1 + 2
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(("name", "seats"), [("taki", 3), ("bahama_taxi", 2)])
+def test_a_true_export_passes_meeple_verify_and_an_edited_one_fails(
+        api: ContractClient, tmp_path: Path, name: str, seats: int) -> None:
+    game_id = finished_game(api, name, seats)
+    lines = api.get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines()
+    true = tmp_path / "true.jsonl"
+    true.write_text("\n".join(lines))
+    passed = run_cli("verify", str(true))
+    assert passed.returncode == 0 and "verified" in passed.stdout
+    events = [json.loads(line) for line in lines[1:]]
+    shuffle = next(e for e in events if e["type"] == "deck_shuffled")
+    order = shuffle["payload"]["order"]
+    order[0], order[1] = order[1], order[0]
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join([lines[0]] + [json.dumps(e) for e in events]))
+    failed = run_cli("verify", str(edited))
+    assert failed.returncode == 1 and f"version {shuffle['version']} (deck_shuffled)" in failed.stdout
+    assert "commitment" in failed.stdout
+
+
+def test_a_shuffle_is_committed_to_in_the_open_and_revealed_at_the_end(api: ContractClient) -> None:
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    tokens = seat_all(api, game_id, 2)
+    for headers in ({}, {"Authorization": f"Bearer {tokens[0]}"}):
+        shuffle = api.get(f"/v1/games/{game_id}/events?limit=1", headers=headers).json["events"][0]
+        assert shuffle["type"] == "deck_shuffled" and len(shuffle["payload"]["commitment"]) == 64
+        assert shuffle["payload"]["salt"] == "?" and set(shuffle["payload"]["order"]) == {"?"}
+
+
+def test_an_export_replays_offline_and_imports_to_the_same_state_at_every_version(api: ContractClient) -> None:
+    game_id = finished_game(api, "bahama_taxi", 2)
+    exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    log = read_log(exported.decode().splitlines())
+    copy = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"}).json["id"]
+    game = log.game
+    state = game.initial(game.parse_options(log.options, log.seats), log.seats)
+    for version, event in enumerate(log.events, start=1):
+        state = game.evolve(state, event)
+        assert api.get(f"/v1/games/{copy}/states/{version}").json["table"] == to_primitive(game.view(state, None))
+    assert api.get(f"/v1/games/{copy}").json["table"] == api.get(f"/v1/games/{game_id}").json["table"]

@@ -10,6 +10,7 @@ import pytest
 
 from domain.core.errors import RuleViolation
 from domain.core.rng import ScriptedRng
+from domain.core.shuffles import commitment
 from domain.taki.cards import BY_ID, DECK, Color, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Draw, EndTurn, Pass, Play
 from domain.taki.events import (
@@ -591,8 +592,9 @@ def test_60_reshuffle() -> None:
     state = given(["", "", "", ""], discard="g1 y4 b7 r5", pile="")
     order = ("blue.7.1", "green.1.1", "yellow.4.1")
     after, events = apply(state, Draw(A), rng=ScriptedRng([order]))
-    assert DiscardReshuffled(order) in events
-    assert events[events.index(DiscardReshuffled(order)) + 1] == CardsDrawn(A, ("blue.7.1",), DrawReason.DRAW)
+    reshuffled = DiscardReshuffled(order, "0" * 32, commitment(order, "0" * 32))  # sealed with the scripted salt
+    assert reshuffled in events
+    assert events[events.index(reshuffled) + 1] == CardsDrawn(A, ("blue.7.1",), DrawReason.DRAW)
     assert len(after.draw_pile) == 2 and codes(after.discard) == ["r5"]
 
 
