@@ -21,14 +21,24 @@ from tests.service.test_games_api import bearer, seat_all
 
 def finished_game(api: ContractClient, name: str, seats: int) -> str:
     game_id = api.post("/v1/games", json={"game": name, "seats": seats}).json["id"]
-    tokens = seat_all(api, game_id, seats)
+    play_to_end(api, game_id, seat_all(api, game_id, seats))
+    return game_id  # type: ignore[no-any-return]
+
+
+def play_to_end(api: ContractClient, game_id: str, tokens: list[str], resign_after: int = 40) -> None:
+    """Play the first sensible legal command of the seat to move until the game ends; Djambi
+    players, whose long games would take minutes here, resign after `resign_after` moves."""
+    moves = 0
     while (game := api.get(f"/v1/games/{game_id}").json)["status"] == "active":
         seat = game["to_move"][0]
         assert api.get(f"/v1/games/{game_id}/export").json["code"] == "game_not_finished"
-        legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
-        command = next((c for c in legal if c["type"] in ("play", "pick_up", "move", "step")), legal[0])
-        api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat]))
-    return game_id  # type: ignore[no-any-return]
+        if game["game"] == "djambi" and moves >= resign_after:
+            command = {"type": "resign"}
+        else:
+            legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
+            command = next((c for c in legal if c["type"] in ("play", "pick_up", "move", "step")), legal[0])
+        assert api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
+        moves += 1
 
 
 @pytest.mark.parametrize(("name", "seats"), [("taki", 2), ("djambi", 3), ("bahama_taxi", 2)])

@@ -10,7 +10,7 @@ import pytest
 from service.app import create_app
 from service.config import Config
 from tests.contract import ContractClient
-from tests.service.test_export import finished_game
+from tests.service.test_export import finished_game, play_to_end
 from tests.service.test_games_api import bearer, seat_all
 from tests.service.test_streams import all_events, play_moves
 
@@ -34,12 +34,9 @@ def test_a_fork_of_a_finished_game_opens_at_the_version_and_plays_to_a_valid_end
     copied = all_events(api, fork)
     assert len(copied) == version and {e["actor"] for e in copied} == {"fork"}
     assert api.get(f"/v1/games/{fork}").json["table"] == api.get(f"/v1/games/{origin}/states/{version}").json["table"]
-    while (game := api.get(f"/v1/games/{fork}").json)["status"] == "active":
-        seat = game["to_move"][0]
-        legal = api.get(f"/v1/games/{fork}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
-        command = next((c for c in legal if c["type"] in ("play", "pick_up", "move", "step")), legal[0])
-        assert api.post(f"/v1/games/{fork}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
-    assert game["result"]["ranking"] and game["version"] > version
+    play_to_end(api, fork, tokens, resign_after=10)
+    game = api.get(f"/v1/games/{fork}").json
+    assert game["status"] == "finished" and game["result"]["ranking"] and game["version"] > version
     assert [e["payload"] for e in all_events(api, fork)[:version]] == [e["payload"] for e in log[:version]]
     assert api.get(f"/v1/games/{origin}").json["version"] == len(log)  # the origin is untouched
 
