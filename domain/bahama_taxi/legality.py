@@ -17,11 +17,6 @@ from domain.bahama_taxi.state import CAPACITY, Citizen, Phase, TaxiState
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 
-
-def _no(reason: str, message: str) -> RuleViolation:
-    return RuleViolation(reason, message)
-
-
 # §7.1, §11.8: movement
 
 def open_neighbours(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
@@ -86,14 +81,14 @@ def presence_violation(state: TaxiState, citizen_id: str, from_god: bool) -> Rul
     """Whether `citizen_id` waits where the cab is and may board now (§8.3, §11.2)."""
     citizen = state.citizen(citizen_id)
     if citizen is None or citizen_id not in state.waiting:
-        return _no("unknown_citizen", f"No citizen {citizen_id} is waiting.")
+        return RuleViolation("unknown_citizen", f"No citizen {citizen_id} is waiting.")
     cab = state.cab(state.current, state.pawn)
     if cab.area is None or not citizen.waits_at(cab.area, state.options.mirror_board):
-        return _no("citizen_not_here", f"{citizen_id} waits at {citizen.origin_area}, the cab is on {cab.area}.")
+        return RuleViolation("citizen_not_here", f"{citizen_id} waits at {citizen.origin_area}, the cab is on {cab.area}.")
     if from_god and citizen.appeared_at <= cab.last_turn_end:
-        return _no("citizen_not_eligible", f"{citizen_id} was already waiting when this cab's last turn ended (§11.2).")
+        return RuleViolation("citizen_not_eligible", f"{citizen_id} was already waiting when this cab's last turn ended (§11.2).")
     if not from_god and citizen.appeared_at > state.end_started:
-        return _no("citizen_not_eligible", f"{citizen_id} appeared during this end phase (§8.3).")
+        return RuleViolation("citizen_not_eligible", f"{citizen_id} appeared during this end phase (§8.3).")
     return None
 
 
@@ -112,11 +107,11 @@ def limit_violation(state: TaxiState, aboard: int) -> RuleViolation | None:
     """§8.5: capacity 3; no third passenger once the pile has run out; no second once few wait."""
     limit = state.pickup_limit()
     if aboard >= CAPACITY:
-        return _no("cab_is_full", "The cab carries three passengers already (§8.5).")
+        return RuleViolation("cab_is_full", "The cab carries three passengers already (§8.5).")
     if aboard + 1 > limit and limit == 2:
-        return _no("third_passenger_forbidden", "The draw pile has run out: no cab may take a third passenger (§8.5).")
+        return RuleViolation("third_passenger_forbidden", "The draw pile has run out: no cab may take a third passenger (§8.5).")
     if aboard + 1 > limit:
-        return _no("second_passenger_forbidden",
+        return RuleViolation("second_passenger_forbidden",
                    f"{len(state.waiting)} citizens wait: no cab may take a second passenger (§8.5).")
     return None
 

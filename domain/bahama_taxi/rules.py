@@ -75,20 +75,16 @@ from domain.core.game import Seat
 from domain.core.rng import Rng
 
 
-def _no(reason: str, message: str) -> RuleViolation:
-    return RuleViolation(reason, message)
-
-
 def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or RuleViolation."""
     if state.result is not None:
-        raise _no("game_over", "The game is over.")
+        raise RuleViolation("game_over", "The game is over.")
     table = Table(state, rng)
     if isinstance(command, Forfeit):
         forfeit(table, command.seat)
         return tuple(table.events)
     if command.seat != state.current:
-        raise _no("not_your_turn", f"It is seat {state.current}'s turn.")
+        raise RuleViolation("not_your_turn", f"It is seat {state.current}'s turn.")
     match command:
         case PlacePolice(_, area):
             _place_police(table, area)
@@ -130,7 +126,7 @@ def decide(state: TaxiState, command: Command, rng: Rng) -> tuple[Event, ...]:
 def _require_phase(state: TaxiState, phase: Phase, what: str) -> None:
     if state.phase is not phase:
         when = "before the cab moves" if phase is Phase.START else "after the cab has moved"
-        raise _no("wrong_phase", f"{what} only {when}.")
+        raise RuleViolation("wrong_phase", f"{what} only {when}.")
 
 
 def _require_pawn(table: Table, pawn: int) -> None:
@@ -140,9 +136,9 @@ def _require_pawn(table: Table, pawn: int) -> None:
     if pawn == state.pawn:
         return
     if state.arrested(state.current) and state.pawn == SMUGGLER:
-        raise _no("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
+        raise RuleViolation("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
     if not can_switch(state) or pawn not in state.pawns_to_go:
-        raise _no("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
+        raise RuleViolation("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
     table.emit(PawnTurnStarted(state.current, pawn))
 
 
@@ -167,9 +163,9 @@ def _batch(table: Table, seat: Seat, citizens: tuple[str, ...]) -> None:
     """The rest of `Move(..., pick_up=[…])`: each pickup, then the end of the turn (§13.1)."""
     for citizen in citizens:
         if table.over:
-            raise _no("game_over", "The game ended before this pickup.")
+            raise RuleViolation("game_over", "The game ended before this pickup.")
         if table.state.current != seat or table.state.phase is not Phase.END:
-            raise _no("citizen_not_eligible", f"The turn had ended before {citizen} could be picked up.")
+            raise RuleViolation("citizen_not_eligible", f"The turn had ended before {citizen} could be picked up.")
         _pick_up(table, (citizen,))
     if not table.over and table.state.current == seat and table.state.phase is Phase.END:
         _close_end_phase(table)
@@ -180,15 +176,15 @@ def _check_step(state: TaxiState, to: str) -> Area:
     here = state.cab(state.current, state.pawn).area
     assert here is not None
     if to not in NEIGHBOURS or not adjacent(here, to):
-        raise _no("not_adjacent", f"{to} is not an area next to {here}; the cab moves one area (§7.1).")
+        raise RuleViolation("not_adjacent", f"{to} is not an area next to {here}; the cab moves one area (§7.1).")
     if entry(state, state.current, state.pawn, to) is Entry.CLOSED:
-        raise _no("area_occupied", f"Another pawn stands on {to} (§7.1).")
+        raise RuleViolation("area_occupied", f"Another pawn stands on {to} (§7.1).")
     return here
 
 
 def _no_dice(state: TaxiState) -> None:
     if state.options.dice:
-        raise _no("wrong_phase", "With dice a cab moves by `step` (§11.10).")
+        raise RuleViolation("wrong_phase", "With dice a cab moves by `step` (§11.10).")
 
 
 def _stay(table: Table, pawn: int) -> None:
@@ -197,9 +193,9 @@ def _stay(table: Table, pawn: int) -> None:
     _require_pawn(table, pawn)
     state = table.state
     if state.arrested(state.current) and state.pawn == SMUGGLER:
-        raise _no("must_move_arrested_smuggler", "The arrested smuggler must drive off this area (§11.12).")
+        raise RuleViolation("must_move_arrested_smuggler", "The arrested smuggler must drive off this area (§11.12).")
     if state.options.movement is Movement.MANDATORY:
-        raise _no("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
+        raise RuleViolation("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
     _no_collection_pending(state)
     table.emit(PawnStayed(state.current, pawn))
     end_phase(table)
@@ -210,22 +206,22 @@ def _stay(table: Table, pawn: int) -> None:
 def _step(table: Table, pawn: int, to: str, target: str | None) -> None:
     state = table.state
     if not state.options.dice:
-        raise _no("variant_not_enabled", "This game is played without dice (§11.10).")
+        raise RuleViolation("variant_not_enabled", "This game is played without dice (§11.10).")
     if state.phase not in (Phase.START, Phase.MOVE):
-        raise _no("wrong_phase", "The cab has finished moving.")
+        raise RuleViolation("wrong_phase", "The cab has finished moving.")
     _require_pawn(table, pawn)
     _no_collection_pending(state)
     if state.steps_left <= 0:
-        raise _no("no_steps_left", "The roll allows no more steps.")
+        raise RuleViolation("no_steps_left", "The roll allows no more steps.")
     here = _check_step(state, to)
     if state.die == 4:
         if len(state.targets) > 1 and target not in state.targets:
-            raise _no("not_farthest_target", f"Name the target: one of {', '.join(state.targets)} (§11.10).")
+            raise RuleViolation("not_farthest_target", f"Name the target: one of {', '.join(state.targets)} (§11.10).")
         if len(state.targets) == 1 and target not in (None, state.targets[0]):
-            raise _no("not_farthest_target", f"The target of this 4 is {state.targets[0]} (§11.10).")
+            raise RuleViolation("not_farthest_target", f"The target of this 4 is {state.targets[0]} (§11.10).")
         aim = target or state.targets[0]
         if DISTANCE[to][aim] != DISTANCE[here][aim] - 1:
-            raise _no("not_toward_target", f"On a 4 every step brings the cab one area nearer {aim} (§11.10).")
+            raise RuleViolation("not_toward_target", f"On a 4 every step brings the cab one area nearer {aim} (§11.10).")
     table.emit(PawnStepped(state.current, pawn, here, to, target if len(state.targets) > 1 else None))
     if state.die == 5:
         skip_next_seat(table)
@@ -239,11 +235,11 @@ def _step(table: Table, pawn: int, to: str, target: str | None) -> None:
 def _stop_moving(table: Table) -> None:
     state = table.state
     if not state.options.dice:
-        raise _no("variant_not_enabled", "This game is played without dice (§11.10).")
+        raise RuleViolation("variant_not_enabled", "This game is played without dice (§11.10).")
     if state.phase not in (Phase.START, Phase.MOVE):
-        raise _no("wrong_phase", "The cab has finished moving.")
+        raise RuleViolation("wrong_phase", "The cab has finished moving.")
     if state.options.movement is Movement.MANDATORY or state.die == 4:
-        raise _no("must_keep_moving", "The cab must take every step of the roll (§11.10).")
+        raise RuleViolation("must_keep_moving", "The cab must take every step of the roll (§11.10).")
     _no_collection_pending(state)
     if state.die == 5:
         skip_next_seat(table)
@@ -254,7 +250,7 @@ def _stop_moving(table: Table) -> None:
 
 def _drop_off_chosen(table: Table, passenger: str) -> None:
     if passenger not in table.state.dropoff_choice:
-        raise _no("not_your_passenger", f"{passenger} is not one of the passengers bound here: "
+        raise RuleViolation("not_your_passenger", f"{passenger} is not one of the passengers bound here: "
                                         f"{', '.join(table.state.dropoff_choice) or 'none'}.")
     drop_off(table, passenger)
     close_if_done(table)
@@ -262,7 +258,7 @@ def _drop_off_chosen(table: Table, passenger: str) -> None:
 
 def _no_dropoff_pending(state: TaxiState) -> None:
     if state.dropoff_choice:
-        raise _no("dropoff_choice_pending", f"Choose the passenger who gets out: {', '.join(state.dropoff_choice)} (§11.7).")
+        raise RuleViolation("dropoff_choice_pending", f"Choose the passenger who gets out: {', '.join(state.dropoff_choice)} (§11.7).")
 
 
 def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
@@ -271,7 +267,7 @@ def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
     _no_police(state)
     _no_dropoff_pending(state)
     if not citizens:
-        raise _no("unknown_citizen", "Name the citizens to pick up.")
+        raise RuleViolation("unknown_citizen", "Name the citizens to pick up.")
     group = together(state)
     if group:
         for citizen in citizens:
@@ -279,7 +275,7 @@ def _pick_up(table: Table, citizens: tuple[str, ...]) -> None:
                 raise problem
         aboard = len(state.cab(state.current, state.pawn).riders)
         if sorted(citizens) != sorted(group) or aboard + len(group) > state.pickup_limit():
-            raise _no("pickup_both_required", f"{', '.join(group)} wait together: take them all, with room for all, "
+            raise RuleViolation("pickup_both_required", f"{', '.join(group)} wait together: take them all, with room for all, "
                                               "or none (§11.7).")
     for citizen in citizens:
         board(table, citizen, from_god=False, limits_checked=bool(group))
@@ -293,13 +289,13 @@ def _close_end_phase(table: Table) -> None:
     _require_phase(state, Phase.END, "The turn ends")
     _no_dropoff_pending(state)
     if state.options.mandatory_pickup and legal_pickups(state):
-        raise _no("mandatory_pickup_pending", "A cab with room must take a citizen waiting where it stops (§11.3).")
+        raise RuleViolation("mandatory_pickup_pending", "A cab with room must take a citizen waiting where it stops (§11.3).")
     end_turn(table)
 
 
 def _no_police(state: TaxiState) -> None:
     if state.cab(state.current, state.pawn).kind == "police":
-        raise _no("police_cannot_carry", "Police never carry contraband (§11.12).")
+        raise RuleViolation("police_cannot_carry", "Police never carry contraband (§11.12).")
 
 
 # §11.2: passengers from God
@@ -307,7 +303,7 @@ def _no_police(state: TaxiState) -> None:
 def _collect_from_god(table: Table, citizen: str) -> None:
     state = table.state
     if not state.options.passengers_from_god:
-        raise _no("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
+        raise RuleViolation("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
     _require_phase(state, Phase.START, "A passenger from God is collected")
     _no_police(state)
     found = state.citizen(citizen)
@@ -322,12 +318,12 @@ def _collect_from_god(table: Table, citizen: str) -> None:
 def _place_police(table: Table, area: str) -> None:
     state = table.state
     if not state.options.contraband:
-        raise _no("variant_not_enabled", "This is no game of Bahama Contraband (§11.12).")
+        raise RuleViolation("variant_not_enabled", "This is no game of Bahama Contraband (§11.12).")
     if state.phase is not Phase.PLACING:
-        raise _no("wrong_phase", "The police are placed before the first turn.")
+        raise RuleViolation("wrong_phase", "The police are placed before the first turn.")
     threes = police_areas(state.current)
     if area not in threes:
-        raise _no("not_your_start_area", f"Your police starts on {threes[0]} or {threes[1]} (§11.12).")
+        raise RuleViolation("not_your_start_area", f"Your police starts on {threes[0]} or {threes[1]} (§11.12).")
     other = threes[1] if area == threes[0] else threes[0]
     table.emit(PawnPlaced(state.current, SMUGGLER, other, None, kind="smuggler"),
                PawnPlaced(state.current, POLICE, area, None, kind="police"))
@@ -342,26 +338,26 @@ def _place_police(table: Table, area: str) -> None:
 def _transfer(table: Table, command: Transfer) -> None:
     state = table.state
     if len(state.pawns[state.current]) < 2:
-        raise _no("variant_not_enabled", "Seats drive one cab in this game (§11.8).")
+        raise RuleViolation("variant_not_enabled", "Seats drive one cab in this game (§11.8).")
     if not state.options.cab_transfer:
-        raise _no("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
+        raise RuleViolation("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
     if state.phase is not Phase.START or state.moved_this_turn:
-        raise _no("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
+        raise RuleViolation("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
     if {command.from_pawn, command.to_pawn} != {0, 1}:
-        raise _no("wrong_pawn", "Name one cab to give and the other to take.")
+        raise RuleViolation("wrong_pawn", "Name one cab to give and the other to take.")
     giver, taker = state.cab(state.current, command.from_pawn), state.cab(state.current, command.to_pawn)
     if giver.area is None or taker.area is None or not adjacent(giver.area, taker.area):
-        raise _no("transfer_not_adjacent", "The two cabs must stand on adjacent areas (§11.8).")
+        raise RuleViolation("transfer_not_adjacent", "The two cabs must stand on adjacent areas (§11.8).")
     if not command.passengers or len(set(command.passengers)) != len(command.passengers) or not set(command.passengers) <= set(giver.riders):
-        raise _no("not_your_passenger", f"Cab {command.from_pawn} carries {', '.join(giver.riders) or 'nobody'}.")
+        raise RuleViolation("not_your_passenger", f"Cab {command.from_pawn} carries {', '.join(giver.riders) or 'nobody'}.")
     if len(taker.riders) + len(command.passengers) > CAPACITY:
-        raise _no("transfer_over_capacity", f"Cab {command.to_pawn} would carry more than {CAPACITY} (§11.8).")
+        raise RuleViolation("transfer_over_capacity", f"Cab {command.to_pawn} would carry more than {CAPACITY} (§11.8).")
     table.emit(PassengersTransferred(state.current, command.from_pawn, command.to_pawn, command.passengers))
 
 
 def _no_collection_pending(state: TaxiState) -> None:
     if state.options.mandatory_pickup and legal_collections(state):
-        raise _no("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
+        raise RuleViolation("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
 
 
 # §11.11: the four-card hand
@@ -369,11 +365,11 @@ def _no_collection_pending(state: TaxiState) -> None:
 def _reroute(table: Table, passenger: str, end: End, card: str) -> None:
     state = table.state
     if not state.options.hand_size:
-        raise _no("variant_not_enabled", "This game deals no hands (§11.11).")
+        raise RuleViolation("variant_not_enabled", "This game deals no hands (§11.11).")
     if passenger not in state.cab(state.current, state.pawn).riders:
-        raise _no("not_your_passenger", f"{passenger} does not ride in the cab whose turn it is.")
+        raise RuleViolation("not_your_passenger", f"{passenger} does not ride in the cab whose turn it is.")
     if card not in state.hands[state.current]:
-        raise _no("card_not_in_hand", f"{card} is not in your hand.")
+        raise RuleViolation("card_not_in_hand", f"{card} is not in your hand.")
     rider = state.citizens[passenger]
     old = rider.origin if (end is End.FROM) != rider.reverse else rider.destination
     assert old is not None
@@ -390,7 +386,7 @@ def forfeit(table: Table, seat: Seat) -> None:
     still playing. With one seat left the game ends."""
     state = table.state
     if seat in state.forfeited:
-        raise _no("not_in_game", "This seat has left the game.")
+        raise RuleViolation("not_in_game", "This seat has left the game.")
     table.emit(PlayerForfeited(seat))
     if len(table.state.playing()) < 2:
         finish(table, "forfeit")

@@ -35,10 +35,6 @@ class Choice:
     report: Square | None = None
 
 
-def _no(reason: str, message: str) -> RuleViolation:
-    return RuleViolation(reason, message)
-
-
 # §6: movement — straight lines, no jumping; militants go one or two squares
 
 def reachable(state: DjambiState, start: Square, kind: Kind) -> Iterator[Square]:
@@ -86,31 +82,31 @@ def action(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> Action |
             return Action.REPORT if kind is Kind.REPORTER else Action.MOVE
         if kind is Kind.CHIEF:
             return Action.MOVE
-        return _no("illegal_destination", f"{where}: only a chief may stay on the maze (§9.1).")
+        return RuleViolation("illegal_destination", f"{where}: only a chief may stay on the maze (§9.1).")
     if not state.alive[occupant]:
         if kind is Kind.NECROMOBILE:
             return Action.MAZE if to == MAZE else Action.CARRY
-        return _no("illegal_destination", f"{where}: only a necromobile may move onto a corpse (§6).")
+        return RuleViolation("illegal_destination", f"{where}: only a necromobile may move onto a corpse (§6).")
     if to == MAZE and kind_of(occupant) is not Kind.CHIEF:
-        return _no("illegal_destination", f"{where}: only a chief may stand on the maze (§9.1).")
+        return RuleViolation("illegal_destination", f"{where}: only a chief may stand on the maze (§9.1).")
     match kind:
         case Kind.MILITANT if to == MAZE:
-            return _no("illegal_destination", f"{where}: a militant can never kill the chief in power (§8.1).")
+            return RuleViolation("illegal_destination", f"{where}: a militant can never kill the chief in power (§8.1).")
         case Kind.MILITANT | Kind.CHIEF | Kind.ASSASSIN:
             if not is_killable(state, seat, occupant):
-                return _no("illegal_destination", f"{where}: {_why_not_killable(state, seat, occupant)}")
+                return RuleViolation("illegal_destination", f"{where}: {_why_not_killable(state, seat, occupant)}")
             if kind is Kind.ASSASSIN:
                 return Action.MAZE if to == MAZE else Action.ASSASSINATE
             return Action.KILL
         case Kind.DIPLOMAT:
             if not is_manipulable(state, seat, occupant):
                 why = "it is orphaned (§12)" if state.is_orphaned(occupant) else "it is one of your own (§7)"
-                return _no("illegal_destination", f"{where}: the diplomat may not manipulate that piece: {why}.")
+                return RuleViolation("illegal_destination", f"{where}: the diplomat may not manipulate that piece: {why}.")
             return Action.MAZE if to == MAZE else Action.MANIPULATE
         case Kind.REPORTER:
-            return _no("illegal_destination", f"{where}: a reporter moves only onto an empty square (§8.4).")
+            return RuleViolation("illegal_destination", f"{where}: a reporter moves only onto an empty square (§8.4).")
         case _:
-            return _no("illegal_destination", f"{where}: a necromobile moves only onto empty squares and corpses (§8.6).")
+            return RuleViolation("illegal_destination", f"{where}: a necromobile moves only onto empty squares and corpses (§8.6).")
 
 
 def _why_not_killable(state: DjambiState, seat: Seat, piece: Piece) -> str:

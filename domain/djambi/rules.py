@@ -42,10 +42,6 @@ from domain.djambi.pieces import COLORS, IDS, Kind, Piece, army_of, kind_of, pie
 from domain.djambi.state import DjambiState
 
 
-def _no(reason: str, message: str) -> RuleViolation:
-    return RuleViolation(reason, message)
-
-
 class Turn(Recorder[DjambiState, Event]):
     """The board while a command is decided."""
 
@@ -60,9 +56,9 @@ class Turn(Recorder[DjambiState, Event]):
 def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or RuleViolation. Djambi has no chance: `rng` is unused."""
     if state.result is not None:
-        raise _no("game_over", "The game is over.")
+        raise RuleViolation("game_over", "The game is over.")
     if command.seat not in state.remaining:
-        raise _no("not_in_game", "You are out of the game.")
+        raise RuleViolation("not_in_game", "You are out of the game.")
     turn = Turn(state)
     match command:
         case Play():
@@ -83,7 +79,7 @@ def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
 
 def _require_turn(state: DjambiState, seat: Seat) -> None:
     if seat != state.current:
-        raise _no("not_your_turn", f"It is {state.color_of(state.current or 0)}'s turn.")
+        raise RuleViolation("not_your_turn", f"It is {state.color_of(state.current or 0)}'s turn.")
 
 
 def _square(text: str | None, field: str, reason: str) -> Square | None:
@@ -92,7 +88,7 @@ def _square(text: str | None, field: str, reason: str) -> Square | None:
     try:
         return parse(text)
     except (ValueError, AttributeError):
-        raise _no(reason, f"{field}: {text!r} is not a square such as E5.") from None
+        raise RuleViolation(reason, f"{field}: {text!r} is not a square such as E5.") from None
 
 
 def _acting_piece(state: DjambiState, seat: Seat, text: str) -> Piece:
@@ -100,19 +96,19 @@ def _acting_piece(state: DjambiState, seat: Seat, text: str) -> Piece:
     if text in IDS:
         piece = IDS[text]
         if not state.alive[piece] or state.where[piece] is None:
-            raise _no("no_piece_there", f"{text} is not a living piece on the board.")
+            raise RuleViolation("no_piece_there", f"{text} is not a living piece on the board.")
     else:
         square = _square(text, "piece", "no_piece_there")
         assert square is not None
         found = state.living(square)
         if found is None:
             what = "a corpse" if state.is_corpse(square) else "nothing"
-            raise _no("no_piece_there", f"{name(square)} holds {what}, not a living piece.")
+            raise RuleViolation("no_piece_there", f"{name(square)} holds {what}, not a living piece.")
         piece = found
     if state.controller(piece) != seat:
         whose = "an orphaned piece (§12)" if state.is_orphaned(piece) else (
             "a hostage piece (§14)" if state.is_hostage(piece) else "not a piece of an army you control")
-        raise _no("not_your_piece", f"{piece_id(piece)} is {whose}.")
+        raise RuleViolation("not_your_piece", f"{piece_id(piece)} is {whose}.")
     return piece
 
 
@@ -120,7 +116,7 @@ def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Cho
     """The action a play asks for, every choice checked (§18.1, §18.2), or RuleViolation."""
     _require_turn(state, play.seat)
     if play.player is not None and play.player is not state.color_of(play.seat):
-        raise _no("wrong_player", f"This seat plays {state.color_of(play.seat)}, not {play.player}.")
+        raise RuleViolation("wrong_player", f"This seat plays {state.color_of(play.seat)}, not {play.player}.")
     piece = _acting_piece(state, play.seat, play.piece)
     start = state.where[piece]
     assert start is not None
@@ -128,7 +124,7 @@ def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Cho
     assert to is not None
     if to not in reachable(state, start, kind_of(piece)):
         reach = "one or two squares" if kind_of(piece) is Kind.MILITANT else "any distance"
-        raise _no("illegal_destination",
+        raise RuleViolation("illegal_destination",
                   f"{name(start)}-{name(to)}: a {kind_of(piece)} moves {reach} in a straight line over empty squares (§6).")
     act = action_of(state, play.seat, piece, to)
     if isinstance(act, RuleViolation):
@@ -138,31 +134,31 @@ def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Cho
     report = _square(play.report, "report", "illegal_report")
     where = f"{name(start)}-{name(to)}"
     if act is Action.MAZE and exit is None:
-        raise _no("exit_required", f"{where}: say where the {kind_of(piece)} leaves the maze to (`exit`, §9.3).")
+        raise RuleViolation("exit_required", f"{where}: say where the {kind_of(piece)} leaves the maze to (`exit`, §9.3).")
     if act is not Action.MAZE and exit is not None:
-        raise _no("exit_forbidden", f"{where} is no maze action: `exit` has no meaning here.")
+        raise RuleViolation("exit_forbidden", f"{where} is no maze action: `exit` has no meaning here.")
     needs_place = act in (Action.KILL, Action.MANIPULATE, Action.CARRY) or (
         act is Action.MAZE and kind_of(piece) is not Kind.ASSASSIN)
     if needs_place and place is None:
-        raise _no("place_required", f"{where}: say where the displaced piece goes (`place`).")
+        raise RuleViolation("place_required", f"{where}: say where the displaced piece goes (`place`).")
     if not needs_place and place is not None:
         why = "the corpse goes to the assassin's start square (§8.3)" if kind_of(piece) is Kind.ASSASSIN else "nothing is displaced"
-        raise _no("place_forbidden", f"{where}: `place` has no meaning here: {why}.")
+        raise RuleViolation("place_forbidden", f"{where}: `place` has no meaning here: {why}.")
     if act is not Action.REPORT and report is not None:
-        raise _no("report_forbidden", f"{where}: only a reporter reports (§8.4).")
+        raise RuleViolation("report_forbidden", f"{where}: only a reporter reports (§8.4).")
     if exit is not None and exit not in exits(state, play.seat, piece):
-        raise _no("illegal_exit", f"{where} exit {name(exit)}: the exit is a move from E5 to an empty square "
+        raise RuleViolation("illegal_exit", f"{where} exit {name(exit)}: the exit is a move from E5 to an empty square "
                                   "(not the assassin's start square), or a master move onto a chief it may target (§9.3, §9.5).")
     if place is not None and place not in place_squares(state, play.seat, piece, to, exit):
-        raise _no("illegal_place", f"{where} place {name(place)}: the displaced piece goes on an empty field square, "
+        raise RuleViolation("illegal_place", f"{where} place {name(place)}: the displaced piece goes on an empty field square, "
                                    "not on the maze and not where the acting piece ends (§8, §9.3).")
     if act is Action.REPORT:
         targets = report_targets(state, play.seat, piece, to)
         if report is not None and report not in targets:
-            raise _no("illegal_report", f"{where} report {name(report)}: the reporter kills a killable piece on a square "
+            raise RuleViolation("illegal_report", f"{where} report {name(report)}: the reporter kills a killable piece on a square "
                                         "orthogonally next to where it arrives (§8.4).")
         if report is None and targets and not state.options.reporter_may_abstain:
-            raise _no("report_required", f"{where}: the reporter must kill one of {', '.join(map(name, targets))} (§8.4).")
+            raise RuleViolation("report_required", f"{where}: the reporter must kill one of {', '.join(map(name, targets))} (§8.4).")
     return piece, to, act, Choice(place=place, exit=exit, report=report)
 
 
@@ -445,13 +441,13 @@ def _draw_offer(turn: Turn, command: ProposeDraw | AcceptDraw | DeclineDraw) -> 
     offer, seat = turn.state.draw_offer, command.seat
     if isinstance(command, ProposeDraw):
         if offer is not None:
-            raise _no("draw_already_offered", "A draw is already on offer: accept or decline it.")
+            raise RuleViolation("draw_already_offered", "A draw is already on offer: accept or decline it.")
         turn.emit(DrawOffered(seat))
         return
     if offer is None:
-        raise _no("no_draw_offered", "No draw is on offer.")
+        raise RuleViolation("no_draw_offered", "No draw is on offer.")
     if seat in offer:
-        raise _no("draw_already_accepted", "You have already accepted this draw.")
+        raise RuleViolation("draw_already_accepted", "You have already accepted this draw.")
     if isinstance(command, DeclineDraw):
         turn.emit(DrawDeclined(seat))
         return

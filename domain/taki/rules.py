@@ -42,11 +42,6 @@ from domain.taki.options import KingOnPlus3, SuperTakiAfterKing, TakiClose
 from domain.taki.state import Phase, TakiState
 from domain.taki.table import ENDS, GOES_ON, Outcome, Table
 
-
-def _no(reason: str, message: str) -> RuleViolation:
-    return RuleViolation(reason, message)
-
-
 # §6: which single card is legal
 
 def basic_match(state: TakiState, card: Card) -> bool:
@@ -59,9 +54,9 @@ def card_violation(state: TakiState, card: Card) -> RuleViolation | None:
     if state.phase is Phase.KING_FOLLOW_UP:
         return None  # §8.9: any card, no matching
     if state.plus2_stack and card.figure not in (Figure.PLUS2, Figure.KING):
-        return _no("must_answer_plus2", f"A +2 stack of {state.plus2_stack} is active: play a +2 or a King, or draw.")
+        return RuleViolation("must_answer_plus2", f"A +2 stack of {state.plus2_stack} is active: play a +2 or a King, or draw.")
     if not state.plus2_stack and not basic_match(state, card):
-        return _no("illegal_card", f"{card.code()} matches neither the colour {state.active_color} nor {state.leading_card.code()}.")
+        return RuleViolation("illegal_card", f"{card.code()} matches neither the colour {state.active_color} nor {state.leading_card.code()}.")
     return None
 
 
@@ -143,12 +138,12 @@ def play_card(table: Table, seat: Seat, card: Card, color: Color | None, announc
             closed_own = own
         elif own:
             if not (state.top.figure is Figure.PLUS and state.top.color == run.color and card.figure is Figure.PLUS):
-                raise _no("wrong_run_color", f"Only {run.color} cards may follow in your {run.color} run.")
+                raise RuleViolation("wrong_run_color", f"Only {run.color} cards may follow in your {run.color} run.")
             close_run(table, seat)  # §9.5: a Plus of another colour reads as "Closed TAKI" on the Plus
             closed_own = True
         else:
             if not basic_match(state, card):
-                raise _no("illegal_card", f"{card.code()} matches neither the open run nor {state.leading_card.code()}.")
+                raise RuleViolation("illegal_card", f"{card.code()} matches neither the open run nor {state.leading_card.code()}.")
             table.emit(TakiRunClosed(seat, state.top.id, declared=False))  # §9.6: another card closes it
     if problem := card_violation(table.state, card):
         raise problem
@@ -161,7 +156,7 @@ def close_run(table: Table, seat: Seat) -> Outcome:
     """"Closed TAKI!": the run ends and its last card acts (§9.4)."""
     top = table.state.top
     if top.is_taki:
-        raise _no("cannot_close_taki_on_top", "A TAKI on top is always open: it cannot be closed.")
+        raise RuleViolation("cannot_close_taki_on_top", "A TAKI on top is always open: it cannot be closed.")
     table.emit(TakiRunClosed(seat, top.id, declared=True))
     return act(table, seat, top, table.state.active_color)
 
@@ -171,7 +166,7 @@ def close_run(table: Table, seat: Seat) -> Outcome:
 def decide(state: TakiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or a RuleViolation saying why it is refused."""
     if state.is_over:
-        raise _no("game_over", "The game is over.")
+        raise RuleViolation("game_over", "The game is over.")
     table = Table(state, rng)
     match command:
         case Play():
@@ -181,7 +176,7 @@ def decide(state: TakiState, command: Command, rng: Rng) -> tuple[Event, ...]:
         case CloseTaki(seat):
             _turn_action(table, seat)
             if table.state.phase is not Phase.IN_RUN:
-                raise _no("no_run_to_close", "You have not added to a run this turn.")
+                raise RuleViolation("no_run_to_close", "You have not added to a run this turn.")
             _finish_turn(table, close_run(table, seat))
         case EndTurn(seat):
             _end_turn(table, seat)
@@ -227,9 +222,9 @@ def _turn_action(table: Table, seat: Seat) -> None:
     """Gate every turn action: no +3 window open, the seat's turn; then due penalties (§13.1)."""
     state = table.state
     if state.plus3 is not None:
-        raise _no("plus3_window_open", "A +3 is waiting for answers: only a Breaker, a King from the next player, or pass.")
+        raise RuleViolation("plus3_window_open", "A +3 is waiting for answers: only a Breaker, a King from the next player, or pass.")
     if seat != state.current:
-        raise _no("not_your_turn", f"It is seat {state.current}'s turn.")
+        raise RuleViolation("not_your_turn", f"It is seat {state.current}'s turn.")
     table.collect_last_card_penalties()
 
 
@@ -240,10 +235,10 @@ def _finish_turn(table: Table, outcome: Outcome) -> None:
 
 def _play(table: Table, play: Play) -> None:
     if not play.cards:
-        raise _no("empty_play", "Name at least one card.")
+        raise RuleViolation("empty_play", "Name at least one card.")
     for index, card_id in enumerate(play.cards):
         if card_id in play.cards[:index]:
-            raise _no("duplicate_card", f"{card_id} appears twice.").at(index)
+            raise RuleViolation("duplicate_card", f"{card_id} appears twice.").at(index)
     if table.state.plus3 is not None:
         _answer_plus3(table, play)
         return
@@ -261,18 +256,18 @@ def _play_cards(table: Table, play: Play, start: int, outcome: Outcome) -> None:
     for index in range(start, len(play.cards)):
         card_id = play.cards[index]
         if outcome.ends or table.state.is_over:
-            raise _no("card_after_turn_end", "The turn had already ended before this card.").at(index)
+            raise RuleViolation("card_after_turn_end", "The turn had already ended before this card.").at(index)
         card = table.state.find_in_hand(seat, card_id)
         if card is None:
-            raise _no("card_not_in_hand", f"{card_id} is not in your hand.").at(index)
+            raise RuleViolation("card_not_in_hand", f"{card_id} is not in your hand.").at(index)
         color = colors.pop(card_id, None)
         if needs_color(table.state, card):
             if color is None:
                 color, color_used = play.color, play.color is not None
             if color is None:
-                raise _no("color_required", f"Name a colour for {card.code()}.").at(index)
+                raise RuleViolation("color_required", f"Name a colour for {card.code()}.").at(index)
         elif color is not None:
-            raise _no("color_not_allowed", f"{card.code()} takes no colour.").at(index)
+            raise RuleViolation("color_not_allowed", f"{card.code()} takes no colour.").at(index)
         try:
             outcome, closed = play_card(table, seat, card, color, play.announce_last_card and index == last)
         except RuleViolation as problem:
@@ -280,12 +275,12 @@ def _play_cards(table: Table, play: Play, start: int, outcome: Outcome) -> None:
         closed_own = closed_own or closed
         outcome = table.after_card(seat, outcome)
     if (play.color is not None and not color_used) or colors:
-        raise _no("color_not_allowed", "No card of this play takes that colour.")
+        raise RuleViolation("color_not_allowed", "No card of this play takes that colour.")
     if play.close_taki is not None and not table.state.is_over:
         if table.state.phase is Phase.IN_RUN and not outcome.ends:
             outcome = close_run(table, seat) if play.close_taki else _leave_run(table, seat)
         elif play.close_taki and not closed_own:
-            raise _no("no_run_to_close", "You have no run to close.")
+            raise RuleViolation("no_run_to_close", "You have no run to close.")
     _finish_turn(table, outcome)
 
 
@@ -297,14 +292,14 @@ def _answer_plus3(table: Table, play: Play) -> None:
     seat = play.seat
     card = state.find_in_hand(seat, play.cards[0])
     if card is None:
-        raise _no("card_not_in_hand", f"{play.cards[0]} is not in your hand.").at(0)
+        raise RuleViolation("card_not_in_hand", f"{play.cards[0]} is not in your hand.").at(0)
     if card.figure is Figure.PLUS3_BREAKER:
         if seat not in window.awaiting:
-            raise _no("not_a_responder", "You cannot answer this +3.")
+            raise RuleViolation("not_a_responder", "You cannot answer this +3.")
         if len(play.cards) > 1:
-            raise _no("card_after_turn_end", "A Breaker answering a +3 is played alone.").at(1)
+            raise RuleViolation("card_after_turn_end", "A Breaker answering a +3 is played alone.").at(1)
         if play.color is not None or play.colors:
-            raise _no("color_not_allowed", "A Breaker takes no colour.").at(0)
+            raise RuleViolation("color_not_allowed", "A Breaker takes no colour.").at(0)
         dropped = len(state.hands[seat]) == 2
         table.emit(CardPlayed(seat, card.id, Role.ANSWER), Plus3Broken(seat, window.source))
         table.draw(window.source, 3, DrawReason.PLUS3)  # §8.11: the source draws instead
@@ -316,20 +311,20 @@ def _answer_plus3(table: Table, play: Play) -> None:
     if card.figure is Figure.KING and king_answers and seat == state.current and seat in window.awaiting:
         table.collect_last_card_penalties()  # the King is the next player's turn action
         if play.colors and play.cards[0] in dict(play.colors):
-            raise _no("color_not_allowed", "A King takes no colour.").at(0)
+            raise RuleViolation("color_not_allowed", "A King takes no colour.").at(0)
         table.emit(CardPlayed(seat, card.id, Role.ANSWER, play.announce_last_card and len(play.cards) == 1))
         table.emit(Plus3Cancelled(seat))
         table.check_out(window.source)  # a +3 that was its player's last card now goes out (§14.2)
         if table.state.is_over:
             if len(play.cards) > 1:
-                raise _no("card_after_turn_end", "The game ended with this King.").at(1)
+                raise RuleViolation("card_after_turn_end", "The game ended with this King.").at(1)
             return
         outcome = table.after_card(seat, act(table, seat, card, None))
         _play_cards(table, play, 1, outcome)
         return
     if seat == window.source:
-        raise _no("not_a_responder", "You cannot answer your own +3.")
-    raise _no("plus3_window_open", "A +3 is waiting for answers: only a Breaker, a King from the next player, or pass.")
+        raise RuleViolation("not_a_responder", "You cannot answer your own +3.")
+    raise RuleViolation("plus3_window_open", "A +3 is waiting for answers: only a Breaker, a King from the next player, or pass.")
 
 
 def _draw(table: Table, seat: Seat) -> None:
@@ -337,9 +332,9 @@ def _draw(table: Table, seat: Seat) -> None:
     _turn_action(table, seat)
     state = table.state
     if state.phase in (Phase.IN_RUN, Phase.KING_FOLLOW_UP):
-        raise _no("draw_not_allowed", "You cannot draw now: close or end your turn.")
+        raise RuleViolation("draw_not_allowed", "You cannot draw now: close or end your turn.")
     if state.options.draw_requires_no_legal_play and legal_plays(state, seat):
-        raise _no("must_play", "You hold a card you can play.")
+        raise RuleViolation("must_play", "You hold a card you can play.")
     if state.plus2_stack:
         table.emit(Plus2StackTaken(seat, state.plus2_stack))
         table.draw(seat, state.plus2_stack, DrawReason.PLUS2)
@@ -361,7 +356,7 @@ def _end_turn(table: Table, seat: Seat) -> None:
     elif state.phase is Phase.KING_FOLLOW_UP:
         _finish_turn(table, ENDS)
     else:
-        raise _no("nothing_to_end", "There is nothing to end: play a card or draw.")
+        raise RuleViolation("nothing_to_end", "There is nothing to end: play a card or draw.")
 
 
 def _leave_run(table: Table, seat: Seat) -> Outcome:
@@ -374,9 +369,9 @@ def _pass(table: Table, seat: Seat) -> None:
     """Decline to answer a +3; the last pass resolves it (§11.1)."""
     window = table.state.plus3
     if window is None:
-        raise _no("nothing_to_pass", "There is no +3 to answer.")
+        raise RuleViolation("nothing_to_pass", "There is no +3 to answer.")
     if seat not in window.awaiting:
-        raise _no("not_a_responder", "You have no +3 to answer.")
+        raise RuleViolation("not_a_responder", "You have no +3 to answer.")
     table.emit(Plus3Passed(seat))
     if not table.state.plus3 or not table.state.plus3.awaiting:
         table.resolve_plus3()
@@ -386,9 +381,9 @@ def _announce(table: Table, seat: Seat) -> None:
     """Say "Last card!" while holding exactly one card, in or out of turn (§13.1)."""
     state = table.state
     if len(state.hands[seat]) != 1:
-        raise _no("not_on_last_card", "You can announce only while holding exactly one card.")
+        raise RuleViolation("not_on_last_card", "You can announce only while holding exactly one card.")
     if state.announced[seat]:
-        raise _no("already_announced", "You have already announced this card.")
+        raise RuleViolation("already_announced", "You have already announced this card.")
     table.emit(LastCardAnnounced(seat))
 
 
@@ -401,7 +396,7 @@ def forfeit(table: Table, seat: Seat) -> None:
     stack faces the next player, an open run stays open. The last seat left in play wins."""
     state = table.state
     if not state.is_active(seat):
-        raise _no("not_in_game", "You are no longer in this game.")
+        raise RuleViolation("not_in_game", "You are no longer in this game.")
     table.emit(PlayerForfeited(seat))
     if state.owed[seat] is not None:
         table.emit(LastCardLapsed(seat))
