@@ -20,7 +20,7 @@ def stream(game_id: str) -> str:
 
 
 def snapshots(game_id: str) -> str:
-    """Hash: version → the game's state at that version, pickled (a cache; see events.snapshots)."""
+    """Hash: version → the game's state at that version as JSON (a cache; see events.snapshots)."""
     return f"{PREFIX}:{{{game_id}}}:snapshots"
 
 

@@ -165,21 +165,18 @@ class EventStore:
         """Block until the game passes `version` (True) or `timeout_ms` goes by (False)."""
         return bool(self.waiting.xread({keys.stream(game_id): f"{version}-0"}, count=1, block=timeout_ms))
 
-    def visible_version(self, record: GameRecord, seat: int | None) -> int:
-        """The version the caller may see: all of it for a seat or once the game is over; for a
-        spectator of a game with a delay, the version before its last `spectator_delay` moves
-        (the opening is always shown)."""
-        if seat is not None or not record.spectator_delay or record.status == "finished":
-            return record.version
-        moves: set[str] = set()
-        newest = f"{record.version}-0"
+    def version_before_moves(self, game_id: str, version: int, moves: int) -> int:
+        """The version the game had before its last `moves` moves up to `version` (one move is
+        one command; never before the end of its opening)."""
+        seen: set[str] = set()
+        newest = f"{version}-0"
         while True:
-            entries = cast(_Entries, self.redis.xrevrange(keys.stream(record.id), newest, "-", count=100))
+            entries = cast(_Entries, self.redis.xrevrange(keys.stream(game_id), newest, "-", count=100))
             for entry_id, fields in entries:
                 actor, command = fields[b"a"].decode(), fields[b"c"].decode()
-                if actor in OPENING_ACTORS or (command not in moves and len(moves) == record.spectator_delay):
+                if actor in OPENING_ACTORS or (command not in seen and len(seen) == moves):
                     return int(entry_id.split(b"-")[0])
-                moves.add(command)
+                seen.add(command)
             if len(entries) < 100:
                 return 0
             newest = f"({entries[-1][0].decode()}"

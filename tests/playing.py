@@ -21,6 +21,11 @@ class Step:
     after: Any
 
 
+def moves_on(command: Any) -> bool:
+    """The commands of any game that bring a random game to its end soonest."""
+    return type(command).__name__ in ("Play", "PickUp", "CollectFromGod", "Move", "Step")
+
+
 def random_game(
     game: Game,  # type: ignore[type-arg]
     seats: int,

@@ -8,7 +8,7 @@ from typing import Any
 from flask import current_app, request
 
 from events import keys
-from events.envelope import GameNotFound
+from events.envelope import GameNotFound, GameRecord
 from events.execute import Executor
 from events.players import PlayerStore, Webhooks
 from service.errors import ApiError
@@ -43,3 +43,11 @@ def known_game(game_id: str) -> str:
 
 def webhooks() -> Webhooks:
     return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def visible_version(record: GameRecord, seat: int | None) -> int:
+    """The version the caller may see: all of it for a seat, or once the game is over; a
+    spectator of a game with a `spectator_delay` sees it that many moves behind."""
+    if seat is not None or not record.spectator_delay or record.status == "finished":
+        return record.version
+    return executor().store.version_before_moves(record.id, record.version, record.spectator_delay)

@@ -13,7 +13,7 @@ from domain import GAMES
 from events.envelope import NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
-from service.api.context import executor, json_body, known_game, players
+from service.api.context import executor, json_body, known_game, players, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
 from service.schemas.common import (
@@ -69,17 +69,18 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = CreateGameSchema().load(json_body())
     game = GAMES[body["game"]]
     game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
+    return _new_game(game.name, body["options"], body["seats"], body)
+
+
+def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str, Any],
+              forked_from: Origin | None = None) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create a game with its settings (turn deadline, spectator delay, AI seats, starting it if
+    they fill it); the answer to its creation."""
+    store = executor().store
     game_id = auth.new_token()[:16]
-    store = executor().store
-    deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
-    store.create_game(game_id, game.name, body["options"], body["seats"], deadline, body["spectator_delay"])
-    return _seat_bots(game_id, body["bots"])
-
-
-def _seat_bots(game_id: str, bots: list[dict[str, Any]]) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Seat a new game's AI players (starting it if they fill it); the answer to its creation."""
-    store = executor().store
-    for bot in bots:
+    deadline = TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None
+    store.create_game(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from)
+    for bot in settings["bots"]:
         seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
         if seated.taken == seated.seats:
             executor().start(game_id)
@@ -105,11 +106,7 @@ def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     loaded = executor().load(game_id, version)
     if loaded.game.status(loaded.state).finished:
         raise ApiError(422, "game_over_at_version", f"The game is already over at version {version}.")
-    new_id = auth.new_token()[:16]
-    deadline = TurnDeadline(**body["turn_deadline"]) if body["turn_deadline"] else None
-    store.create_game(new_id, origin.game, origin.options, origin.seats, deadline, body["spectator_delay"],
-                      forked_from=Origin(game_id, version))
-    return _seat_bots(new_id, body["bots"])
+    return _new_game(origin.game, origin.options, origin.seats, body, forked_from=Origin(game_id, version))
 
 
 @bp.post("/games/import")
@@ -171,7 +168,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     store = executor().store
     seat = auth.seat_for(store, known_game(game_id))
     record = store.game(game_id)
-    visible = store.visible_version(record, seat)
+    visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
     return responses.game_view(loaded, seat), 200, etag(loaded.version)
 
@@ -181,7 +178,7 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
     """The game as it was at a past version, as the caller may see it."""
     store = executor().store
     seat = auth.seat_for(store, known_game(game_id))
-    current = store.visible_version(store.game(game_id), seat)
+    current = visible_version(store.game(game_id), seat)
     if version > current:
         raise ApiError(404, "version_not_found", f"The game is at version {current}.", current=current)
     return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
@@ -251,7 +248,7 @@ def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.seat_for(store, known_game(game_id))
     query = EventsQuerySchema().load(request.args.to_dict())
     record = store.game(game_id)
-    visible = store.visible_version(record, seat)
+    visible = visible_version(record, seat)
     finished = record.status == "finished"
     stored = store.read(game_id, after=query["after"], limit=max(0, min(query["limit"], visible - query["after"])))
     last = stored[-1].version if stored else query["after"]

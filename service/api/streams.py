@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from domain import GAMES
 from events.store import EventStore
 from service import auth
-from service.api.context import executor, known_game, players
+from service.api.context import executor, known_game, players, visible_version
 from service.api.players import caller, inbox, inbox_entry
 from service.errors import ApiError
 from service.schemas import responses
@@ -61,7 +61,7 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
         record = store.game(game_id)
-        visible = store.visible_version(record, seat)
+        visible = visible_version(record, seat)
         finished = record.status == "finished"
         game = GAMES[record.game]
         while sent < visible:

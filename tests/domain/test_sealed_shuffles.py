@@ -13,11 +13,7 @@ from domain.bahama_taxi.events import CitizenAppeared
 from domain.core.rng import SeededRng
 from domain.core.shuffles import commitment
 from domain.taki.events import CardsDrawn, DeckShuffled, LeadingCardTurned
-from tests.playing import random_game
-
-
-def moves_on(command: Any) -> bool:
-    return type(command).__name__ in ("Play", "PickUp", "CollectFromGod", "Move", "Step")
+from tests.playing import moves_on, random_game
 
 
 def played(name: str, seats: int, options: dict[str, Any], seed: int) -> list[Any]:

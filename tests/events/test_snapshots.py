@@ -14,7 +14,7 @@ from events.envelope import NewEvent
 from events.execute import Executor
 from events.snapshots import EVERY
 from events.store import EventStore
-from tests.playing import random_game
+from tests.playing import moves_on, random_game
 
 
 def stored_game(store: EventStore, name: str, seats: int, seed: int) -> tuple[str, list[Any]]:
@@ -66,11 +66,6 @@ def test_a_load_replays_fewer_events_than_between_two_snapshots(store: EventStor
     for version in (EVERY * 2 + EVERY - 1, len(states) - 1):
         assert Executor(store).load(game_id, version).state == states[version]
     assert max(replayed) < EVERY
-
-
-def moves_on(command: Any) -> bool:
-    """The commands that bring a random game to its end soonest."""
-    return type(command).__name__ in ("Play", "PickUp", "CollectFromGod", "Move", "Step")
 
 
 @pytest.mark.parametrize(("name", "seats", "options"), [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import fakeredis
 import pytest
 
@@ -12,12 +10,7 @@ from service.config import Config
 from tests.contract import ContractClient
 from tests.service.test_export import finished_game, play_to_end
 from tests.service.test_games_api import bearer, seat_all
-from tests.service.test_streams import all_events, play_moves
-
-
-def move_ends(log: list[dict[str, Any]]) -> list[int]:
-    """The versions at which a move (or the opening) ends."""
-    return [e["version"] for e, after in zip(log, log[1:] + [None]) if after is None or after["command_id"] != e["command_id"]]
+from tests.service.test_streams import all_events, move_ends, play_moves
 
 
 @pytest.mark.parametrize(("name", "seats"), [("taki", 3), ("djambi", 4), ("bahama_taxi", 2)])

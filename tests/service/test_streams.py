@@ -53,11 +53,9 @@ def play_moves(api: ContractClient, game_id: str, tokens: list[str], moves: int)
         assert api.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=bearer(tokens[seat])).status_code == 201
 
 
-def versions_by_move(api: ContractClient, game_id: str, token: str) -> list[int]:
-    """The version reached after the opening and after each move since."""
-    events = all_events(api, game_id, bearer(token))
-    return [e["version"] for e, following in zip(events, events[1:] + [None])
-            if following is None or following["command_id"] != e["command_id"]]
+def move_ends(log: list[dict[str, Any]]) -> list[int]:
+    """The versions at which a move (or the opening) ends."""
+    return [e["version"] for e, after in zip(log, log[1:] + [None]) if after is None or after["command_id"] != e["command_id"]]
 
 
 def test_spectators_see_the_game_some_moves_late_and_seats_see_it_live(api: ContractClient) -> None:
@@ -68,7 +66,7 @@ def test_spectators_see_the_game_some_moves_late_and_seats_see_it_live(api: Cont
     play_moves(api, game_id, tokens, 1)
     assert api.get(f"/v1/games/{game_id}").json["version"] == opening  # fewer moves than the delay: the opening
     play_moves(api, game_id, tokens, 3)
-    boundaries = versions_by_move(api, game_id, tokens[0])
+    boundaries = move_ends(all_events(api, game_id, bearer(tokens[0])))
     live, late = boundaries[-1], boundaries[-3]
     assert api.get(f"/v1/games/{game_id}", headers=bearer(tokens[1])).json["version"] == live
     seen = api.get(f"/v1/games/{game_id}")
@@ -82,7 +80,7 @@ def test_spectators_see_the_game_some_moves_late_and_seats_see_it_live(api: Cont
     for seat in (1, 2):
         api.post(f"/v1/games/{game_id}/commands", json={"type": "resign"}, headers=bearer(tokens[seat]))
     finished = api.get(f"/v1/games/{game_id}").json
-    assert finished["status"] == "finished" and finished["version"] == versions_by_move(api, game_id, tokens[0])[-1]
+    assert finished["status"] == "finished" and finished["version"] == move_ends(all_events(api, game_id, bearer(tokens[0])))[-1]
 
 
 def test_a_spectator_delay_out_of_range_is_refused(api: ContractClient) -> None:
