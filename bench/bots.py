@@ -1,10 +1,11 @@
 """Win rates of the AI levels against each other, and the time each level takes per move.
 
-    python -m bench.bots [--games 200] [--seats 2]
+    python -m bench.bots [--games 200] [--seats 2] [--game taki] [--pairing greedy:search] [--jobs 2]
 
 Plays `--games` seeded games per pairing of levels for each game, the seats alternating
 between the two levels (with at least as many seats as the game needs: Djambi plays 4,
-two of each level), and prints how often each level wins and its mean time per move."""
+two of each level), and prints how often each level wins and its mean and slowest time per
+move. Games run in `--jobs` processes; the figures do not depend on it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import argparse
 import itertools
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from os import cpu_count
 
 from domain import GAMES
 from domain.core.game import Game
@@ -35,29 +38,42 @@ def play(game: Game, levels: list[str], seed: int) -> tuple[str | None, dict[str
     return (levels[ranking[0][0]] if ranking and len(ranking[0]) == 1 else None), times
 
 
+def _play_seeded(name: str, levels: list[str], seed: int) -> tuple[str | None, dict[str, list[float]]]:
+    return play(GAMES[name], levels, seed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
+    parser.add_argument("--pairing", action="append", help="only this pairing of levels, as `first:second` (repeatable)")
+    parser.add_argument("--jobs", type=int, default=cpu_count() or 1)
     args = parser.parse_args()
-    for game in GAMES.values():
-        seats = min(max(args.seats, game.min_seats + game.min_seats % 2), game.max_seats)
-        for first, second in itertools.combinations(game.bots, 2):
-            wins: Counter[str | None] = Counter()
-            times: dict[str, list[float]] = defaultdict(list)
-            for seed in range(args.games):
-                pair = (first, second) if seed % 2 else (second, first)
-                levels = [pair[seat % 2] for seat in range(seats)]
-                winner, move_times = play(game, levels, seed)
-                wins[winner] += 1
-                for level, spent in move_times.items():
-                    times[level] += spent
-            print(f"{game.name}: {first} vs {second}, {args.games} games of {seats} seats")
-            for level in (first, second):
-                mean_ms = 1000 * sum(times[level]) / max(len(times[level]), 1)
-                print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %), {mean_ms:7.2f} ms per move")
-            if wins[None]:
-                print(f"  {'no one':>8} wins {wins[None]:4d}")
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for name in args.game or GAMES:
+            game = GAMES[name]
+            seats = min(max(args.seats, game.min_seats + game.min_seats % 2), game.max_seats)
+            pairings = [tuple(p.split(":")) for p in args.pairing] if args.pairing else itertools.combinations(game.bots, 2)
+            for first, second in pairings:
+                started = time.perf_counter()
+                seatings = [[((first, second) if seed % 2 else (second, first))[seat % 2] for seat in range(seats)]
+                            for seed in range(args.games)]
+                games = pool.map(_play_seeded, [name] * args.games, seatings, range(args.games))
+                wins: Counter[str | None] = Counter()
+                times: dict[str, list[float]] = defaultdict(list)
+                for winner, move_times in games:
+                    wins[winner] += 1
+                    for level, spent in move_times.items():
+                        times[level] += spent
+                print(f"{name}: {first} vs {second}, {args.games} games of {seats} seats ({time.perf_counter() - started:.0f} s)")
+                for level in (first, second):
+                    mean_ms = 1000 * sum(times[level]) / max(len(times[level]), 1)
+                    slowest_ms = 1000 * max(times[level], default=0)
+                    print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %), "
+                          f"{mean_ms:7.2f} ms per move, slowest {slowest_ms:6.0f} ms")
+                if wins[None]:
+                    print(f"  {'no one':>8} wins {wins[None]:4d}")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from domain.bahama_taxi.board import DISTANCE, Area
 from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp, Step
-from domain.bahama_taxi.rules import legal_commands
-from domain.bahama_taxi.state import TaxiState
+from domain.bahama_taxi.evolve import evolve
+from domain.bahama_taxi.rules import decide, legal_commands
+from domain.bahama_taxi.state import TaxiState, status
 from domain.core.game import Seat
 from domain.core.rng import Rng
+from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
 
 
 def random_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
@@ -52,4 +57,30 @@ def _goals(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
     return goals
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+def determinize(state: TaxiState, seat: Seat, rng: Rng) -> TaxiState:
+    """A city `seat` cannot tell from this one: the draw pile in a new order and, with hands
+    (§11.11), the other hands dealt anew from the cards it cannot see (§10)."""
+    hands, pile = redeal_unseen(state.hands, state.draw_pile, seat, rng, key=str)
+    return replace(state, hands=hands, draw_pile=pile)
+
+
+def evaluate(state: TaxiState) -> list[float]:
+    """Each seat's chance of the highest income, guessed from its income and what its
+    passengers will pay, each fare discounted by the areas still to drive."""
+    worth = []
+    for seat, pawns in enumerate(state.pawns):
+        value = float(state.income[seat])
+        for cab in pawns:
+            for rider in map(state.citizens.__getitem__, cab.riders):
+                if rider.to_area is None or cab.area is None:
+                    value += 2.0
+                else:
+                    value += (rider.fare or 4) * 0.85 ** DISTANCE[cab.area][rider.to_area]
+        worth.append(value)
+    return softmax_shares([0.4 * value for value in worth])
+
+
+search_bot = Ismcts(Rules(legal_commands, decide, evolve, status), determinize, greedy_bot, evaluate,
+                    seats=lambda state: state.seats, budget=Budget(worlds=24, seconds=0.8), depth=10)
+
+BOTS: dict[str, Callable[[TaxiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.core.game import Seat
 from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
@@ -10,8 +12,10 @@ from domain.djambi.evolve import evolve
 from domain.djambi.moves import Action, Choice, actions, choices, kills_at_destination
 from domain.djambi.pieces import Kind, Piece, kind_of
 from domain.djambi.rules import as_play, decide
-from domain.djambi.state import DjambiState
+from domain.djambi.state import DjambiState, status
 
+SEARCH_WIDTH = 6  # own plays the search looks into
+NO_CHANCE = SeededRng(0)  # Djambi has no chance; `decide` asks for a source all the same
 VALUE = {Kind.CHIEF: 0, Kind.ASSASSIN: 5, Kind.REPORTER: 4, Kind.DIPLOMAT: 3, Kind.NECROMOBILE: 3, Kind.MILITANT: 2}
 
 
@@ -27,17 +31,40 @@ def random_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
 
 def greedy_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
     """One ply ahead: take chiefs and power, win material, keep the own chief out of reach."""
+    ranked = _ranked(state, seat, rng)
+    return ranked[0][1] if ranked else Resign(seat)
+
+
+def search_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
+    """A max^n search: each of the seat's `SEARCH_WIDTH` best-looking plays is answered by
+    every other seat in turn with the play that suits that seat best (its greedy reply),
+    until this seat is to move again; the play whose outcome scores best for this seat wins."""
     best: tuple[float, Play] | None = None
-    for piece, to, act in actions(state, seat):
-        for choice in _candidates(state, seat, piece, to, act):
-            play = as_play(state, seat, piece, to, choice)
-            after = state
-            for event in decide(state, play, SeededRng(0)):
-                after = evolve(after, event)
-            score = _score(after, seat) + rng.randint(0, 9) / 100  # break ties at random
-            if best is None or score > best[0]:
-                best = (score, play)
+    for _, play in _ranked(state, seat, rng)[:SEARCH_WIDTH]:
+        after = _played(state, play)
+        for _ in range(len(state.remaining) - 1):
+            to_move = status(after).to_move
+            if not to_move or to_move[0] == seat:
+                break
+            after = _played(after, greedy_bot(after, to_move[0], rng))
+        score = _score(after, seat) + rng.randint(0, 9) / 100
+        if best is None or score > best[0]:
+            best = (score, play)
     return best[1] if best is not None else Resign(seat)
+
+
+def _ranked(state: DjambiState, seat: Seat, rng: Rng) -> list[tuple[float, Play]]:
+    """The seat's sensible plays, best first by how the position looks right after each."""
+    scored = [(_score(_played(state, play), seat) + rng.randint(0, 9) / 100, play)  # ties broken at random
+              for piece, to, act in actions(state, seat)
+              for play in (as_play(state, seat, piece, to, choice) for choice in _candidates(state, seat, piece, to, act))]
+    return sorted(scored, key=lambda item: item[0], reverse=True)
+
+
+def _played(state: DjambiState, command: Command) -> DjambiState:
+    for event in decide(state, command, NO_CHANCE):
+        state = evolve(state, event)
+    return state
 
 
 def _candidates(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action) -> list[Choice]:
@@ -102,4 +129,4 @@ def _threatened(state: DjambiState, seat: Seat) -> bool:
     return False
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+BOTS: dict[str, Callable[[DjambiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
+from operator import attrgetter
 
 from domain.core.game import Seat
 from domain.core.rng import Rng
+from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
 from domain.taki.cards import Card, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
-from domain.taki.rules import legal_commands
-from domain.taki.state import TakiState
+from domain.taki.evolve import evolve
+from domain.taki.rules import decide, legal_commands
+from domain.taki.state import TakiState, status
 
 ATTACKS = {Figure.PLUS2: 6, Figure.STOP: 4, Figure.PLUS3: 5, Figure.CHANGE_DIRECTION: 2, Figure.PLUS: 3, Figure.TAKI: 3}
 SAVED = {Figure.KING: -6, Figure.CHANGE_COLOR: -5, Figure.SUPER_TAKI: -4, Figure.PLUS3_BREAKER: -8}
@@ -63,4 +67,34 @@ def _score(state: TakiState, seat: Seat, play: Play) -> float:
     return score
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+def determinize(state: TakiState, seat: Seat, rng: Rng) -> TakiState:
+    """A table `seat` cannot tell from this one: its own hand and every public card where they
+    are, the other hands and the draw pile dealt anew from the cards it cannot see."""
+    hands, pile = redeal_unseen(state.hands, state.draw_pile, seat, rng, key=attrgetter("id"))
+    return replace(state, hands=hands, draw_pile=pile)
+
+
+def evaluate(state: TakiState) -> list[float]:
+    """Each seat's chance of going out first, guessed from the cards it still has to shed."""
+    return softmax_shares([-0.4 * _cards_to_go(state, seat) for seat in range(state.seats)])
+
+
+def _cards_to_go(state: TakiState, seat: Seat) -> int:
+    """Cards left to shed: the hand, and in tournament mode the hands of the stages to come (§15)."""
+    if not state.is_active(seat):
+        return 0 if seat in state.out else 99
+    stage = state.stages[seat] if state.is_tournament else 1
+    return len(state.hands[seat]) + stage * (stage - 1) // 2
+
+
+def candidates(state: TakiState, seat: Seat) -> list[Command]:
+    """The legal commands, each play that leaves one card saying "Last card!" with it (§13.1)."""
+    last = len(state.hands[seat]) == 2
+    return [replace(command, announce_last_card=True) if last and isinstance(command, Play) else command
+            for command in legal_commands(state, seat)]
+
+
+search_bot = Ismcts(Rules(legal_commands, decide, evolve, status), determinize, greedy_bot, evaluate,
+                    seats=lambda state: state.seats, budget=Budget(worlds=40, seconds=0.8), depth=10, candidates=candidates)
+
+BOTS: dict[str, Callable[[TakiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

@@ -138,11 +138,16 @@ def evolve(state: TakiState, event: Event) -> TakiState:
 
 def _drawn(state: TakiState, event: HandDealt | CardsDrawn, seat: Seat, cards: tuple[Card, ...]) -> TakiState:
     hand = state.hands[seat] + cards
-    taken = set(cards)
+    pile = state.draw_pile
+    if pile[:len(cards)] == cards:  # draws come off the top
+        pile = pile[len(cards):]
+    else:  # the round-robin deal
+        taken = set(cards)
+        pile = tuple(card for card in pile if card not in taken)
     state = replace(
         state,
         hands=_set(state.hands, seat, hand),
-        draw_pile=tuple(card for card in state.draw_pile if card not in taken),
+        draw_pile=pile,
         announced=_set(state.announced, seat, state.announced[seat] and len(hand) == 1),
     )
     if seat == state.current and cards:

@@ -191,10 +191,13 @@ def decide(state: TakiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     return tuple(table.events)
 
 
+_TRIAL_CHANCE = SeededRng(0)  # a trial's events are dropped, so its shuffles need not be fresh
+
+
 def violation(state: TakiState, command: Command) -> RuleViolation | None:
     """Why `command` is refused now, or None."""
     try:
-        decide(state, command, SeededRng(0))
+        decide(state, command, _TRIAL_CHANCE)
     except RuleViolation as problem:
         return problem
     return None

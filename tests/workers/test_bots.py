@@ -37,7 +37,7 @@ def finished(executor: Executor, game_id: str) -> bool:
 
 @pytest.mark.parametrize("game", ["taki", "djambi", "bahama_taxi"])
 def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_worker: Start, game: str) -> None:
-    game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "random", 3: "greedy"}, game=game)
+    game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "search", 3: "greedy"}, game=game)
     start_worker()
     assert wait_for(lambda: finished(executor, game_id), timeout=240)
     actors = {e.actor for e in executor.store.read(game_id)} - {"system"}

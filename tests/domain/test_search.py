@@ -1,0 +1,127 @@
+"""The `search` level: it plays legal commands, sees only what its seat may see, keeps the
+heuristic's choice unless another command beats it, and stops when its budget runs out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.bahama_taxi import BAHAMA_TAXI
+from domain.bahama_taxi.bot import search_bot as taxi_search
+from domain.core.game import Game, GameStatus
+from domain.core.rng import Rng, SeededRng
+from domain.core.search import Budget, Ismcts, Rules
+from domain.djambi import DJAMBI
+from domain.djambi.bot import search_bot as djambi_search
+from domain.taki import TAKI
+from domain.taki.bot import search_bot as taki_search
+from domain.taki.options import Mode, TakiOptions
+from tests.domain.djambi.positions import RED, position
+
+QUICK = Budget(worlds=3)
+
+
+def play_to_end(game: Game, options: object, seats: int, levels: list[object], seed: int) -> object:  # type: ignore[type-arg]
+    rng = SeededRng(seed)
+    state = game.replay(options, seats, game.setup(options, seats, rng))
+    for _ in range(5_000):
+        status = game.status(state)
+        if status.finished:
+            return state
+        seat = status.to_move[0]
+        for event in game.decide(state, levels[seat](state, seat, rng), rng):  # raises if illegal
+            state = game.evolve(state, event)
+    raise AssertionError("the game did not finish")
+
+
+@settings(max_examples=4, deadline=None)
+@given(seats=st.integers(2, 4), seed=st.integers(0, 2**32), mode=st.sampled_from(Mode))
+def test_taki_search_plays_whole_games_with_legal_commands(seats: int, seed: int, mode: Mode) -> None:
+    levels = [replace(taki_search, budget=QUICK) if seat % 2 else TAKI.bots["greedy"] for seat in range(seats)]
+    play_to_end(TAKI, TakiOptions(mode=mode), seats, levels, seed)
+
+
+@pytest.mark.parametrize("options", [{}, {"hand_size": 4}, {"dice": True}, {"cabs_per_player": 2}, {"contraband": True},
+                                     {"unknown_destination": True}, {"mirror_board": True, "passengers_from_god": True}])
+def test_taxi_search_plays_whole_games_with_legal_commands(options: dict[str, object]) -> None:
+    game_options = BAHAMA_TAXI.parse_options({**options, "max_rounds": 12}, 2)
+    play_to_end(BAHAMA_TAXI, game_options, 2, [replace(taxi_search, budget=QUICK), BAHAMA_TAXI.bots["greedy"]], 7)
+
+
+def test_djambi_search_plays_a_whole_game_with_legal_commands() -> None:
+    options = DJAMBI.parse_options({}, 3)
+    final = play_to_end(DJAMBI, options, 3, [djambi_search, DJAMBI.bots["random"], DJAMBI.bots["random"]], 3)
+    assert DJAMBI.status(final).ranking[0] == (0,)
+
+
+def test_djambi_search_takes_a_chief_when_it_can() -> None:
+    state = position("rC@A9 rM@D4 bC@D5 yC@H2 gC@I8", RED)
+    assert djambi_search(state, 0, SeededRng(0)).to == "H2"  # through the empty maze
+
+
+def test_djambi_search_sees_the_reply_that_greedy_does_not() -> None:
+    state = position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED)  # yellow's chief watches D5 along the diagonal
+    assert DJAMBI.bots["greedy"](state, 0, SeededRng(0)).to == "D5"
+    assert djambi_search(state, 0, SeededRng(0)).to != "D5"
+
+
+def shuffle_hidden(state, seat: int, seed: int):  # type: ignore[no-untyped-def]
+    """The same state as `seat` sees it, with the cards it cannot see swapped around."""
+    unseen = [card for other, hand in enumerate(state.hands) if other != seat for card in hand] + list(state.draw_pile)
+    order = list(SeededRng(seed).shuffled(unseen))
+    hands = list(state.hands)
+    for other in range(len(hands)):
+        if other != seat:
+            hands[other], order = tuple(order[:len(hands[other])]), order[len(hands[other]):]
+    return replace(state, hands=tuple(hands), draw_pile=tuple(order))
+
+
+@pytest.mark.parametrize(("game", "search", "options"), [(TAKI, taki_search, {}), (BAHAMA_TAXI, taxi_search, {"hand_size": 4})])
+def test_search_chooses_the_same_whatever_the_cards_it_cannot_see(game: Game, search: Ismcts, options: dict[str, object]) -> None:  # type: ignore[type-arg]
+    search = replace(search, budget=Budget(worlds=4))
+    rng = SeededRng(11)
+    game_options = game.parse_options(options, 3)
+    state = game.replay(game_options, 3, game.setup(game_options, 3, rng))
+    compared = 0
+    while not game.status(state).finished and compared < 12:
+        seat = game.status(state).to_move[0]
+        if len(game.legal_commands(state, seat)) > 1:
+            twin = shuffle_hidden(state, seat, compared)
+            assert twin != state
+            assert search(twin, seat, SeededRng(compared)) == search(state, seat, SeededRng(compared))
+            compared += 1
+        for event in game.decide(state, game.bots["greedy"](state, seat, rng), rng):
+            state = game.evolve(state, event)
+    assert compared == 12
+
+
+# A game of one move from three, where the command's letter decides who wins.
+def toy_search(winner: dict[str, int], budget: Budget = Budget(worlds=20)) -> Ismcts:  # type: ignore[type-arg]
+    def status(state: str) -> GameStatus:
+        return GameStatus((), True, ((winner[state],), (1 - winner[state],))) if state else GameStatus((0,), False)
+
+    rules = Rules(legal_commands=lambda state, seat: ("a", "b", "c"), decide=lambda state, command, rng: (command,),
+                  evolve=lambda state, event: event, status=status)
+    return Ismcts(rules, determinize=lambda state, seat, rng: state, policy=lambda state, seat, rng: "b",
+                  evaluate=lambda state: (0.5, 0.5), seats=lambda state: 2, budget=budget, depth=4)
+
+
+def test_search_keeps_the_heuristics_choice_unless_another_command_beats_it() -> None:
+    assert toy_search({"a": 1, "b": 1, "c": 1})("", 0, SeededRng(0)) == "b"  # all lose alike
+    assert toy_search({"a": 0, "b": 0, "c": 0})("", 0, SeededRng(0)) == "b"  # all win alike
+    assert toy_search({"a": 1, "b": 1, "c": 0})("", 0, SeededRng(0)) == "c"
+
+
+def test_a_time_budget_stops_the_search_after_the_world_it_is_in() -> None:
+    worlds = []
+    search = toy_search({"a": 1, "b": 1, "c": 0}, Budget(worlds=50, seconds=0.0))
+
+    def counting(state: str, seat: int, rng: Rng) -> str:
+        worlds.append(state)
+        return state
+
+    assert replace(search, determinize=counting)("", 0, SeededRng(0)) == "c"
+    assert len(worlds) == 1
