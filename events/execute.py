@@ -4,8 +4,10 @@ the workers both come through here."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,9 +60,11 @@ class StateCache:
 class Executor:
     """Loads games and runs commands against one store."""
 
-    def __init__(self, store: EventStore, cache: StateCache | None = None) -> None:
+    def __init__(self, store: EventStore, cache: StateCache | None = None,
+                 on_append: Callable[[float], None] = lambda seconds: None) -> None:
         self.store = store
         self.cache = cache or StateCache()
+        self.on_append = on_append  # told how many seconds each append took
         self.snapshots = Snapshots(store.redis)
 
     def load(self, game_id: str, version: int | None = None) -> Loaded:
@@ -138,11 +142,13 @@ class Executor:
             state = game.evolve(state, event)
         encoded = [NewEvent(*game.events.encode(event)) for event in events]
         status = "finished" if game.status(state).finished else "active"
+        started = time.perf_counter()
         appended = self.store.append(
             loaded.record.id, loaded.version, encoded,
             command_id=uuid.uuid4().hex, actor=actor, status=status,
             idempotency=(key, fingerprint) if key else None,
         )
+        self.on_append(time.perf_counter() - started)
         if not appended.replayed:
             self.cache.put(loaded.record.id, appended.version, state)
             self.store.announce(loaded.record.id, appended.version)

@@ -115,6 +115,20 @@ class EventStore:
             position += len(ids)
         return found, position
 
+    def count_by_status(self) -> dict[str, int]:
+        """How many games wait for players, are in play, and are over (one pass over the index)."""
+        counts = {"waiting": 0, "active": 0, "finished": 0}
+        position = 0
+        while ids := cast(list[bytes], self.redis.zrange(keys.game_index(), position, position + 999)):
+            pipe = self.redis.pipeline(transaction=False)
+            for raw_id in ids:
+                pipe.hget(keys.meta(raw_id.decode()), "status")
+            for status in pipe.execute():
+                if status is not None:
+                    counts[status.decode()] = counts.get(status.decode(), 0) + 1
+            position += len(ids)
+        return counts
+
     # seats
 
     def claim_seat(

@@ -6,15 +6,24 @@ import logging
 
 import redis
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter
 
 from events.execute import Executor
 from events.players import PlayerStore, Webhooks
 from events.store import EventStore
+from service import limits, metrics, observability
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.api.streams import bp as streams
 from service.config import Config
 from service.errors import handle_error
+
+
+class GameId(BaseConverter):
+    """A game id in a path: any segment but the names of the routes beside it (`types`, `import`)."""
+
+    regex = r"(?!(?:types|import)$)[^/]+"
 
 
 def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:  # type: ignore[type-arg]
@@ -31,14 +40,20 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
         waiting = redis.Redis.from_url(config.redis_url, max_connections=100_000, health_check_interval=30,
                                        socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
     app = Flask("meeple")
+    app.url_map.converters["game"] = GameId
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["meeple"] = Executor(EventStore(client, waiting))
+    if config.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
+    store = EventStore(client, waiting)
+    app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client)
+    observability.install(app, store)
+    limits.install(app, client, config.rate_per_token, config.rate_per_address)
     app.register_blueprint(games)
     app.register_blueprint(players)
     app.register_blueprint(streams)

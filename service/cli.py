@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -33,7 +34,9 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
 
     def load(self) -> Any:
         from service.app import create_app
+        from service.observability import json_logs
 
+        json_logs()
         return create_app(self.meeple_config)
 
 
@@ -48,6 +51,11 @@ def serve(args: argparse.Namespace) -> None:
         embedded = EmbeddedRedis(config.data_dir)
         config = dataclasses.replace(config, redis_url=embedded.start())
         print(f"meeple: embedded store at {embedded.url}, data in {embedded.data_dir}", flush=True)
+    # each server process writes its metrics here and /metrics adds them up (service.metrics)
+    metrics_dir = os.path.join(config.data_dir, "metrics")
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    os.makedirs(metrics_dir)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     if not args.no_worker:
         assert config.redis_url is not None
         worker_process = subprocess.Popen(
@@ -78,20 +86,21 @@ def worker(args: argparse.Namespace) -> None:
     if config.redis_url is None:
         raise SystemExit("meeple worker: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
     import redis
-    from rq import Worker
 
     from events.execute import Executor
     from events.store import EventStore
+    from service.observability import json_logs
     from workers.notify import NOTIFY
-    from workers.queues import BOTS, DEADLINES
+    from workers.queues import BOTS, DEADLINES, work
     from workers.reactor import Reactor
 
+    json_logs()
     connection = redis.Redis.from_url(config.redis_url)
     stop = threading.Event()
     reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds, reminders=config.reminders)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
     try:
-        Worker([BOTS, DEADLINES, NOTIFY], connection=connection).work(with_scheduler=True, logging_level="WARNING")
+        work(connection, [BOTS, DEADLINES, NOTIFY])
     finally:
         stop.set()
 

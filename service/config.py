@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from service.limits import Rate
+
 
 @dataclass(frozen=True)
 class Config:
@@ -16,6 +18,9 @@ class Config:
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
+    rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)
+    rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
+    trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
 
     @classmethod
     def from_env(cls) -> Config:
@@ -27,6 +32,10 @@ class Config:
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
             stream_heartbeat_ms=int(env.get("MEEPLE_STREAM_HEARTBEAT_MS", cls.stream_heartbeat_ms)),
+            rate_per_token=Rate.parse(env["MEEPLE_RATE_PER_TOKEN"]) if "MEEPLE_RATE_PER_TOKEN" in env else cls.rate_per_token,
+            rate_per_address=Rate.parse(env["MEEPLE_RATE_PER_ADDRESS"]) if "MEEPLE_RATE_PER_ADDRESS" in env
+            else cls.rate_per_address,
+            trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,

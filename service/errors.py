@@ -8,7 +8,7 @@ from http import HTTPStatus
 from typing import Any
 
 import redis
-from flask import Response
+from flask import Response, g, has_request_context
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -38,6 +38,8 @@ class StaleIfMatch(Exception):
 def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
             "code": code, "detail": detail, **extra}
+    if has_request_context():
+        g.problem_code = code  # for the request's log line and metrics
     return Response(json.dumps(body), status, mimetype="application/problem+json")
 
 
@@ -45,7 +47,10 @@ def handle_error(error: Exception) -> Response:
     """The one place that turns an exception into an HTTP answer."""
     match error:
         case ApiError():
-            return problem(error.status, error.code, error.detail, **error.extra)
+            answer = problem(error.status, error.code, error.detail, **error.extra)
+            if "retry_after" in error.extra:
+                answer.headers["Retry-After"] = str(error.extra["retry_after"])
+            return answer
         case ValidationError():
             return problem(422, "validation_error", "The request is not valid.", errors=error.messages)
         case OptionsInvalid():
@@ -69,7 +74,11 @@ def handle_error(error: Exception) -> Response:
             return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")
         case HTTPException():
             status = error.code or 500
-            return problem(status, HTTPStatus(status).name.lower(), error.description or HTTPStatus(status).phrase)
+            answer = problem(status, HTTPStatus(status).name.lower(), error.description or HTTPStatus(status).phrase)
+            for name, value in error.get_headers():  # e.g. a 405's Allow
+                if name.lower() != "content-type":
+                    answer.headers[name] = value
+            return answer
         case _:
-            log.exception("unhandled error")
+            log.exception("unhandled error", extra={"request_id": g.get("request_id") if has_request_context() else None})
             return problem(500, "internal_error", "Something went wrong on our side.")

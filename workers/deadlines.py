@@ -4,14 +4,13 @@ AI's move), and reminding a player before it passes."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
 
 from domain.core.rng import SystemRng
 from events.deadlines import due
 from events.execute import Loaded
 from workers.acting import act_for
 from workers.notify import notify
-from workers.queues import deadline_queue, job_executor
+from workers.queues import deadline_queue, job_executor, moment
 
 
 def apply_deadline(game_id: str, version: int, seat: int) -> str:
@@ -24,9 +23,9 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     deadline = due(executor.store, loaded, seat) if loaded.version == version else None
     if deadline is None:
         return "stale"
-    if deadline.at > time.time() * 1000 + 500:
+    if deadline.at > time.time() * 1000:
         deadline_queue(executor.store.redis).enqueue_at(
-            datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc), apply_deadline, game_id, version, seat,
+            moment(deadline.at), apply_deadline, game_id, version, seat,
             job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", result_ttl=600,
         )
         return "postponed"

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import math
+import threading
+import time
+from datetime import datetime, timezone
+from types import FrameType
+
 import redis
-from rq import Queue, get_current_job
+from rq import Queue, Worker, get_current_job
+from rq.scheduler import RQScheduler
 
 from events.execute import Executor
 from events.store import EventStore
@@ -12,6 +21,7 @@ BOTS = "meeple-bots"
 DEADLINES = "meeple-deadlines"
 
 _executors: dict[int, Executor] = {}
+log = logging.getLogger("meeple.worker")
 
 
 def bot_queue(connection: redis.Redis) -> Queue:
@@ -22,6 +32,12 @@ def deadline_queue(connection: redis.Redis) -> Queue:
     return Queue(DEADLINES, connection=connection)
 
 
+def moment(at_ms: int) -> datetime:
+    """When to schedule a job due at `at_ms`: RQ's scheduler keeps whole seconds, so the time
+    is rounded up, never down (a deadline is never applied early)."""
+    return datetime.fromtimestamp(math.ceil(at_ms / 1000), tz=timezone.utc)
+
+
 def job_executor() -> Executor:
     """The executor over the store of the running job's worker (one per connection)."""
     job = get_current_job()
@@ -30,3 +46,53 @@ def job_executor() -> Executor:
     if id(connection) not in _executors:
         _executors[id(connection)] = Executor(EventStore(connection))
     return _executors[id(connection)]
+
+
+class _Worker(Worker):
+    """An RQ worker that knows whether it was asked to stop or stopped because the store went away."""
+
+    asked_to_stop = False
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.asked_to_stop = True
+        super().request_stop(signum, frame)
+
+
+def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event) -> None:
+    """Move each scheduled job onto its queue once its time has come, every second. This is
+    RQ's scheduler run in a thread that outlives store outages (RQ runs it in a process that
+    dies with the first one); of several workers, the one holding its lock does the work."""
+    scheduler = RQScheduler(queues, connection=connection)
+    while not stop.wait(1):
+        try:
+            scheduler.acquire_locks()
+            scheduler.enqueue_scheduled_jobs()
+        except redis.ConnectionError as error:
+            log.warning("scheduler: store unreachable, retrying: %s", error)
+    with contextlib.suppress(redis.ConnectionError):
+        scheduler.release_locks()
+
+
+def work(connection: redis.Redis, queues: list[str]) -> None:
+    """Run the queues' jobs and their scheduler until asked to stop (SIGTERM or SIGINT). RQ's
+    worker quits when the store goes away; this waits for the store and starts a new one."""
+    stop = threading.Event()
+    threading.Thread(target=_schedule, args=(connection, queues, stop), name="scheduler", daemon=True).start()
+    try:
+        while True:
+            worker = _Worker(queues, connection=connection)
+            try:
+                worker.work(logging_level="WARNING")
+            except redis.ConnectionError:  # RQ's own clean-up needs the store too
+                pass
+            if worker.asked_to_stop:
+                return
+            log.warning("the store went away; the worker starts again when it answers")
+            while True:
+                try:
+                    connection.ping()
+                    break
+                except redis.ConnectionError:
+                    time.sleep(1)
+    finally:
+        stop.set()

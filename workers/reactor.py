@@ -11,7 +11,6 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
 
 import redis
 from rq import Queue
@@ -25,7 +24,7 @@ from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
 from workers.notify import notify
-from workers.queues import bot_queue, deadline_queue
+from workers.queues import bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
 
@@ -105,14 +104,13 @@ class Reactor:
         job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}"
         if deadline is None or self._needs_no_copy(job_id, self.deadlines):
             return False
-        at = datetime.fromtimestamp(deadline.at / 1000, tz=timezone.utc)
-        self.deadlines.enqueue_at(at, apply_deadline, loaded.record.id, loaded.version, seat,
+        self.deadlines.enqueue_at(moment(deadline.at), apply_deadline, loaded.record.id, loaded.version, seat,
                                   job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
         for before in self.reminders:
             remind_at = deadline.at - before * 1000
             if remind_at > time.time() * 1000:
                 self.deadlines.enqueue_at(
-                    datetime.fromtimestamp(remind_at / 1000, tz=timezone.utc), remind,
+                    moment(remind_at), remind,
                     loaded.record.id, loaded.version, seat, before, deadline.at,
                     job_id=f"remind-{loaded.record.id}-{loaded.version}-{seat}-{before}", result_ttl=600,
                 )

@@ -7,7 +7,7 @@ import re
 import uuid
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, current_app, g, request, url_for
 
 from domain import GAMES
 from events.envelope import NewEvent, Origin, TurnDeadline, VersionConflict
@@ -87,7 +87,7 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
     return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
-@bp.post("/games/<game_id>/fork")
+@bp.post("/games/<game:game_id>/fork")
 def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new game that opens with this game's events up to a version and goes on from there,
     with new seats: once the game is over (or before, to the admin token)."""
@@ -142,7 +142,7 @@ def list_games() -> dict[str, Any]:
     return {"games": [responses.summary(record) for record in records], "next": following}
 
 
-@bp.post("/games/<game_id>/join")
+@bp.post("/games/<game:game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     """Take a seat, as a person (answered with the seat's token; with a player token, the seat
     is also that player's) or for an AI; the game starts when the last seat is taken."""
@@ -162,7 +162,7 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     return {"game_id": game_id, "seat": seated.seat, "token": token}, 201
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<game:game_id>")
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as the caller's seat (or a spectator, maybe some moves behind) may see it."""
     store = executor().store
@@ -173,7 +173,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     return responses.game_view(loaded, seat), 200, etag(loaded.version)
 
 
-@bp.get("/games/<game_id>/states/<int:version>")
+@bp.get("/games/<game:game_id>/states/<int:version>")
 def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as it was at a past version, as the caller may see it."""
     store = executor().store
@@ -184,7 +184,7 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
     return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
 
 
-@bp.get("/games/<game_id>/legal-commands")
+@bp.get("/games/<game:game_id>/legal-commands")
 def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Every command the caller's seat may send now, each ready to POST as it is."""
     seat = auth.require_seat(executor().store, known_game(game_id))
@@ -196,7 +196,7 @@ def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     return {"version": loaded.version, "commands": commands}, 200, etag(loaded.version)
 
 
-@bp.post("/games/<game_id>/commands")
+@bp.post("/games/<game:game_id>/commands")
 def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
     seat = auth.require_seat(executor().store, known_game(game_id))
@@ -208,6 +208,7 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     record = executor().store.game(game_id)
+    g.game = record.game  # for the commands metric
     if record.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
     command = COMMANDS[record.game].load_command(seat, body)
@@ -228,7 +229,7 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     return body, 201, headers
 
 
-@bp.get("/games/<game_id>/export")
+@bp.get("/games/<game:game_id>/export")
 def export(game_id: str) -> Response:
     """The whole log as JSON Lines, for `meeple replay` and the import: once the game is over,
     or before to the server's admin token."""
@@ -241,7 +242,7 @@ def export(game_id: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'} | etag(record.version))
 
 
-@bp.get("/games/<game_id>/events")
+@bp.get("/games/<game:game_id>/events")
 def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The log as the caller may see it, oldest first, paginated by version; all of it once finished."""
     store = executor().store

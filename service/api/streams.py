@@ -44,7 +44,7 @@ def resume_after() -> int:
     return int(value)
 
 
-@bp.get("/games/<game_id>/stream")
+@bp.get("/games/<game:game_id>/stream")
 def game_stream(game_id: str) -> Response:
     """The game's events after the client's last one, then each new one as it is appended; the
     stream ends with an `end` message once the game is over and every event was sent."""

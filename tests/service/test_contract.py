@@ -10,7 +10,7 @@ import yaml
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
 from service.app import create_app
-from service.config import Config
+from tests.service.conftest import unlimited
 
 SPEC = yaml.safe_load((Path(__file__).parents[2] / "openapi.yaml").read_text())
 
@@ -21,7 +21,7 @@ def test_the_spec_is_valid_openapi_3_1() -> None:
 
 
 def test_every_route_is_in_the_spec_and_every_spec_path_is_served() -> None:
-    app = create_app(Config(), client=fakeredis.FakeRedis())
+    app = create_app(unlimited(), client=fakeredis.FakeRedis())
     served = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":

@@ -14,8 +14,8 @@ from domain import GAMES
 from domain.core.codec import to_primitive
 from events.log_file import LogInvalid, read_log
 from service.app import create_app
-from service.config import Config
 from tests.contract import ContractClient
+from tests.service.conftest import unlimited
 from tests.service.test_games_api import bearer, seat_all
 
 
@@ -118,7 +118,7 @@ def test_imports_refuse_what_does_not_hold(api: ContractClient) -> None:
 
 def test_the_admin_token_exports_a_game_in_play() -> None:
     admin = "admin-token-0123456789"
-    api = ContractClient(create_app(Config(admin_token=admin), client=fakeredis.FakeRedis()).test_client())
+    api = ContractClient(create_app(unlimited(admin_token=admin), client=fakeredis.FakeRedis()).test_client())
     game_id = api.post("/v1/games", json={"game": "djambi", "seats": 3}).json["id"]
     tokens = seat_all(api, game_id, 3)
     assert api.get(f"/v1/games/{game_id}/export", headers=bearer(tokens[0])).status_code == 409

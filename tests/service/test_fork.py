@@ -6,8 +6,8 @@ import fakeredis
 import pytest
 
 from service.app import create_app
-from service.config import Config
 from tests.contract import ContractClient
+from tests.service.conftest import unlimited
 from tests.service.test_export import finished_game, play_to_end
 from tests.service.test_games_api import bearer, seat_all
 from tests.service.test_streams import all_events, move_ends, play_moves
@@ -62,7 +62,7 @@ def test_forks_that_cannot_be_made_are_refused_with_the_reason(api: ContractClie
 
 
 def test_a_game_in_play_is_forked_only_with_the_admin_token() -> None:
-    api = ContractClient(create_app(Config(admin_token="a" * 32), client=fakeredis.FakeRedis()).test_client())
+    api = ContractClient(create_app(unlimited(admin_token="a" * 32), client=fakeredis.FakeRedis()).test_client())
     game_id = api.post("/v1/games", json={"game": "djambi", "seats": 4}).json["id"]
     tokens = seat_all(api, game_id, 4)
     play_moves(api, game_id, tokens, 2)

@@ -197,7 +197,7 @@ def test_unknown_games_and_routes(api: ContractClient) -> None:
 
 
 def test_ai_seats_at_creation_and_by_joining(api: ContractClient) -> None:
-    assert next(t for t in api.get("/v1/games/types").json["types"] if t["name"] == "taki")["bots"] == ["random", "greedy"]
+    assert next(t for t in api.get("/v1/games/types").json["types"] if t["name"] == "taki")["bots"] == ["random", "greedy", "search"]
     answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "bots": [{"seat": 2, "level": "greedy"}]})
     assert answer.status_code == 201
     game_id = answer.json["id"]

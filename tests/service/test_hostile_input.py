@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
-from service.config import Config
 from tests.contract import ContractClient
+from tests.service.conftest import unlimited
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -31,7 +31,7 @@ COMMAND_FIELDS = st.fixed_dictionaries({}, optional={
 @pytest.fixture(scope="module")
 def setup() -> tuple[ContractClient, str, str, Any]:
     client = fakeredis.FakeRedis()
-    api = ContractClient(create_app(Config(), client=client).test_client())
+    api = ContractClient(create_app(unlimited(), client=client).test_client())
     game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
     token = api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}).json["token"]
     api.post(f"/v1/games/{game_id}/join", json={"name": "bo"})

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from events.execute import Executor
 from service.app import create_app
-from service.config import Config
 from tests.contract import ContractClient
 from tests.domain.taki.table import card_ids
+from tests.service.conftest import unlimited
 
 
 def secrets_from(executor: Executor, game_id: str, seat: int | None) -> set[str]:
@@ -30,7 +30,7 @@ def secrets_from(executor: Executor, game_id: str, seat: int | None) -> set[str]
 @settings(max_examples=4, deadline=None)
 @given(seats=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_no_answer_leaks_a_secret(seats: int, seed: int) -> None:
-    app = create_app(Config(), client=fakeredis.FakeRedis())
+    app = create_app(unlimited(), client=fakeredis.FakeRedis())
     api, executor = ContractClient(app.test_client()), app.extensions["meeple"]
     chooser = random.Random(seed)
     game_id = api.post("/v1/games", json={"game": "taki", "seats": seats}).json["id"]

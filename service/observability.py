@@ -1,0 +1,58 @@
+"""What operators see of each request: a request id (the client's `X-Request-Id`, or a new
+one) echoed in the answer, one JSON log line, and its figures on `/metrics`."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+from pythonjsonlogger.json import JsonFormatter
+
+from events.store import EventStore
+from service import metrics
+
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+log = logging.getLogger("meeple")
+
+
+def json_logs() -> None:
+    """Meeple's log lines as JSON objects on stderr, one per line (set up once per process)."""
+    if not any(getattr(handler, "meeple", False) for handler in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonFormatter("{asctime}{levelname}{name}{message}", style="{",
+                                           rename_fields={"asctime": "time", "levelname": "level"}))
+        handler.meeple = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(logging.INFO)
+
+
+def install(app: Flask, store: EventStore) -> None:
+    @app.before_request
+    def start() -> None:
+        given = request.headers.get("X-Request-Id", "")
+        g.request_id = given if REQUEST_ID.match(given) else uuid.uuid4().hex
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        seconds = time.perf_counter() - g.get("started", time.perf_counter())
+        request_id = g.get("request_id") or uuid.uuid4().hex
+        response.headers["X-Request-Id"] = request_id
+        route = request.url_rule.rule if request.url_rule else "unmatched"
+        metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
+        if request.endpoint == "v1.submit_command":
+            outcome = "accepted" if response.status_code == 201 else g.get("problem_code", str(response.status_code))
+            metrics.COMMANDS.labels(g.get("game", "unknown"), outcome).inc()
+        log.info("request", extra={"request_id": request_id, "method": request.method, "path": request.path,
+                                   "status": response.status_code, "ms": round(seconds * 1000, 2),
+                                   "address": request.remote_addr, "problem": g.get("problem_code")})
+        return response
+
+    @app.get("/metrics", endpoint="metrics")
+    def scrape() -> Response:
+        return Response(metrics.exposition(store), mimetype="text/plain; version=0.0.4")

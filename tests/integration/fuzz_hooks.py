@@ -1,0 +1,84 @@
+"""Hooks for `schemathesis run` against a live server (see test_fuzzing.py): the tokens of
+every seat taken so far, a game in play for operations that need one, and, about half the
+time, a sensible request (a real game, a plain name, a command the game lists as legal, from
+the seat that may send it) so that chains of calls reach into games in play."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import requests
+import schemathesis
+from schemathesis import Case
+
+URL = os.environ["MEEPLE_FUZZ_URL"]
+TOKENS: dict[str, list[str]] = {}  # game id → its seats' tokens, as they are taken
+SENSIBLE_GAMES = [{"game": "taki", "seats": 2}, {"game": "djambi", "seats": 3}, {"game": "bahama_taxi", "seats": 2}]
+
+schemathesis.serializer.alias("application/x-ndjson", "text/plain")  # a game log is text, one event a line
+
+
+def _table() -> tuple[str, str]:
+    """A TAKI game in play and a registered player's token."""
+    game_id = requests.post(f"{URL}/v1/games", json={"game": "taki", "seats": 2}, timeout=10).json()["id"]
+    TOKENS[game_id] = [requests.post(f"{URL}/v1/games/{game_id}/join", json={"name": name}, timeout=10).json()["token"]
+                       for name in ("ann", "bo")]
+    return game_id, requests.post(f"{URL}/v1/players", json={"name": "cy"}, timeout=10).json()["token"]
+
+
+TABLE, PLAYER = _table()
+
+
+@schemathesis.auth(refresh_interval=None, retry_on=[])
+class Tokens:
+    """A player's token for /v1/players/me, else the first seat's of the game in the path."""
+
+    def get(self, case: Case, ctx: object) -> str | None:
+        if case.path.startswith("/v1/players/me"):
+            return PLAYER
+        return TOKENS.get((case.path_parameters or {}).get("game_id", ""), [None])[0]
+
+    def set(self, case: Case, token: str, ctx: object) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+
+@schemathesis.hook
+def map_path_parameters(ctx: object, path_parameters: dict[str, Any] | None) -> dict[str, Any] | None:
+    if path_parameters and str(path_parameters.get("game_id", "")).isalnum():
+        path_parameters["game_id"] = TABLE  # a real game about half the time
+    return path_parameters
+
+
+@schemathesis.hook
+def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
+    pick = len(repr(case.body))
+    if pick % 2:
+        return
+    match case.operation.definition.raw.get("operationId"):
+        case "createGame":
+            case.body = SENSIBLE_GAMES[pick // 2 % len(SENSIBLE_GAMES)]
+        case "joinGame":
+            case.body = {"name": "fuzz"}
+        case "submitCommand":
+            game_id = case.path_parameters["game_id"]
+            ours = {f"Bearer {token}" for token in TOKENS.get(game_id, [])}
+            if (case.headers or {}).get("Authorization") not in ours:
+                return  # a request about bad credentials keeps them
+            for token in TOKENS[game_id]:
+                legal = requests.get(f"{URL}/v1/games/{game_id}/legal-commands",
+                                     headers={"Authorization": f"Bearer {token}"}, timeout=10)
+                if legal.status_code == 200 and legal.json()["commands"]:
+                    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+                    case.body = legal.json()["commands"][0]
+                    return
+
+
+@schemathesis.hook
+def after_call(ctx: object, case: Case, response: Any) -> None:
+    with open(os.environ["MEEPLE_FUZZ_LOG"], "a", encoding="utf-8") as log:
+        log.write(f"{case.operation.definition.raw.get('operationId')} {response.status_code}\n")
+    if case.operation.definition.raw.get("operationId") == "joinGame" and response.status_code == 201:
+        joined = response.json()
+        if joined["token"] is not None:  # an AI seat has none
+            TOKENS.setdefault(joined["game_id"], []).append(joined["token"])
