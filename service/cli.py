@@ -70,6 +70,9 @@ def serve(args: argparse.Namespace) -> None:
             "worker_connections": args.connections,
             "accesslog": "-" if args.access_log else None,
             "graceful_timeout": 10,
+            # no cap on the request line: an over-long query reaches the API and gets a problem+json
+            # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)
+            "limit_request_line": 0,
             "control_socket_disable": True,
         }).run()
     finally:

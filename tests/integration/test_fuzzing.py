@@ -27,8 +27,9 @@ def test_no_request_breaks_the_server_or_the_spec(server: str, tmp_path: Path) -
          str(HERE.parents[1] / "openapi.yaml"), "--url", server, "--checks", "all",
          "--max-examples", os.environ.get("MEEPLE_FUZZ_EXAMPLES", "50"), "--seed", os.environ.get("MEEPLE_FUZZ_SEED", "1"),
          "--request-timeout", "10", "--no-color", *(arg for name in STREAMS for arg in ("--exclude-operation-id", name))],
-        cwd=HERE.parents[1], capture_output=True, text=True, timeout=600,
-        env=os.environ | {"SCHEMATHESIS_HOOKS": "tests.integration.fuzz_hooks", "MEEPLE_FUZZ_URL": server,
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,  # its cache goes there, not in the checkout
+        env=os.environ | {"SCHEMATHESIS_HOOKS": "tests.integration.fuzz_hooks", "PYTHONPATH": str(HERE.parents[1]),
+                          "MEEPLE_FUZZ_URL": server,
                           "MEEPLE_FUZZ_LOG": str(log)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
