@@ -88,3 +88,9 @@ def feed() -> str:
     """Stream: `game_id, version` after each append, for the reactor (capped; the sweeper
     covers anything it misses)."""
     return f"{PREFIX}:feed"
+
+
+def rate(subject: str, seconds: int, window: int) -> str:
+    """Counter: the requests of one client (`token:<hash>` or `address:<ip>`) in one window of a
+    rate limit (expires with the window)."""
+    return f"{PREFIX}:rate:{subject}:{seconds}:{window}"

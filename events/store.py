@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, cast
@@ -100,34 +101,33 @@ class EventStore:
     def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
         """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
         found: list[GameRecord] = []
-        position = offset
-        batch = max(limit, 50)
-        while len(found) < limit:
-            ids = cast(list[bytes], self.redis.zrevrange(keys.game_index(), position, position + batch - 1))
-            if not ids:
-                return found, None
-            for index, raw_id in enumerate(ids):
-                record = self.game(raw_id.decode())
+        for position, ids in self._index_pages(offset, max(limit, 50)):
+            for index, game_id in enumerate(ids):
+                record = self.game(game_id)
                 if (game is None or record.game == game) and (status is None or record.status == status):
                     found.append(record)
                     if len(found) == limit:
                         return found, position + index + 1
-            position += len(ids)
-        return found, position
+        return found, None
 
     def count_by_status(self) -> dict[str, int]:
         """How many games wait for players, are in play, and are over (one pass over the index)."""
         counts = {"waiting": 0, "active": 0, "finished": 0}
-        position = 0
-        while ids := cast(list[bytes], self.redis.zrange(keys.game_index(), position, position + 999)):
+        for _, ids in self._index_pages(0, 1000):
             pipe = self.redis.pipeline(transaction=False)
-            for raw_id in ids:
-                pipe.hget(keys.meta(raw_id.decode()), "status")
+            for game_id in ids:
+                pipe.hget(keys.meta(game_id), "status")
             for status in pipe.execute():
                 if status is not None:
                     counts[status.decode()] = counts.get(status.decode(), 0) + 1
-            position += len(ids)
         return counts
+
+    def _index_pages(self, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
+        """The game ids of the index, newest first, in pages from `start`: each page's position and ids."""
+        position = start
+        while ids := cast(list[bytes], self.redis.zrevrange(keys.game_index(), position, position + size - 1)):
+            yield position, [raw_id.decode() for raw_id in ids]
+            position += len(ids)
 
     # seats
 

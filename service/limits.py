@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import redis
 from flask import Flask, request
 
-from events.keys import PREFIX
+from events import keys
 from events.store import hash_token
 from service.errors import ApiError
 
@@ -41,7 +41,7 @@ def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:  # type
     now = time.time()
     pipe = client.pipeline(transaction=False)
     for key, rate in rates:
-        counter = f"{PREFIX}:rate:{key}:{rate.seconds}:{int(now) // rate.seconds}"
+        counter = keys.rate(key, rate.seconds, int(now) // rate.seconds)
         pipe.incr(counter)
         pipe.expire(counter, rate.seconds + 1)
     counts = pipe.execute()[::2]

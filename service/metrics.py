@@ -11,15 +11,17 @@ import os
 import time
 from collections.abc import Iterator
 
-import redis
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
 
 from events.store import EventStore
+from workers.notify import NOTIFY
+from workers.queues import BOTS, DEADLINES
 
 LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-QUEUES = ("meeple-bots", "meeple-deadlines", "meeple-notify")
 
 COMMANDS = Counter("meeple_commands", "Commands answered, by game and outcome: accepted, or the problem code.",
                    ["game", "outcome"])
@@ -40,12 +42,12 @@ class StoreCollector(Collector):
         for status, count in sorted(self.store.count_by_status().items()):
             games.add_metric([status], count)
         yield games
-        client: redis.Redis = self.store.redis  # type: ignore[type-arg]
         depths = GaugeMetricFamily("meeple_queue_depth", "Jobs waiting in each worker queue.", labels=["queue"])
-        for queue in QUEUES:
-            depths.add_metric([queue], client.llen(f"rq:queue:{queue}"))
+        for name in (BOTS, DEADLINES, NOTIFY):
+            depths.add_metric([name], Queue(name, connection=self.store.redis).count)
         yield depths
-        oldest = client.zrange(f"rq:scheduled:{QUEUES[1]}", 0, 0, withscores=True)
+        deadlines = ScheduledJobRegistry(DEADLINES, connection=self.store.redis)
+        oldest = self.store.redis.zrange(deadlines.key, 0, 0, withscores=True)  # scored by when each is due
         lag = max(0.0, time.time() - oldest[0][1]) if oldest else 0.0
         yield GaugeMetricFamily("meeple_deadline_lag_seconds",
                                 "How long the most overdue deadline has waited past its time to be applied.", value=lag)

@@ -22,6 +22,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until the server started as `process` answers its health check; fail with its log if it dies or hangs."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if requests.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(log.read_text())
+        time.sleep(0.1)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a server started as a user would, with its own embedded store."""
@@ -36,16 +50,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         cwd=Path(__file__).parents[2], env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if requests.get(f"{url}/v1/health", timeout=1).status_code == 200:
-                break
-        except requests.ConnectionError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError((data / "serve.log").read_text())
-        time.sleep(0.1)
+    wait_until_healthy(url, process, data / "serve.log")
     yield url
     process.terminate()
     process.wait(timeout=20)

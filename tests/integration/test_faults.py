@@ -22,7 +22,7 @@ import requests
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.integration.clients import preferred
-from tests.integration.conftest import free_port
+from tests.integration.conftest import free_port, wait_until_healthy
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 ROOT = Path(__file__).parents[2]
@@ -89,12 +89,7 @@ def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path) -> None:
     worker = start_worker(env, tmp_path / "worker.log")
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                if requests.get(f"{base}/v1/health", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                time.sleep(0.1)
+        wait_until_healthy(base, api, tmp_path / "api.log")
         players = [Player(base, "taki", 2, {}) for _ in range(3)] + [Player(base, "bahama_taxi", 2, {"max_rounds": 12})]
         bots = [requests.post(f"{base}/v1/games", timeout=10, json={
             "game": game, "seats": seats, "options": options,

@@ -4,6 +4,7 @@ and the figures on /metrics."""
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta, timezone
 
 import fakeredis
 import pytest
@@ -13,6 +14,7 @@ from service.app import create_app
 from service.config import Config
 from service.limits import Rate
 from tests.contract import ContractClient
+from workers.queues import deadline_queue
 
 
 def limited(per_token: Rate | None, per_address: Rate | None, proxies: int = 0) -> ContractClient:
@@ -102,3 +104,11 @@ def test_metrics_count_commands_games_and_latencies(api: ContractClient) -> None
     assert figures[("meeple_deadline_lag_seconds", ())] == 0
     created = (("method", "POST"), ("route", "/v1/games"), ("status", "201"))
     assert figures[("meeple_request_seconds_count", created)] >= 1
+
+
+def test_the_deadline_lag_is_how_late_the_most_overdue_deadline_is() -> None:
+    client = fakeredis.FakeRedis()
+    api = ContractClient(create_app(Config(), client=client).test_client())
+    deadline_queue(client).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=90), print, job_id="late")
+    deadline_queue(client).enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=5), print, job_id="less-late")
+    assert 89 <= samples(api)[("meeple_deadline_lag_seconds", ())] <= 100
