@@ -14,7 +14,7 @@ from typing import Any
 from domain import GAMES
 from domain.core.game import Game
 from domain.core.rng import Rng, SystemRng
-from events.envelope import GameRecord, NewEvent, VersionConflict
+from events.envelope import Envelope, GameRecord, NewEvent, VersionConflict
 from events.snapshots import EVERY as SNAPSHOT_EVERY
 from events.snapshots import Snapshots
 from events.store import Appended, EventStore
@@ -70,22 +70,29 @@ class Executor:
     def load(self, game_id: str, version: int | None = None) -> Loaded:
         """The game now, or as it was at `version`: from the latest state this process holds, or
         else the nearest snapshot, or else the start, then the events since."""
+        cached = self.cache.get(game_id) if version is None else None
+        if cached is not None:
+            record, newer = self.store.game_since(game_id, cached[0])  # one round trip
+            if cached[0] <= record.version:  # else the store lost writes this process saw: rebuild
+                return self._fold(record, *cached, newer, remember=True)
         record = self.store.game(game_id)
         game = GAMES[record.game]
         target = record.version if version is None else min(version, record.version)
         at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
-        cached = self.cache.get(game_id) if version is None else None
-        if cached is not None and cached[0] <= record.version:
-            at, state = cached
-        elif snapshot := self.snapshots.nearest(game_id, target, type(state)):
+        if snapshot := self.snapshots.nearest(game_id, target, type(state)):
             at, state = snapshot
-        for envelope in self.store.read(game_id, after=at, limit=target - at):
+        return self._fold(record, at, state, self.store.read(game_id, after=at, limit=target - at), remember=version is None)
+
+    def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool) -> Loaded:
+        """The game from `state` at version `at` on through `envelopes`, saving snapshots on the way."""
+        game = GAMES[record.game]
+        for envelope in envelopes:
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
             at = envelope.version
             if at % SNAPSHOT_EVERY == 0:
-                self.snapshots.save(game_id, at, state)
-        if version is None:
-            self.cache.put(game_id, at, state)
+                self.snapshots.save(record.id, at, state)
+        if remember:
+            self.cache.put(record.id, at, state)
         return Loaded(record, game, state, at)
 
     def execute(
@@ -98,26 +105,29 @@ class Executor:
         idempotency_key: str | None = None,
         fingerprint: str = "",
         rng: Rng | None = None,
+        loaded: Loaded | None = None,
     ) -> Appended:
         """Decide `command` on the game's current state and append its events.
 
         With `expected_version` the command applies only at that version (VersionConflict
         otherwise); without it, losing a race to another append means deciding again on the
         newer state. A command sent again with the same `idempotency_key` returns the first
-        answer and appends nothing."""
+        answer and appends nothing. `loaded` is the game as the caller has just read it: the
+        first decision is made on it rather than on a new read."""
         if idempotency_key and (earlier := self.store.remembered(game_id, idempotency_key, fingerprint)):
             return earlier
         for _ in range(RETRIES):
-            loaded = self.load(game_id)
+            loaded = loaded or self.load(game_id)
             if expected_version is not None and expected_version != loaded.version:
                 raise VersionConflict(expected_version, loaded.version)
             events = loaded.game.decide(loaded.state, command, rng or SystemRng())
             try:
                 return self._append(loaded, events, actor, idempotency_key, fingerprint)
-            except VersionConflict:
+            except VersionConflict as conflict:
                 if expected_version is not None:
                     raise
-        raise VersionConflict(loaded.version, self.store.game(game_id).version)
+                loaded, lost = None, conflict
+        raise lost
 
     def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
         """Append the opening events once every seat is taken - the game's setup, or for a fork
@@ -151,5 +161,4 @@ class Executor:
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:
             self.cache.put(loaded.record.id, appended.version, state)
-            self.store.announce(loaded.record.id, appended.version)
         return appended

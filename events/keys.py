@@ -85,8 +85,8 @@ def game_index() -> str:
 
 
 def feed() -> str:
-    """Stream: `game_id, version` after each append, for the reactor (capped; the sweeper
-    covers anything it misses)."""
+    """Stream: the `game` id of each append, for the reactor and the inbox streams (capped;
+    the sweeper covers anything it misses)."""
     return f"{PREFIX}:feed"
 
 

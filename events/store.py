@@ -43,11 +43,13 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    """The outcome of an append: the version reached and the envelopes written.
-    `replayed` is true when an idempotency key answered with an earlier append."""
+    """The outcome of an append: the version reached, the envelopes written and whether the
+    game is over. `replayed` is true when an idempotency key answered with an earlier append
+    (and `finished` then tells whether the game is over now)."""
 
     version: int
     events: tuple[Envelope, ...]
+    finished: bool = False
     replayed: bool = False
 
 
@@ -90,13 +92,24 @@ class EventStore:
     def game(self, game_id: str) -> GameRecord:
         """The game's record; raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
+        self._ask_record(pipe, game_id)
+        meta, seat_names, bots = pipe.execute()
+        return _record(game_id, meta, seat_names, bots)
+
+    def game_since(self, game_id: str, after: int) -> tuple[GameRecord, list[Envelope]]:
+        """The game's record and every event after version `after`, as of one moment, in one
+        round trip; raises GameNotFound."""
+        pipe = self.redis.pipeline(transaction=True)
+        self._ask_record(pipe, game_id)
+        pipe.xrange(keys.stream(game_id), f"{after + 1}-0", "+")
+        meta, seat_names, bots, entries = pipe.execute()
+        return _record(game_id, meta, seat_names, bots), [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+
+    @staticmethod
+    def _ask_record(pipe: Any, game_id: str) -> None:
         pipe.hgetall(keys.meta(game_id))
         pipe.hgetall(keys.seats(game_id))
         pipe.hgetall(keys.bots(game_id))
-        meta, seat_names, bots = pipe.execute()
-        if not meta:
-            raise GameNotFound(game_id)
-        return _record(game_id, meta, seat_names, bots)
 
     def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
         """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
@@ -200,11 +213,10 @@ class EventStore:
         newest = cast(_Entries, self.redis.xrevrange(keys.feed(), "+", "-", count=1))
         return newest[0][0].decode() if newest else "0-0"
 
-    def follow_feed(self, after: str, timeout_ms: int) -> list[tuple[str, str, int]]:
-        """Announcements after the id `after` as (id, game id, version), waiting up to `timeout_ms`
-        for the first."""
+    def follow_feed(self, after: str, timeout_ms: int) -> list[tuple[str, str]]:
+        """Announcements after the id `after` as (id, game id), waiting up to `timeout_ms` for the first."""
         answer = self.waiting.xread({keys.feed(): after}, count=500, block=timeout_ms)
-        return [(entry_id.decode(), fields[b"game"].decode(), int(fields[b"version"]))
+        return [(entry_id.decode(), fields[b"game"].decode())
                 for _, entries in cast(list[tuple[bytes, _Entries]], answer) for entry_id, fields in entries]
 
     def append(
@@ -226,7 +238,7 @@ class EventStore:
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
         for event in events:
             args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
-        answer: list[bytes] = self._append(keys=[keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args=args)
+        answer = self._append_and_announce([keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args, game_id)
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
@@ -239,11 +251,19 @@ class EventStore:
             Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
             for number, event in enumerate(events, start=1)
         )
-        return Appended(version, envelopes)
+        return Appended(version, envelopes, finished=status == "finished")
 
-    def announce(self, game_id: str, version: int) -> None:
-        """Tell the reactor that the game reached `version`."""
-        self.redis.xadd(keys.feed(), {"game": game_id, "version": version}, maxlen=100_000, approximate=True)
+    def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str) -> list[bytes]:
+        """Run the append script and tell the feed that the game may have changed, in one round
+        trip. The feed lives in no game's slot, so it cannot be written by the script: it is
+        told even when the append writes nothing, which costs its consumers a needless look."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
+        pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+        try:
+            return cast(list[bytes], pipe.execute()[0])
+        except redis.exceptions.NoScriptError:  # a server that does not hold the script yet (the feed was told)
+            return cast(list[bytes], self._append(keys=script_keys, args=args))
 
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""
@@ -254,8 +274,12 @@ class EventStore:
         earlier_fingerprint, first, last = stored.rsplit("|", 2)
         if earlier_fingerprint != fingerprint:
             raise IdempotencyKeyReused()
-        earlier = self.read(game_id, after=int(first) - 1, limit=int(last) - int(first) + 1)
-        return Appended(int(last), tuple(earlier), replayed=True)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
+        pipe.hget(keys.meta(game_id), "status")
+        entries, status = pipe.execute()
+        earlier = tuple(_envelope(game_id, entry_id, fields) for entry_id, fields in entries)
+        return Appended(int(last), earlier, finished=status == b"finished", replayed=True)
 
 
 _SEAT_PROBLEMS = {
@@ -272,6 +296,8 @@ def _now() -> int:
 
 
 def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes]) -> GameRecord:
+    if not meta:
+        raise GameNotFound(game_id)
     seats = int(meta[b"seats"])
 
     def per_seat(values: dict[bytes, bytes]) -> tuple[str | None, ...]:

@@ -23,7 +23,7 @@ def act_for(game_id: str, version: int, seat: int, actor: str, choose: Callable[
     try:
         executor.execute(
             game_id, choose(loaded), actor=f"{actor}:{seat}", expected_version=version,
-            idempotency_key=f"{actor}:{version}:{seat}", fingerprint=actor,
+            idempotency_key=f"{actor}:{version}:{seat}", fingerprint=actor, loaded=loaded,
         )
     except VersionConflict:
         return "moved on"

@@ -1,8 +1,8 @@
 """Reacting to appended events: whatever a new version makes due is enqueued as an idempotent
 job — an AI seat's move at once, a deadline at the time it passes, reminders before it, and
 notifications to the players concerned ("your turn", "deadline applied", "game over"). The reactor reads the feed through a consumer group; a periodic
-sweep of the active games catches anything the feed missed (a process that died between an
-append and its announcement, a job lost with its worker)."""
+sweep of the active games catches anything the feed missed (an announcement lost with the
+store, a job lost with its worker)."""
 
 from __future__ import annotations
 

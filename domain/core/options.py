@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -26,7 +27,7 @@ def option(default: Any, doc: str, *, minimum: int | None = None, maximum: int |
 
 def describe_options(cls: type) -> list[dict[str, Any]]:
     """Each option of an options dataclass: name, kind, default, allowed values, description."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     described = []
     for field in dataclasses.fields(cls):
         kind = hints[field.name]
@@ -43,7 +44,7 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
 
 def parse_options(cls: type[T], raw: Mapping[str, Any]) -> T:
     """Options built from client JSON; raises OptionsInvalid naming every bad entry."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     fields = {field.name: field for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
     errors = {name: "unknown option" for name in raw if name not in fields}
     values: dict[str, Any] = {}
@@ -61,6 +62,12 @@ def parse_options(cls: type[T], raw: Mapping[str, Any]) -> T:
 def options_to_json(options: object) -> dict[str, Any]:
     """The options as plain JSON values, every option included."""
     return {field.name: _plain(getattr(options, field.name)) for field in dataclasses.fields(options)}  # type: ignore[arg-type]
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """The type of each option (resolving the annotations is slow; options types never change)."""
+    return typing.get_type_hints(cls)
 
 
 def _parse_value(kind: Any, field: dataclasses.Field[Any], value: Any) -> Any:

@@ -207,24 +207,22 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
-    record = executor().store.game(game_id)
-    g.game = record.game  # for the commands metric
-    if record.version == 0:
+    loaded = executor().load(game_id)
+    g.game = loaded.game.name  # for the commands metric
+    if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
-    command = COMMANDS[record.game].load_command(seat, body)
+    command = COMMANDS[loaded.game.name].load_command(seat, body)
     try:
         done = executor().execute(
             game_id, command, actor=f"seat:{seat}",
             expected_version=conditional if conditional is not None else expected,
-            idempotency_key=key, fingerprint=fingerprint,
+            idempotency_key=key, fingerprint=fingerprint, loaded=loaded,
         )
     except VersionConflict as conflict:
         if conditional is not None:
             raise StaleIfMatch(conflict) from None
         raise
-    loaded = executor().load(game_id)
-    finished = loaded.game.status(loaded.state).finished
-    body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, finished) for e in done.events]}
+    body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, done.finished) for e in done.events]}
     headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
     return body, 201, headers
 

@@ -96,7 +96,7 @@ def _inbox_messages(player_id: str, position: str, snapshot: dict[str, Any], hea
             continue
         position = announced[-1][0]
         mine = set(players().games(player_id))
-        for game_id in dict.fromkeys(game for _, game, _ in announced if game in mine):
+        for game_id in dict.fromkeys(game for _, game in announced if game in mine):
             entry = inbox_entry(game_id, player_id)
             if shown.get(game_id) != (headline := _headline(entry)):
                 shown[game_id] = headline

@@ -76,10 +76,35 @@ def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: red
     game = new_game(store, "tagged")
     store.claim_seat(game, None, "ann", "secret")
     store.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
-    names = {key.decode() for key in client.keys("*")} - {keys.game_index()}
+    names = {key.decode() for key in client.keys("*")} - {keys.game_index(), keys.feed()}
     assert names and all("{tagged}" in name for name in names)
     slots = {keys.meta(game), keys.stream(game), keys.seats(game), keys.tokens(game), keys.idempotency(game, "k")}
     assert names == slots
+
+
+def test_each_append_tells_the_feed_which_game_changed(store: EventStore) -> None:
+    first, second = new_game(store, "g1"), new_game(store, "g2")
+    position = store.feed_position()
+    store.append(first, 0, events("a"), command_id="c1", actor="system")
+    store.append(second, 0, events("b"), command_id="c2", actor="system")
+    assert [game for _, game in store.follow_feed(position, timeout_ms=100)] == [first, second]
+
+
+def test_the_record_and_the_newer_events_come_together(store: EventStore) -> None:
+    game = new_game(store)
+    store.append(game, 0, events("a", "b", "c"), command_id="c", actor="system")
+    record, newer = store.game_since(game, 1)
+    assert record.version == 3 and [e.version for e in newer] == [2, 3]
+    with pytest.raises(GameNotFound):
+        store.game_since("nope", 0)
+
+
+def test_appends_go_on_after_the_server_forgets_its_scripts(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    game = new_game(store)
+    store.append(game, 0, events("a"), command_id="c1", actor="system")
+    client.script_flush()
+    assert store.append(game, 1, events("b"), command_id="c2", actor="seat:0").version == 2
+    assert [e.type for e in store.read(game)] == ["a", "b"]
 
 
 def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]

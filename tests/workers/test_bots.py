@@ -9,6 +9,7 @@ import time
 import pytest
 
 from domain.core.rng import SeededRng
+from events.envelope import VersionConflict
 from events.execute import Executor
 from tests.workers.conftest import Start, wait_for
 
@@ -57,7 +58,10 @@ def test_a_person_among_bots_always_gets_the_turn_back(executor: Executor, start
         if loaded.game.status(loaded.state).finished:
             break
         command = loaded.game.bots["random"](loaded.state, 0, chooser)  # a person who plays any legal move
-        executor.execute(game_id, command, actor="seat:0", expected_version=loaded.version)
+        try:
+            executor.execute(game_id, command, actor="seat:0", expected_version=loaded.version)
+        except VersionConflict:
+            pass  # a bot answered a +3 in the same window first: look at the game again, as a client would on 409
 
 
 def test_killing_a_worker_loses_no_bot_move(executor: Executor, start_worker: Start) -> None:

@@ -1,0 +1,226 @@
+"""HTTP throughput and latency of `meeple serve` with many clients playing real games.
+
+    python -m bench.api [--seconds 10] [--games 1 10 100 1000] [--ask-games 100]
+
+Starts `meeple serve` on a fresh embedded store and, for each count of concurrent games,
+measures for `--seconds`:
+- the rate of `GET /v1/health` from that many clients, each asking again as soon as answered;
+- the rate of commands (`POST /commands`, answered 201) from as many clients each playing a
+  Djambi game by sending, as soon as answered, the next command of a recorded game (Djambi
+  has no chance, so a recorded game plays out the same on the server: every command is
+  decided and appended for real). Both sides of the ratio come from the same run.
+Then it paces the commands of 100 games at half the best rate seen (each sent at its
+scheduled time, latency counted from then) and prints p50/p99. Last, for each game, clients
+that play as a front end does - read the game, ask the seat's legal commands, send one.
+Every answer that is not the expected status is counted and printed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import random
+import resource
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from bench.recorded import Recorded, record
+from bench.server import Server
+from domain import GAMES
+
+
+@dataclass
+class Tally:
+    """What the clients of one measurement saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    unexpected: Counter[str] = field(default_factory=Counter)
+    requests: int = 0
+
+    def add(self, expected: int, status: int, seconds: float, detail: str) -> None:
+        self.requests += 1
+        if status == expected:
+            self.latencies.append(seconds)
+        else:
+            self.unexpected[f"{status} {detail}"] += 1
+
+    def percentile(self, share: float) -> float:
+        ordered = sorted(self.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+class Table:
+    """A game created and joined over HTTP: its id and a token for each seat."""
+
+    def __init__(self, game_id: str, tokens: list[str]) -> None:
+        self.id, self.tokens = game_id, tokens
+
+    @classmethod
+    async def open(cls, http: aiohttp.ClientSession, url: str, game: str, seats: int, options: dict[str, Any]) -> Table:
+        async with http.post(f"{url}/v1/games", json={"game": game, "seats": seats, "options": options}) as created:
+            game_id = (await created.json())["id"]
+        tokens = []
+        for seat in range(seats):
+            async with http.post(f"{url}/v1/games/{game_id}/join", json={"name": f"p{seat}"}) as joined:
+                tokens.append((await joined.json())["token"])
+        return cls(game_id, tokens)
+
+
+class ScriptedPlayer:
+    """A client playing recorded Djambi games one after another, one command at a time."""
+
+    def __init__(self, http: aiohttp.ClientSession, url: str, scripts: list[Recorded], first: int) -> None:
+        self.http, self.url = http, url
+        self.scripts = itertools.cycle(scripts[first % len(scripts):] + scripts[:first % len(scripts)])
+        self.table: Table | None = None
+        self.moves: list[tuple[int, dict[str, Any], Any]] = []
+
+    async def prepare(self) -> None:
+        script = next(self.scripts)
+        self.table = await Table.open(self.http, self.url, script.game, script.seats, script.options)
+        self.moves = list(script.moves)
+
+    async def play(self, until: float, tally: Tally, interval: float | None = None) -> None:
+        """Send commands until `until`: as soon as answered, or each `interval` seconds (latency
+        then counts from when the command was due)."""
+        due = time.perf_counter() + (random.uniform(0, interval) if interval else 0)
+        while due < until:
+            if interval:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if not self.moves:
+                await self.prepare()
+            assert self.table is not None
+            seat, command, _ = self.moves.pop(0)
+            started = due if interval else time.perf_counter()
+            async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands", json=command,
+                                      headers={"Authorization": f"Bearer {self.table.tokens[seat]}"}) as answer:
+                detail = "" if answer.status == 201 else (await answer.json()).get("code", "")
+            tally.add(201, answer.status, time.perf_counter() - started, detail)
+            due = due + interval if interval else time.perf_counter()
+
+
+class AskingPlayer:
+    """A client that plays as a front end does: reads the game, asks the legal commands of the
+    seat to move, and sends one of them."""
+
+    def __init__(self, http: aiohttp.ClientSession, url: str, game: str, seed: int) -> None:
+        self.http, self.url, self.game = http, url, game
+        self.random = random.Random(seed)
+        self.table: Table | None = None
+
+    async def prepare(self) -> None:
+        options = {"max_rounds": 30} if self.game == "bahama_taxi" else {}
+        self.table = await Table.open(self.http, self.url, self.game, 4, options)
+
+    async def play(self, until: float, tally: Tally) -> None:
+        while time.perf_counter() < until:
+            assert self.table is not None
+            async with self.http.get(f"{self.url}/v1/games/{self.table.id}") as read:
+                view = await read.json()
+            tally.requests += 1
+            if view["status"] == "finished":
+                await self.prepare()
+                continue
+            token = {"Authorization": f"Bearer {self.table.tokens[view['to_move'][0]]}"}
+            async with self.http.get(f"{self.url}/v1/games/{self.table.id}/legal-commands", headers=token) as asked:
+                legal = (await asked.json())["commands"]
+            tally.requests += 1
+            started = time.perf_counter()
+            async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands",
+                                      json=self.random.choice(legal), headers=token) as answer:
+                detail = "" if answer.status in (201, 409) else (await answer.json()).get("code", "")
+            if answer.status != 409:  # another seat of a +3 window moved first: read the game again
+                tally.add(201, answer.status, time.perf_counter() - started, detail)
+
+
+async def health_rate(http: aiohttp.ClientSession, url: str, clients: int, seconds: float) -> Tally:
+    tally = Tally()
+
+    async def ask(until: float) -> None:
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            async with http.get(f"{url}/v1/health") as answer:
+                await answer.read()
+            tally.add(200, answer.status, time.perf_counter() - started, "")
+
+    until = time.perf_counter() + seconds
+    await asyncio.gather(*(ask(until) for _ in range(clients)))
+    return tally
+
+
+async def timed(players: list[Any], seconds: float, **pace: float) -> tuple[Tally, float, float]:
+    """Let every player play for `seconds`: the tally, the seconds taken and the client's CPU share."""
+    tally = Tally()
+    cpu, started = _cpu(), time.perf_counter()
+    await asyncio.gather(*(player.play(started + seconds, tally, **pace) for player in players))
+    elapsed = time.perf_counter() - started
+    return tally, elapsed, (_cpu() - cpu) / elapsed
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _problems(tally: Tally) -> str:
+    return ", ".join(f"{count} × {what}" for what, count in tally.unexpected.most_common()) or "none"
+
+
+async def run(args: argparse.Namespace) -> None:
+    scripts = [record("djambi", seed) for seed in range(8)]
+    print(f"scripts: {len(scripts)} recorded Djambi games, {statistics.mean(len(s.moves) for s in scripts):.0f} "
+          f"commands each on average")
+    with Server() as server:
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=120)) as http:
+            await health_rate(http, server.url, 10, 1.0)  # warm up
+            best = 0.0
+            print(f"\n{'games':>6} {'health/s':>9} {'commands/s':>11} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}"
+                  f" {'client CPU':>10}  unexpected answers")
+            for games in args.games:
+                health = await health_rate(http, server.url, games, args.seconds)
+                health_per_second = len(health.latencies) / args.seconds
+                players = [ScriptedPlayer(http, server.url, scripts, n) for n in range(games)]
+                for batch in range(0, games, 50):
+                    await asyncio.gather(*(player.prepare() for player in players[batch:batch + 50]))
+                tally, elapsed, cpu = await timed(players, args.seconds)
+                rate = len(tally.latencies) / elapsed
+                best = max(best, rate)
+                print(f"{games:6d} {health_per_second:9.0f} {rate:11.0f} {100 * rate / health_per_second:5.0f}%"
+                      f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:9.0f}%  "
+                      f"{_problems(health)} / {_problems(tally)}")
+            paced_games = 100
+            target = best / 2
+            players = [ScriptedPlayer(http, server.url, scripts, n) for n in range(paced_games)]
+            for batch in range(0, paced_games, 50):
+                await asyncio.gather(*(player.prepare() for player in players[batch:batch + 50]))
+            tally, elapsed, cpu = await timed(players, args.seconds, interval=paced_games / target)
+            print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s sent "
+                  f"{len(tally.latencies) / elapsed:.0f}/s: p50 {tally.percentile(0.5):.1f} ms, "
+                  f"p99 {tally.percentile(0.99):.1f} ms (target < 25 ms); unexpected answers: {_problems(tally)}")
+            print(f"\nclients that ask before they move ({args.ask_games} games each):")
+            print(f"{'game':>12} {'requests/s':>11} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7}  unexpected answers")
+            for name in GAMES:
+                askers = [AskingPlayer(http, server.url, name, n) for n in range(args.ask_games)]
+                for batch in range(0, args.ask_games, 50):
+                    await asyncio.gather(*(player.prepare() for player in askers[batch:batch + 50]))
+                tally, elapsed, _ = await timed(askers, args.seconds)
+                print(f"{name:>12} {tally.requests / elapsed:11.0f} {len(tally.latencies) / elapsed:11.0f}"
+                      f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f}  {_problems(tally)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each measurement")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100, 1000], help="concurrent games")
+    parser.add_argument("--ask-games", type=int, default=100, help="concurrent games of clients that ask first")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""`meeple serve` on its embedded store, started for a benchmark as a user would start it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+ROOT = Path(__file__).parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """`meeple serve` with a fresh embedded store in a temporary folder; stopped on exit.
+    Rate limits are off: a benchmark is one address making far more requests than a client may."""
+
+    def __init__(self, workers: int = 2, no_worker: bool = False) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="meeple-bench-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.folder / "serve.log"
+        env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+        env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off"}
+        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+                   "--workers", str(workers), "--data-dir", str(self.folder / "var")]
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(command + (["--no-worker"] if no_worker else []), cwd=ROOT, env=env,
+                                            stdout=log, stderr=subprocess.STDOUT)
+        self.redis_url = self._wait()
+        self.redis = redis.Redis.from_url(self.redis_url)
+
+    def _wait(self) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if found := re.search(r"embedded store at (\S+)", self.log.read_text()):
+                try:
+                    with urllib.request.urlopen(f"{self.url}/v1/health", timeout=1):
+                        return found.group(1).rstrip(",")
+                except OSError:
+                    pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"meeple serve did not start:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.stop()
