@@ -20,15 +20,16 @@ class Due:
 
 def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
     """The deadline of `seat` at the loaded version, or None if it has none."""
-    if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move:
+    seconds, turn = loaded.game.response_seconds(loaded.state), loaded.record.deadline
+    if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move or (seconds is None and turn is None):
         return None
     since = store.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
     candidates: list[Due] = []
-    if (seconds := loaded.game.response_seconds(loaded.state)) is not None:
+    if seconds is not None:
         candidates.append(Due(since + seconds * 1000, "skip", None))
-    if (turn := loaded.record.deadline) is not None:
+    if turn is not None:
         at = since + turn.seconds * 1000
-        holder = store.holders(loaded.record.id).get(seat)
+        holder = loaded.record.holders.get(seat)
         player = PlayerStore(store.redis).get(holder) if holder else None
         if player is not None and player.vacation_until is not None and player.vacation_until > at:
             at = min(player.vacation_until, at + turn.vacation_days * 86_400_000)

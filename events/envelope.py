@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -69,6 +70,13 @@ class GameRecord:
     deadline: TurnDeadline | None = None
     spectator_delay: int = 0  # moves a spectator sees the game behind, until it is finished
     forked_from: Origin | None = None
+    holders: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player holding it
+    token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
+
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat a registered player holds in this game, if any."""
+        return next((seat for seat, holder in self.holders.items() if holder == player_id), None)
 
 
 class GameNotFound(Exception):

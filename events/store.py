@@ -93,8 +93,7 @@ class EventStore:
         """The game's record; raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
         self._ask_record(pipe, game_id)
-        meta, seat_names, bots = pipe.execute()
-        return _record(game_id, meta, seat_names, bots)
+        return _record(game_id, *pipe.execute())
 
     def game_since(self, game_id: str, after: int) -> tuple[GameRecord, list[Envelope]]:
         """The game's record and every event after version `after`, as of one moment, in one
@@ -102,14 +101,16 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=True)
         self._ask_record(pipe, game_id)
         pipe.xrange(keys.stream(game_id), f"{after + 1}-0", "+")
-        meta, seat_names, bots, entries = pipe.execute()
-        return _record(game_id, meta, seat_names, bots), [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+        *record, entries = pipe.execute()
+        return _record(game_id, *record), [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
 
     @staticmethod
     def _ask_record(pipe: Any, game_id: str) -> None:
         pipe.hgetall(keys.meta(game_id))
         pipe.hgetall(keys.seats(game_id))
         pipe.hgetall(keys.bots(game_id))
+        pipe.hgetall(keys.players(game_id))
+        pipe.hgetall(keys.tokens(game_id))
 
     def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
         """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
@@ -161,23 +162,13 @@ class EventStore:
             raise SeatUnavailable(outcome, _SEAT_PROBLEMS[outcome])
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
 
-    def seat_for_token(self, game_id: str, token: str) -> int | None:
-        """The seat a token acts for in this game: a seat token's own, or the seat its player holds."""
+    def seat_for_token(self, record: GameRecord, token: str) -> int | None:
+        """The seat a token acts for in the game: a seat token's own, or the seat its player holds."""
         digest = hash_token(token)
-        seat = self.redis.hget(keys.tokens(game_id), digest)
-        if seat is not None:
-            return int(seat)
+        if digest in record.token_seats:
+            return record.token_seats[digest]
         player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), digest))
-        return None if player_id is None else self.seat_of_player(game_id, player_id.decode())
-
-    def seat_of_player(self, game_id: str, player_id: str) -> int | None:
-        """The seat a registered player holds in this game, if any."""
-        return next((seat for seat, holder in self.holders(game_id).items() if holder == player_id), None)
-
-    def holders(self, game_id: str) -> dict[int, str]:
-        """Seat → the registered player holding it."""
-        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.players(game_id)))
-        return {int(seat): holder.decode() for seat, holder in stored.items()}
+        return None if player_id is None else record.seat_of(player_id.decode())
 
     # events
 
@@ -295,7 +286,8 @@ def _now() -> int:
     return int(time.time() * 1000)
 
 
-def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes]) -> GameRecord:
+def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes],
+            holders: dict[bytes, bytes], token_seats: dict[bytes, bytes]) -> GameRecord:
     if not meta:
         raise GameNotFound(game_id)
     seats = int(meta[b"seats"])
@@ -316,6 +308,8 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         deadline=TurnDeadline(**deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
         spectator_delay=int(meta.get(b"spectator_delay", 0)),
         forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
+        holders={int(seat): holder.decode() for seat, holder in holders.items()},
+        token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
     )
 
 

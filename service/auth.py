@@ -8,6 +8,7 @@ import secrets
 
 from flask import current_app, request
 
+from events.envelope import GameRecord
 from events.players import Player, PlayerStore
 from events.store import EventStore
 from service.errors import ApiError
@@ -36,12 +37,12 @@ def is_admin() -> bool:
     return bool(admin and token and hmac.compare_digest(admin.encode(), token.encode()))
 
 
-def seat_for(store: EventStore, game_id: str) -> int | None:
+def seat_for(store: EventStore, record: GameRecord) -> int | None:
     """The seat the request's token (a seat's or a player's) acts for, or None without a token."""
     token = bearer_token()
     if token is None:
         return None
-    seat = store.seat_for_token(game_id, token)
+    seat = store.seat_for_token(record, token)
     if seat is None:
         raise ApiError(401, "unauthorized", "This token holds no seat in this game.")
     return seat
@@ -60,8 +61,8 @@ def player(players: PlayerStore, required: bool = True) -> Player | None:
     return found
 
 
-def require_seat(store: EventStore, game_id: str) -> int:
-    seat = seat_for(store, game_id)
+def require_seat(store: EventStore, record: GameRecord) -> int:
+    seat = seat_for(store, record)
     if seat is None:
         raise ApiError(401, "unauthorized", "This needs the token of a seat in this game.")
     return seat

@@ -45,7 +45,7 @@ def remind(game_id: str, version: int, seat: int, before: int, deadline: int) ->
     still waits for it at `version`."""
     executor = job_executor()
     loaded = executor.load(game_id)
-    player_id = executor.store.holders(game_id).get(seat)
+    player_id = loaded.record.holders.get(seat)
     if loaded.version != version or seat not in loaded.game.status(loaded.state).to_move or player_id is None:
         return "stale"
     notify(executor.store.redis, game_id, f"{version}-remind-{seat}-{before}", player_id, {

@@ -66,7 +66,7 @@ class Reactor:
     def _notify(self, loaded: Loaded, status: GameStatus) -> None:
         """Tell the registered players what this version means for them."""
         game_id, version = loaded.record.id, loaded.version
-        holders = self.executor.store.holders(game_id)
+        holders = loaded.record.holders
         if not holders:
             return
         latest = self.executor.store.read(game_id, after=version - 1, limit=1)[0]
@@ -148,9 +148,9 @@ class Reactor:
     def _consume(self) -> None:
         batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100, block=1000)
         for _, entries in batches or ():
-            for entry_id, fields in entries:
-                self.react(fields[b"game"].decode())
-                self.redis.xack(keys.feed(), GROUP, entry_id)
+            for game_id in dict.fromkeys(fields[b"game"].decode() for _, fields in entries):  # each game once
+                self.react(game_id)
+            self.redis.xack(keys.feed(), GROUP, *(entry_id for entry_id, _ in entries))
 
     def _guarded(self, work: Callable[[], None]) -> None:
         try:

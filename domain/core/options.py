@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -64,10 +63,14 @@ def options_to_json(options: object) -> dict[str, Any]:
     return {field.name: _plain(getattr(options, field.name)) for field in dataclasses.fields(options)}  # type: ignore[arg-type]
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    """The type of each option (resolving the annotations is slow; options types never change)."""
-    return typing.get_type_hints(cls)
+    """The type of each option, resolved once per options type (resolving annotations is slow)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
 def _parse_value(kind: Any, field: dataclasses.Field[Any], value: Any) -> Any:

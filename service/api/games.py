@@ -24,6 +24,7 @@ from service.schemas.common import (
     JoinSchema,
     ListGamesSchema,
     check_settings,
+    parse,
 )
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
@@ -66,7 +67,7 @@ def game_types() -> dict[str, Any]:
 @bp.post("/games")
 def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create a game waiting for its players."""
-    body = CreateGameSchema().load(json_body())
+    body = parse(CreateGameSchema, json_body())
     game = GAMES[body["game"]]
     game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
     return _new_game(game.name, body["options"], body["seats"], body)
@@ -91,7 +92,7 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
 def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new game that opens with this game's events up to a version and goes on from there,
     with new seats: once the game is over (or before, to the admin token)."""
-    body = ForkSchema().load(json_body())
+    body = parse(ForkSchema, json_body())
     store = executor().store
     origin = store.game(known_game(game_id))
     check_settings(origin.game, origin.seats, body)
@@ -137,7 +138,7 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.get("/games")
 def list_games() -> dict[str, Any]:
     """Games, newest first, by game and status; paginated by cursor."""
-    query = ListGamesSchema().load(request.args.to_dict())
+    query = parse(ListGamesSchema, request.args.to_dict())
     records, following = executor().store.list_games(query["game"], query["status"], query["cursor"], query["limit"])
     return {"games": [responses.summary(record) for record in records], "next": following}
 
@@ -146,7 +147,7 @@ def list_games() -> dict[str, Any]:
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     """Take a seat, as a person (answered with the seat's token; with a player token, the seat
     is also that player's) or for an AI; the game starts when the last seat is taken."""
-    body = JoinSchema().load(json_body())
+    body = parse(JoinSchema, json_body())
     record = executor().store.game(known_game(game_id))
     holder = auth.player(players(), required=False)
     bot = body["bot"]
@@ -166,8 +167,8 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as the caller's seat (or a spectator, maybe some moves behind) may see it."""
     store = executor().store
-    seat = auth.seat_for(store, known_game(game_id))
-    record = store.game(game_id)
+    record = store.game(known_game(game_id))
+    seat = auth.seat_for(store, record)
     visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
     return responses.game_view(loaded, seat), 200, etag(loaded.version)
@@ -177,8 +178,9 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as it was at a past version, as the caller may see it."""
     store = executor().store
-    seat = auth.seat_for(store, known_game(game_id))
-    current = visible_version(store.game(game_id), seat)
+    record = store.game(known_game(game_id))
+    seat = auth.seat_for(store, record)
+    current = visible_version(record, seat)
     if version > current:
         raise ApiError(404, "version_not_found", f"The game is at version {current}.", current=current)
     return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
@@ -187,8 +189,8 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
 @bp.get("/games/<game:game_id>/legal-commands")
 def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Every command the caller's seat may send now, each ready to POST as it is."""
-    seat = auth.require_seat(executor().store, known_game(game_id))
-    loaded = executor().load(game_id)
+    loaded = executor().load(known_game(game_id))
+    seat = auth.require_seat(executor().store, loaded.record)
     commands = []
     if loaded.version and not loaded.game.status(loaded.state).finished:
         dump = COMMANDS[loaded.game.name].dump_command
@@ -199,15 +201,15 @@ def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.post("/games/<game:game_id>/commands")
 def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
-    seat = auth.require_seat(executor().store, known_game(game_id))
+    loaded = executor().load(known_game(game_id))
+    seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
     fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
-    expected = ExpectedVersionSchema().load({"expected_version": body.pop("expected_version", None)})["expected_version"]
+    expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version", None)})["expected_version"]
     conditional = if_match()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
-    loaded = executor().load(game_id)
     g.game = loaded.game.name  # for the commands metric
     if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
@@ -244,9 +246,9 @@ def export(game_id: str) -> Response:
 def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The log as the caller may see it, oldest first, paginated by version; all of it once finished."""
     store = executor().store
-    seat = auth.seat_for(store, known_game(game_id))
-    query = EventsQuerySchema().load(request.args.to_dict())
-    record = store.game(game_id)
+    record = store.game(known_game(game_id))
+    seat = auth.seat_for(store, record)
+    query = parse(EventsQuerySchema, request.args.to_dict())
     visible = visible_version(record, seat)
     finished = record.status == "finished"
     stored = store.read(game_id, after=query["after"], limit=max(0, min(query["limit"], visible - query["after"])))

@@ -15,7 +15,7 @@ from service import auth
 from service.api.context import executor, json_body, players, webhooks
 from service.errors import ApiError
 from service.schemas import responses
-from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema
+from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema, parse
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
@@ -23,7 +23,7 @@ bp = Blueprint("players", __name__, url_prefix="/v1/players")
 @bp.post("")
 def register() -> tuple[dict[str, Any], int]:
     """Register a player: a name, an id and a token that can join games and act in them."""
-    body = RegisterSchema().load(json_body())
+    body = parse(RegisterSchema, json_body())
     token = auth.new_token()
     player = players().register(auth.new_token()[:16], body["name"], token)
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201
@@ -46,7 +46,7 @@ def start_vacation() -> dict[str, Any]:
     """Go on vacation until a time: the turn deadlines of the player's games wait for it, up to
     the number of days each game allows."""
     player = caller()
-    until = VacationSchema().load(json_body())["until"]
+    until = parse(VacationSchema, json_body())["until"]
     now = int(time.time() * 1000)
     if not now < until <= now + 366 * 86_400_000:
         raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})
@@ -64,7 +64,7 @@ def end_vacation() -> Response:
 def add_webhook() -> tuple[dict[str, Any], int]:
     """Register a URL for the player's notifications; the answer holds its signing secret."""
     player = caller()
-    body = WebhookSchema().load(json_body())
+    body = parse(WebhookSchema, json_body())
     hook = webhooks().add(player.id, auth.new_token()[:12], body["url"], secrets.token_hex(32))
     return {"id": hook.id, "url": hook.url, "created": hook.created, "secret": hook.secret}, 201
 
@@ -84,7 +84,7 @@ def remove_webhook(webhook_id: str) -> Response:
 @bp.get("/me/deliveries")
 def deliveries() -> dict[str, Any]:
     """The latest delivery attempts to the player's webhooks, newest first."""
-    query = DeliveriesQuerySchema().load(request.args.to_dict())
+    query = parse(DeliveriesQuerySchema, request.args.to_dict())
     return {"deliveries": webhooks().attempts(caller().id, query["limit"])}
 
 
@@ -100,7 +100,7 @@ def inbox() -> dict[str, Any]:
 def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
     """One of a player's games: its summary, their seat, whether it is their turn and until when."""
     loaded = executor().load(game_id)
-    seat = executor().store.seat_of_player(game_id, player_id)
+    seat = loaded.record.seat_of(player_id)
     status = loaded.game.status(loaded.state)
     your_turn = loaded.version > 0 and seat in status.to_move
     deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None

@@ -49,9 +49,9 @@ def game_stream(game_id: str) -> Response:
     """The game's events after the client's last one, then each new one as it is appended; the
     stream ends with an `end` message once the game is over and every event was sent."""
     store = executor().store
-    seat = auth.seat_for(store, known_game(game_id))
+    record = store.game(known_game(game_id))
+    seat = auth.seat_for(store, record)
     after = resume_after()
-    record = store.game(game_id)
     if record.status == "finished" and after >= record.version:
         return Response(status=204)  # tells EventSource not to reconnect
     return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))

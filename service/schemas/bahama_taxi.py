@@ -24,7 +24,7 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
-from service.schemas.common import BareSchema, command_kind
+from service.schemas.common import BareSchema, command_kind, parse
 
 AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
 CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
@@ -96,31 +96,31 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
     kind = command_kind(data, TYPES)
     if kind == "place_police":
-        return PlacePolice(seat, PlacePoliceSchema().load(data)["area"])
+        return PlacePolice(seat, parse(PlacePoliceSchema, data)["area"])
     if kind == "move":
-        move = MoveSchema().load(data)
+        move = parse(MoveSchema, data)
         return Move(seat, move["to"], move["pawn"], None if move["pick_up"] is None else tuple(move["pick_up"]))
     if kind == "step":
-        step = StepSchema().load(data)
+        step = parse(StepSchema, data)
         return Step(seat, step["to"], step["pawn"], step["target"])
     if kind == "stop_moving":
-        BareSchema().load(data)
+        parse(BareSchema, data)
         return StopMoving(seat)
     if kind == "stay":
-        return Stay(seat, StaySchema().load(data)["pawn"])
+        return Stay(seat, parse(StaySchema, data)["pawn"])
     if kind == "pick_up":
-        return PickUp(seat, tuple(PickUpSchema().load(data)["citizens"]))
+        return PickUp(seat, tuple(parse(PickUpSchema, data)["citizens"]))
     if kind == "drop_off":
-        return DropOff(seat, DropOffSchema().load(data)["passenger"])
+        return DropOff(seat, parse(DropOffSchema, data)["passenger"])
     if kind == "collect_from_god":
-        return CollectFromGod(seat, CollectSchema().load(data)["citizen"])
+        return CollectFromGod(seat, parse(CollectSchema, data)["citizen"])
     if kind == "transfer":
-        transfer = TransferSchema().load(data)
+        transfer = parse(TransferSchema, data)
         return Transfer(seat, transfer["from_pawn"], transfer["to_pawn"], tuple(transfer["passengers"]))
     if kind == "reroute":
-        reroute = RerouteSchema().load(data)
+        reroute = parse(RerouteSchema, data)
         return Reroute(seat, reroute["passenger"], End(reroute["end"]), reroute["card"])
-    BareSchema().load(data)
+    parse(BareSchema, data)
     return EndTurn(seat) if kind == "end_turn" else Forfeit(seat)
 
 

@@ -24,6 +24,16 @@ def _printable(text: str) -> None:
 
 NAME = validate.And(validate.Length(min=1, max=64), _printable)
 
+_SHARED: dict[type[Schema], Schema] = {}
+
+
+def parse(schema: type[Schema], data: Any) -> dict[str, Any]:
+    """`data` validated and loaded by `schema`, through one shared instance of it (building a
+    schema costs far more than loading with it); raises ValidationError."""
+    if schema not in _SHARED:
+        _SHARED[schema] = schema()
+    return _SHARED[schema].load(data)  # type: ignore[return-value]
+
 
 class BareSchema(Schema):
     """Commands with no fields beyond their type."""

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign
 from domain.djambi.pieces import IDS, Color
-from service.schemas.common import BareSchema, command_kind
+from service.schemas.common import BareSchema, command_kind, parse
 
 SQUARE_RULE = re.compile(r"^[A-Ia-i][1-9]$")
 SQUARE = validate.Regexp(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
@@ -37,9 +37,9 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
     kind = command_kind(data, TYPES)
     if kind != "play":
-        BareSchema().load(data)
+        parse(BareSchema, data)
         return BARE[kind](seat)  # type: ignore[abstract]
-    play = PlaySchema().load(data)
+    play = parse(PlaySchema, data)
     upper = {name: None if play[name] is None else play[name].upper() for name in ("to", "place", "exit", "report")}
     piece = play["piece"] if play["piece"] in IDS else play["piece"].upper()
     return Play(seat, piece, player=None if play["player"] is None else Color(play["player"]), **upper)

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.taki.cards import Color
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
-from service.schemas.common import BareSchema, command_kind
+from service.schemas.common import BareSchema, command_kind, parse
 
 CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
 COLOR = validate.OneOf([color.value for color in Color], error="invalid_color: must be red, blue, green or yellow.")
@@ -38,9 +38,9 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
     kind = command_kind(data, TYPES)
     if kind != "play":
-        BareSchema().load(data)
+        parse(BareSchema, data)
         return BARE[kind](seat)  # type: ignore[abstract]
-    play = PlaySchema().load(data)
+    play = parse(PlaySchema, data)
     cards = (play["card"],) if "card" in play else tuple(play["cards"])
     return Play(
         seat, cards,

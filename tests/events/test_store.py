@@ -122,7 +122,8 @@ def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, 
     with pytest.raises(SeatUnavailable) as full:
         store.claim_seat(game, None, "di", "t3")
     assert full.value.reason == "game_full"
-    assert [store.seat_for_token(game, token) for token in ("t0", "t1", "t2", "nope")] == [0, 1, 2, None]
+    record = store.game(game)
+    assert [store.seat_for_token(record, token) for token in ("t0", "t1", "t2", "nope")] == [0, 1, 2, None]
     assert store.game(game).names == ("ann", "bo", "cy")
     stored = client.hgetall(keys.tokens(game))
     assert hash_token("t0").encode() in stored and b"t0" not in stored
