@@ -171,6 +171,22 @@ def _problems(tally: Tally) -> str:
     return ", ".join(f"{count} × {what}" for what, count in tally.unexpected.most_common()) or "none"
 
 
+def _spent(server: Server, before: dict[str, float], count: int) -> dict[str, float]:
+    """Server CPU milliseconds per request by part since `before`."""
+    after = server.cpu_seconds()
+    return {part: 1000 * (after[part] - before[part]) / max(count, 1) for part in after}
+
+
+def _cpu_columns(spent: dict[str, float]) -> str:
+    return f"{sum(spent.values()):5.2f} ({spent['api']:.2f}/{spent['worker']:.2f}/{spent['store']:.2f})"
+
+
+async def _prepared(players: list[Any]) -> list[Any]:
+    for batch in range(0, len(players), 50):
+        await asyncio.gather(*(player.prepare() for player in players[batch:batch + 50]))
+    return players
+
+
 async def run(args: argparse.Namespace) -> None:
     scripts = [record("djambi", seed) for seed in range(8)]
     print(f"scripts: {len(scripts)} recorded Djambi games, {statistics.mean(len(s.moves) for s in scripts):.0f} "
@@ -180,25 +196,26 @@ async def run(args: argparse.Namespace) -> None:
         async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=120)) as http:
             await health_rate(http, server.url, 10, 1.0)  # warm up
             best = 0.0
-            print(f"\n{'games':>6} {'health/s':>9} {'commands/s':>11} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7}"
-                  f" {'client CPU':>10}  unexpected answers")
+            print("\nserver CPU ms per request: all (API/worker/store); client CPU: share of one core")
+            print(f"{'games':>6} {'health/s':>9} {'CPU ms':>22} {'commands/s':>11} {'CPU ms':>22} {'ratio':>6}"
+                  f" {'p50 ms':>7} {'p99 ms':>7} {'client':>7}  unexpected answers")
             for games in args.games:
+                before = server.cpu_seconds()
                 health = await health_rate(http, server.url, games, args.seconds)
+                health_cpu = _spent(server, before, len(health.latencies))
                 health_per_second = len(health.latencies) / args.seconds
-                players = [ScriptedPlayer(http, server.url, scripts, n) for n in range(games)]
-                for batch in range(0, games, 50):
-                    await asyncio.gather(*(player.prepare() for player in players[batch:batch + 50]))
+                players = await _prepared([ScriptedPlayer(http, server.url, scripts, n) for n in range(games)])
+                before = server.cpu_seconds()
                 tally, elapsed, cpu = await timed(players, args.seconds)
+                command_cpu = _spent(server, before, len(tally.latencies))
                 rate = len(tally.latencies) / elapsed
                 best = max(best, rate)
-                print(f"{games:6d} {health_per_second:9.0f} {rate:11.0f} {100 * rate / health_per_second:5.0f}%"
-                      f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:9.0f}%  "
+                print(f"{games:6d} {health_per_second:9.0f} {_cpu_columns(health_cpu):>22} {rate:11.0f}"
+                      f" {_cpu_columns(command_cpu):>22} {100 * rate / health_per_second:5.0f}%"
+                      f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:6.0f}%  "
                       f"{_problems(health)} / {_problems(tally)}")
-            paced_games = 100
-            target = best / 2
-            players = [ScriptedPlayer(http, server.url, scripts, n) for n in range(paced_games)]
-            for batch in range(0, paced_games, 50):
-                await asyncio.gather(*(player.prepare() for player in players[batch:batch + 50]))
+            paced_games, target = 100, best / 2
+            players = await _prepared([ScriptedPlayer(http, server.url, scripts, n) for n in range(paced_games)])
             tally, elapsed, cpu = await timed(players, args.seconds, interval=paced_games / target)
             print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s sent "
                   f"{len(tally.latencies) / elapsed:.0f}/s: p50 {tally.percentile(0.5):.1f} ms, "
@@ -206,9 +223,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"\nclients that ask before they move ({args.ask_games} games each):")
             print(f"{'game':>12} {'requests/s':>11} {'commands/s':>11} {'p50 ms':>7} {'p99 ms':>7}  unexpected answers")
             for name in GAMES:
-                askers = [AskingPlayer(http, server.url, name, n) for n in range(args.ask_games)]
-                for batch in range(0, args.ask_games, 50):
-                    await asyncio.gather(*(player.prepare() for player in askers[batch:batch + 50]))
+                askers = await _prepared([AskingPlayer(http, server.url, name, n) for n in range(args.ask_games)])
                 tally, elapsed, _ = await timed(askers, args.seconds)
                 print(f"{name:>12} {tally.requests / elapsed:11.0f} {len(tally.latencies) / elapsed:11.0f}"
                       f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f}  {_problems(tally)}")

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 from types import TracebackType
 
+import psutil
 import redis
 
 ROOT = Path(__file__).parents[1]
@@ -56,6 +57,20 @@ class Server:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"meeple serve did not start:\n{self.log.read_text()}")
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time spent so far by the server's parts: the API processes, the worker (reactor and
+        jobs) and the store."""
+        spent = {"api": 0.0, "worker": 0.0, "store": 0.0}
+        root = psutil.Process(self.process.pid)
+        for process in [root, *root.children(recursive=True)]:
+            try:
+                command, times = " ".join(process.cmdline()), process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            part = "store" if "redis-server" in command else "worker" if "cli worker" in command else "api"
+            spent[part] += times.user + times.system
+        return spent
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -96,13 +96,15 @@ class EventStore:
         return _record(game_id, *pipe.execute())
 
     def game_since(self, game_id: str, after: int) -> tuple[GameRecord, list[Envelope]]:
-        """The game's record and every event after version `after`, as of one moment, in one
-        round trip; raises GameNotFound."""
-        pipe = self.redis.pipeline(transaction=True)
+        """The game's record and its events after version `after` up to the record's version, in
+        one round trip; raises GameNotFound."""
+        pipe = self.redis.pipeline(transaction=False)
         self._ask_record(pipe, game_id)
         pipe.xrange(keys.stream(game_id), f"{after + 1}-0", "+")
-        *record, entries = pipe.execute()
-        return _record(game_id, *record), [_envelope(game_id, entry_id, fields) for entry_id, fields in entries]
+        *fields, entries = pipe.execute()
+        record = _record(game_id, *fields)
+        newer = _envelopes(game_id, entries)
+        return record, [envelope for envelope in newer if envelope.version <= record.version]  # not one appended since
 
     @staticmethod
     def _ask_record(pipe: Any, game_id: str) -> None:
@@ -177,7 +179,7 @@ class EventStore:
         if limit == 0:
             return []
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
-        return [_envelope(game_id, entry_id, fields) for entry_id, fields in cast(_Entries, entries)]
+        return _envelopes(game_id, cast(_Entries, entries))
 
     def wait(self, game_id: str, version: int, timeout_ms: int) -> bool:
         """Block until the game passes `version` (True) or `timeout_ms` goes by (False)."""
@@ -269,7 +271,7 @@ class EventStore:
         pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
         pipe.hget(keys.meta(game_id), "status")
         entries, status = pipe.execute()
-        earlier = tuple(_envelope(game_id, entry_id, fields) for entry_id, fields in entries)
+        earlier = tuple(_envelopes(game_id, entries))
         return Appended(int(last), earlier, finished=status == b"finished", replayed=True)
 
 
@@ -313,14 +315,20 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
     )
 
 
-def _envelope(game_id: str, entry_id: bytes, fields: dict[bytes, bytes]) -> Envelope:
-    return Envelope(
-        game_id=game_id,
-        version=int(entry_id.split(b"-")[0]),
-        type=fields[b"t"].decode(),
-        schema_version=int(fields[b"s"]),
-        payload=json.loads(fields[b"p"]),
-        command_id=fields[b"c"].decode(),
-        actor=fields[b"a"].decode(),
-        time=int(fields[b"at"]),
-    )
+def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
+    """Stream entries as envelopes; the payloads are parsed as one JSON array, which is much
+    faster than one parse each."""
+    payloads = json.loads(b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]")
+    return [
+        Envelope(
+            game_id=game_id,
+            version=int(entry_id.split(b"-")[0]),
+            type=fields[b"t"].decode(),
+            schema_version=int(fields[b"s"]),
+            payload=payload,
+            command_id=fields[b"c"].decode(),
+            actor=fields[b"a"].decode(),
+            time=int(fields[b"at"]),
+        )
+        for (entry_id, fields), payload in zip(entries, payloads)
+    ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from domain.bahama_taxi.board import DISTANCE, Area
 from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp, Step
@@ -11,6 +10,7 @@ from domain.bahama_taxi.evolve import evolve
 from domain.bahama_taxi.rules import decide, legal_commands
 from domain.bahama_taxi.state import TaxiState, status
 from domain.core.game import Seat
+from domain.core.records import replace
 from domain.core.rng import Rng
 from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
 

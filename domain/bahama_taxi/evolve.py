@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never
 
 from domain.bahama_taxi.events import (
@@ -39,6 +38,7 @@ from domain.bahama_taxi.events import (
 )
 from domain.bahama_taxi.options import TaxiOptions
 from domain.bahama_taxi.state import Citizen, Pawn, Phase, Result, TaxiState
+from domain.core.records import replace
 
 
 def initial(options: TaxiOptions, seats: int) -> TaxiState:

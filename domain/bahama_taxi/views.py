@@ -3,12 +3,13 @@ everything else — cabs, passengers, waiting citizens, the discard pile, income
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.bahama_taxi.cards import RANKS, SUITS
 from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
 from domain.bahama_taxi.state import Citizen, Phase, Result, TaxiState
 from domain.core.game import Seat
+from domain.core.records import replace
 
 HIDDEN = "?"  # stands for a card of the draw pile
 

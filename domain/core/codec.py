@@ -11,7 +11,7 @@ import cattrs
 
 E = TypeVar("E")
 
-converter = cattrs.Converter(unstruct_collection_overrides={AbstractSet: sorted})  # sets as sorted JSON lists
+converter = cattrs.Converter(unstruct_collection_overrides={AbstractSet: sorted}, detailed_validation=False)  # sets as sorted JSON lists
 
 
 def to_primitive(value: object) -> Any:

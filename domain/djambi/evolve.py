@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import assert_never
 
+from domain.core.records import replace
 from domain.djambi.board import NAMES, SQUARES
 from domain.djambi.events import (
     ActionTaken,

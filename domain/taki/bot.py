@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from operator import attrgetter
 
 from domain.core.game import Seat
+from domain.core.records import replace
 from domain.core.rng import Rng
 from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
 from domain.taki.cards import Card, Figure

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TypeVar, assert_never
 
 from domain.core.game import Seat
+from domain.core.records import replace
 from domain.taki.cards import BY_ID, Card
 from domain.taki.events import (
     BreakerPenalty,

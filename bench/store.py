@@ -1,0 +1,204 @@
+"""The event store on `meeple serve`'s embedded Redis: appends beside raw XADD, state rebuilds,
+snapshot reads and the bytes each event takes.
+
+    python -m bench.store [--seconds 5] [--games 1 10 100 1000] [--processes 2] [--threads 8]
+
+- appends/s (`EventStore.append`: the conditional Lua append and the feed, each carrying one
+  command's events from recorded games of every kind) beside `XADD`/s of one entry with the
+  same fields, from the same clients to the same server, for each count of games written
+  to at once;
+- rebuild: each game's state from its stored events (read, decoded and folded, no snapshot),
+  in events/s, and the fold alone;
+- snapshot read: a Bahama Taxi game of 5,000 events read cold (no state cached in the
+  process) at its last version, and at every version from 4,801 to 5,000 (the nearest
+  snapshot plus up to 199 events);
+- bytes per event: Redis `MEMORY USAGE` of each stream over its length, per game and for
+  the streams of 1 to 1,000 games together."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import threading
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+
+import redis
+
+from bench.recorded import Recorded, long_game, record
+from bench.server import Server
+from domain import GAMES
+from events.execute import Executor, StateCache
+from events.store import EventStore
+
+RECORDED_SEEDS = range(4)
+
+
+def _recorded() -> list[Recorded]:
+    return [record(name, seed) for name in GAMES for seed in RECORDED_SEEDS]
+
+
+def _store(url: str) -> EventStore:
+    return EventStore(redis.Redis.from_url(url, max_connections=64))
+
+
+class _Writing:
+    """One game being written to: which recorded game, how many of its batches went in, its id."""
+
+    def __init__(self, name: str, script: int) -> None:
+        self.name, self.script, self.batch, self.version, self.game_id = name, script, 0, 0, name
+
+
+def _writer(kind: str, url: str, games: list[str], threads: int, start: float, seconds: float) -> tuple[int, int]:
+    """In one process: `threads` threads writing to `games` in turn from `start` for `seconds`;
+    how many calls and how many events they wrote."""
+    store, scripts = _store(url), _recorded()
+    counts = [(0, 0)] * threads
+
+    def write(thread: int) -> None:
+        mine = [_Writing(name, n % len(scripts)) for n, name in enumerate(games[thread::threads])]
+        calls = events = 0
+        while time.time() < start:
+            time.sleep(0.001)
+        for game in itertools.cycle(mine):
+            if time.time() >= start + seconds:
+                break
+            script = scripts[game.script]
+            batch = script.appends[game.batch]
+            if kind == "append":
+                if game.batch == 0:
+                    game.game_id = f"{game.name}-{uuid.uuid4().hex[:8]}"
+                    store.create_game(game.game_id, script.game, script.options, script.seats)
+                game.version = store.append(game.game_id, game.version, list(batch), command_id=uuid.uuid4().hex,
+                                            actor="bench", status="active").version
+                events += len(batch)
+            else:
+                event = batch[0]
+                store.redis.xadd(f"bench:{{{game.name}}}:raw", {
+                    "t": event.type, "s": event.schema_version, "p": json.dumps(event.payload, separators=(",", ":")),
+                    "c": uuid.uuid4().hex, "a": "bench", "at": int(time.time() * 1000)})
+                events += 1
+            calls += 1
+            game.batch += 1
+            if game.batch == len(script.appends):
+                game.script, game.batch, game.version = (game.script + 1) % len(scripts), 0, 0
+        counts[thread] = (calls, events)
+
+    workers = [threading.Thread(target=write, args=(thread,)) for thread in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(c for c, _ in counts), sum(e for _, e in counts)
+
+
+def writes(pool: ProcessPoolExecutor, kind: str, url: str, games: int, processes: int, threads: int,
+           seconds: float) -> tuple[float, float]:
+    """Calls/s and events/s of `kind` (append or xadd) spread over `games` games."""
+    names = [f"g{games}-{kind}-{n}" for n in range(games)]
+    per_process = max(1, min(threads, games // processes or 1))
+    start = time.time() + 1.0
+    futures = [pool.submit(_writer, kind, url, names[p::processes], per_process, start, seconds)
+               for p in range(processes) if names[p::processes]]
+    results = [future.result() for future in futures]
+    return sum(c for c, _ in results) / seconds, sum(e for _, e in results) / seconds
+
+
+def rebuild(store: EventStore, played: Recorded, repeats: int = 5) -> tuple[float, float]:
+    """Events/s of rebuilding the played game from the store with no snapshot, and of the fold alone."""
+    game_id = _stored(store, played)
+    game = GAMES[played.game]
+    options = game.parse_options(played.options, played.seats)
+    envelopes = store.read(game_id)
+    decoded = [game.events.decode(e.type, e.schema_version, e.payload) for e in envelopes]
+    game.replay(options, played.seats, decoded)  # warm up
+    started = time.perf_counter()
+    for _ in range(repeats):
+        state = game.initial(options, played.seats)
+        for envelope in store.read(game_id):
+            state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
+    from_store = repeats * len(envelopes) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        game.replay(options, played.seats, decoded)
+    return from_store, repeats * len(decoded) / (time.perf_counter() - started)
+
+
+def snapshot_reads(store: EventStore, played: Recorded, last: int = 5000) -> dict[str, float]:
+    """Milliseconds to read the played game's state cold, at `last` and at each of the 200 versions up to it."""
+    game_id = _stored(store, played)
+    Executor(store).load(game_id, last)  # writes the snapshots on the way
+    at_last = []
+    for _ in range(200):
+        started = time.perf_counter()
+        Executor(store, StateCache()).load(game_id, last)
+        at_last.append(1000 * (time.perf_counter() - started))
+    around = []
+    for version in range(last - 199, last + 1):
+        started = time.perf_counter()
+        Executor(store, StateCache()).load(game_id, version)
+        around.append(1000 * (time.perf_counter() - started))
+    return {"last_p50": statistics.median(at_last), "last_p99": sorted(at_last)[int(0.99 * len(at_last))],
+            "around_mean": statistics.mean(around), "around_max": max(around)}
+
+
+def _stored(store: EventStore, played: Recorded) -> str:
+    game_id = f"{played.game}-{uuid.uuid4().hex[:8]}"
+    store.create_game(game_id, played.game, played.options, played.seats)
+    version = 0
+    for batch in played.appends:
+        version = store.append(game_id, version, list(batch), command_id=uuid.uuid4().hex, actor="bench").version
+    return game_id
+
+
+def bytes_per_event(client: redis.Redis, game_ids: list[str]) -> float:
+    total = events = 0
+    for game_id in game_ids:
+        key = f"meeple:{{{game_id}}}:events"
+        total += int(client.memory_usage(key, samples=0) or 0)
+        events += int(client.xlen(key))
+    return total / max(events, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each write measurement")
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100, 1000], help="games written to at once")
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=8, help="client threads per process")
+    args = parser.parse_args()
+    with Server(no_worker=True) as server, ProcessPoolExecutor(args.processes) as pool:
+        store = _store(server.redis_url)
+        print("writes: the same clients append whole commands, then XADD single entries")
+        print(f"{'games':>6} {'appends/s':>10} {'events/s':>9} {'XADD/s':>8} {'appends/XADD':>13}")
+        for games in args.games:
+            appends, appended_events = writes(pool, "append", server.redis_url, games, args.processes, args.threads, args.seconds)
+            xadds, _ = writes(pool, "xadd", server.redis_url, games, args.processes, args.threads, args.seconds)
+            print(f"{games:6d} {appends:10.0f} {appended_events:9.0f} {xadds:8.0f} {100 * appends / xadds:12.0f}%")
+
+        print("\nrebuild from events, no snapshot (target >= 100,000 events/s)")
+        print(f"{'game':>12} {'events':>7} {'from store/s':>13} {'fold alone/s':>13}")
+        for name in GAMES:
+            played = long_game(name, 400)
+            from_store, fold = rebuild(store, played)
+            print(f"{name:>12} {played.events:7d} {from_store:13.0f} {fold:13.0f}")
+
+        reads = snapshot_reads(store, long_game("bahama_taxi", 5000))
+        print("\nreading a 5,000-event Bahama Taxi game with snapshots, nothing cached (target < 5 ms):")
+        print(f"  at version 5,000: p50 {reads['last_p50']:.2f} ms, p99 {reads['last_p99']:.2f} ms")
+        print(f"  at versions 4,801-5,000: mean {reads['around_mean']:.2f} ms, slowest {reads['around_max']:.2f} ms")
+
+        print("\nstored bytes per event (MEMORY USAGE of the stream / its length; target <= 300)")
+        for name in GAMES:
+            print(f"{name:>12} {bytes_per_event(server.redis, [_stored(store, p) for p in _recorded() if p.game == name]):6.0f}")
+        scripts = _recorded()
+        for games in args.games:
+            stored = [_stored(store, scripts[n % len(scripts)]) for n in range(games)]
+            print(f"{games:>6} games of every kind: {bytes_per_event(server.redis, stored):6.0f}")
+
+
+if __name__ == "__main__":
+    main()
