@@ -1,0 +1,34 @@
+"""The benchmarks run, briefly, and every request they make is answered as expected. Their
+figures are printed for people (docs/performance.md), never asserted."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+
+pytestmark = pytest.mark.http
+
+
+def run(*arguments: str) -> str:
+    done = subprocess.run([sys.executable, "-m", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_the_http_benchmark_plays_real_games_with_no_unexpected_answer() -> None:
+    printed = run("bench.api", "--seconds", "1", "--games", "1", "4", "--ask-games", "2")
+    assert "commands/s" in printed and "at half the best rate" in printed
+    assert "×" not in printed  # an unexpected answer is printed as "count × status code"
+    for game in ("taki", "djambi", "bahama_taxi"):
+        assert f"{game} " in printed
+
+
+def test_the_store_benchmark_prints_every_figure() -> None:
+    printed = run("bench.store", "--seconds", "0.5", "--games", "1", "3", "--processes", "1", "--threads", "2")
+    for figure in ("appends/XADD", "from store", "at version 5,000", "bytes per event", "3 games of every kind"):
+        assert figure in printed
