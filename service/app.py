@@ -33,10 +33,11 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     if client is None:
         if config.redis_url is None:
             raise ValueError("MEEPLE_REDIS_URL is not set; `meeple serve` starts the embedded store")
-        # requests share a bounded pool and wait for a free connection; each open event stream
-        # holds one connection of its own while it waits for the next event
+        # a connection for each request the process may serve at once, so that under load no
+        # request waits for one behind others; each open event stream holds one more of its own
+        # while it waits for the next event
         client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=100, timeout=10, health_check_interval=30))
+            config.redis_url, max_connections=config.connections, timeout=10, health_check_interval=30))
         waiting = redis.Redis.from_url(config.redis_url, max_connections=100_000, health_check_interval=30,
                                        socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
     app = Flask("meeple")

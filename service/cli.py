@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from events.log_file import GameLog
 
 
+WORKER_NICENESS = 10
+
+
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
     """Gunicorn serving the API, configured from the command line rather than a file."""
 
@@ -44,6 +47,7 @@ def serve(args: argparse.Namespace) -> None:
     """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
     store under --data-dir."""
     config = Config.from_env()
+    config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
         config = dataclasses.replace(config, data_dir=args.data_dir)
     embedded = worker_process = None
@@ -60,14 +64,14 @@ def serve(args: argparse.Namespace) -> None:
         assert config.redis_url is not None
         worker_process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "worker"],
-            env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=die_with_parent,
+            env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
         )
     try:
         _Gunicorn(config, {
             "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
             "worker_class": "gevent",  # an open event stream costs a greenlet, not a thread
-            "worker_connections": args.connections,
+            "worker_connections": config.connections,
             "accesslog": "-" if args.access_log else None,
             "graceful_timeout": 10,
             # no cap on the request line: an over-long query reaches the API and gets a problem+json
@@ -81,6 +85,13 @@ def serve(args: argparse.Namespace) -> None:
             worker_process.wait(timeout=30)
         if embedded is not None:
             embedded.stop()
+
+
+def _background_child() -> None:
+    """The worker beside the API dies with it and yields the CPU to it: bots thinking and the
+    reactor's sweeps never slow the answers on a machine the two share."""
+    die_with_parent()
+    os.nice(WORKER_NICENESS)
 
 
 def worker(args: argparse.Namespace) -> None:
@@ -151,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--workers", type=int, default=int(os.environ.get("MEEPLE_WORKERS", 2)))
-    serve_parser.add_argument("--connections", type=int, default=int(os.environ.get("MEEPLE_CONNECTIONS", 1000)),
+    serve_parser.add_argument("--connections", type=int, default=Config.from_env().connections,
                               help="open connections per process, event streams included")
     serve_parser.add_argument("--data-dir", help="the embedded store's folder (default ./var)")
     serve_parser.add_argument("--access-log", action="store_true", help="log every request to stdout")

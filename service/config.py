@@ -13,6 +13,7 @@ class Config:
     redis_url: str | None = None  # None: `meeple serve` starts the embedded store
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
+    connections: int = 1000  # requests (event streams included) each API process serves at once
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     admin_token: str | None = None  # may export a game's log before the game is over
     sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
@@ -29,6 +30,7 @@ class Config:
             redis_url=env.get("MEEPLE_REDIS_URL") or None,
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            connections=int(env.get("MEEPLE_CONNECTIONS", cls.connections)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
             stream_heartbeat_ms=int(env.get("MEEPLE_STREAM_HEARTBEAT_MS", cls.stream_heartbeat_ms)),

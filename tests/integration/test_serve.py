@@ -10,9 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 import requests
 
+from service.cli import WORKER_NICENESS
 from tests.integration.conftest import free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
@@ -70,3 +72,16 @@ def test_the_store_stops_with_serve_and_keeps_its_data(tmp_path: Path, stop: sig
         process.terminate()
         process.wait(timeout=20)
     assert gone(data)
+
+
+def test_the_worker_beside_the_api_yields_the_cpu_to_it(tmp_path: Path) -> None:
+    process, _ = start(tmp_path / "var")
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+        worker = next(child for child in children if "worker" in child.cmdline())
+        api = [child for child in children if "serve" in child.cmdline()]
+        assert api and all(child.nice() == 0 for child in api)
+        assert worker.nice() == WORKER_NICENESS > 0
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
