@@ -192,7 +192,9 @@ async def run(args: argparse.Namespace) -> None:
     print(f"scripts: {len(scripts)} recorded Djambi games, {statistics.mean(len(s.moves) for s in scripts):.0f} "
           f"commands each on average")
     with Server() as server:
-        connector = aiohttp.TCPConnector(limit=0)
+        # idle connections are let go before gunicorn's keep-alive (2 s) closes them, so that
+        # no command is sent on a connection the server is closing
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=1.0)
         async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=120)) as http:
             await health_rate(http, server.url, 10, 1.0)  # warm up
             best = 0.0
