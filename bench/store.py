@@ -24,14 +24,15 @@ import statistics
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 import redis
 
 from bench.recorded import Recorded, long_game, record
 from bench.server import Server
 from domain import GAMES
+from events import keys
 from events.execute import Executor, StateCache
 from events.store import EventStore
 
@@ -126,14 +127,14 @@ def rebuild(store: EventStore, played: Recorded, repeats: int = 5) -> tuple[floa
     def from_payloads() -> None:
         game.replay(options, played.seats, [game.events.decode(e.type, e.schema_version, e.payload) for e in envelopes])
 
-    def rates() -> tuple[float, ...]:
-        return tuple(_events_per_second(run, len(envelopes), repeats) for run in
-                     (from_store, from_payloads, lambda: game.replay(options, played.seats, decoded)))
+    def fold() -> None:
+        game.replay(options, played.seats, decoded)
 
-    return rates()  # type: ignore[return-value]
+    return (_events_per_second(from_store, len(envelopes), repeats), _events_per_second(from_payloads, len(envelopes), repeats),
+            _events_per_second(fold, len(envelopes), repeats))
 
 
-def _events_per_second(run: Any, events: int, repeats: int) -> float:
+def _events_per_second(run: Callable[[], None], events: int, repeats: int) -> float:
     """The best of `repeats` runs, as events/s."""
     best = float("inf")
     for _ in range(repeats):
@@ -173,7 +174,7 @@ def _stored(store: EventStore, played: Recorded) -> str:
 def bytes_per_event(client: redis.Redis, game_ids: list[str]) -> float:
     total = events = 0
     for game_id in game_ids:
-        key = f"meeple:{{{game_id}}}:events"
+        key = keys.stream(game_id)
         total += int(client.memory_usage(key, samples=0) or 0)
         events += int(client.xlen(key))
     return total / max(events, 1)

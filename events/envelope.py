@@ -73,7 +73,6 @@ class GameRecord:
     holders: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player holding it
     token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
 
-
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""
         return next((seat for seat, holder in self.holders.items() if holder == player_id), None)

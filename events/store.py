@@ -104,7 +104,8 @@ class EventStore:
         *fields, entries = pipe.execute()
         record = _record(game_id, *fields)
         newer = _envelopes(game_id, entries)
-        return record, [envelope for envelope in newer if envelope.version <= record.version]  # not one appended since
+        # an append between reading the record and the stream waits for the next load
+        return record, [envelope for envelope in newer if envelope.version <= record.version]
 
     @staticmethod
     def _ask_record(pipe: Any, game_id: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,13 +12,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench.server import free_port
 from tests.integration.clients import Client
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:

@@ -19,10 +19,11 @@ import pytest
 import redis
 import requests
 
+from bench.server import free_port
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.integration.clients import preferred
-from tests.integration.conftest import free_port, wait_until_healthy
+from tests.integration.conftest import wait_until_healthy
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 ROOT = Path(__file__).parents[2]

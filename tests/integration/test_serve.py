@@ -14,8 +14,8 @@ import psutil
 import pytest
 import requests
 
+from bench.server import free_port
 from service.cli import WORKER_NICENESS
-from tests.integration.conftest import free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
