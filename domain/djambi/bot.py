@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from domain.core.game import Seat
@@ -15,6 +16,7 @@ from domain.djambi.rules import as_play, decide
 from domain.djambi.state import DjambiState, status
 
 SEARCH_WIDTH = 6  # own plays the search looks into
+SEARCH_SECONDS = 0.5  # no further own play is looked into once this is spent
 NO_CHANCE = SeededRng(0)  # Djambi has no chance; `decide` asks for a source all the same
 VALUE = {Kind.CHIEF: 0, Kind.ASSASSIN: 5, Kind.REPORTER: 4, Kind.DIPLOMAT: 3, Kind.NECROMOBILE: 3, Kind.MILITANT: 2}
 
@@ -36,11 +38,15 @@ def greedy_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
 
 
 def search_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
-    """A max^n search: each of the seat's `SEARCH_WIDTH` best-looking plays is answered by
-    every other seat in turn with the play that suits that seat best (its greedy reply),
-    until this seat is to move again; the play whose outcome scores best for this seat wins."""
+    """A max^n search: each of the seat's `SEARCH_WIDTH` best-looking plays, best first and
+    while `SEARCH_SECONDS` last, is answered by every other seat in turn with the play that
+    suits that seat best (its greedy reply), until this seat is to move again; the play whose
+    outcome scores best for this seat wins."""
+    deadline = time.perf_counter() + SEARCH_SECONDS
     best: tuple[float, Play] | None = None
     for _, play in _ranked(state, seat, rng)[:SEARCH_WIDTH]:
+        if best is not None and time.perf_counter() > deadline:
+            break
         after = _played(state, play)
         for _ in range(len(state.remaining) - 1):
             to_move = status(after).to_move

@@ -15,6 +15,7 @@ from domain.core.game import Game, GameStatus
 from domain.core.rng import Rng, SeededRng
 from domain.core.search import Budget, Ismcts, Rules
 from domain.djambi import DJAMBI
+from domain.djambi import bot as djambi_bot
 from domain.djambi.bot import search_bot as djambi_search
 from domain.taki import TAKI
 from domain.taki.bot import search_bot as taki_search
@@ -66,6 +67,12 @@ def test_djambi_search_sees_the_reply_that_greedy_does_not() -> None:
     state = position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED)  # yellow's chief watches D5 along the diagonal
     assert DJAMBI.bots["greedy"](state, 0, SeededRng(0)).to == "D5"
     assert djambi_search(state, 0, SeededRng(0)).to != "D5"
+
+
+def test_djambi_search_looks_into_no_further_play_once_its_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED)
+    monkeypatch.setattr(djambi_bot, "SEARCH_SECONDS", 0.0)
+    assert djambi_search(state, 0, SeededRng(0)).to == "D5"  # the best-looking play alone, as greedy
 
 
 def shuffle_hidden(state, seat: int, seed: int):  # type: ignore[no-untyped-def]
