@@ -19,6 +19,7 @@ from rq.job import Job
 
 from events import keys
 from events.players import Webhooks
+from workers import egress
 
 NOTIFY = "meeple-notify"
 TIMEOUT_SECONDS = 5
@@ -69,7 +70,10 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     attempt: dict[str, Any] = {"delivery": notification["id"], "webhook": hook.id, "kind": notification["kind"],
                                "game_id": notification["game_id"], "at": int(time.time() * 1000)}
     try:
-        response = requests.post(hook.url, data=body, headers=headers, timeout=TIMEOUT_SECONDS)
+        response = egress.post(hook.url, body, headers, TIMEOUT_SECONDS)
+    except egress.AddressRefused:  # not retried, and which addresses the name has is not told
+        webhooks.log(player_id, attempt | {"status": None, "error": "address_refused"})
+        return 0
     except requests.RequestException as error:
         webhooks.log(player_id, attempt | {"status": None, "error": type(error).__name__})
         raise DeliveryFailed(str(error)) from None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain import GAMES
+from workers import egress
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
@@ -113,8 +115,14 @@ class RegisterSchema(Schema):
     name = fields.String(required=True, validate=NAME)
 
 
+def _reachable(url: str) -> None:
+    if egress.refused_literal(urlsplit(url).hostname or ""):
+        raise ValidationError("A webhook must reach a public address, not a private, loopback or link-local one.")
+
+
 class WebhookSchema(Schema):
-    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False, validate=validate.Length(max=2048))
+    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False,
+                     validate=[validate.Length(max=2048), _reachable])
 
 
 class DeliveriesQuerySchema(Schema):

@@ -64,8 +64,11 @@ def test_webhooks_are_registered_listed_and_removed(api: ContractClient) -> None
     assert hook.status_code == 201 and len(hook.json["secret"]) == 64
     listed = api.get("/v1/players/me/webhooks", headers=auth).json["webhooks"]
     assert listed == [{"id": hook.json["id"], "url": "http://localhost:9/hooks", "created": hook.json["created"]}]
-    for wrong in ({"url": "ftp://example.org"}, {"url": "not a url"}, {}):
+    for wrong in ({"url": "ftp://example.org"}, {"url": "not a url"}, {}, {"url": "http://127.0.0.1:9/"},
+                  {"url": "http://[::1]/"}, {"url": "https://169.254.169.254/latest"}, {"url": "http://10.0.0.1/"}):
         assert api.post("/v1/players/me/webhooks", json=wrong, headers=auth).status_code == 422
+    refused = api.post("/v1/players/me/webhooks", json={"url": "http://192.168.0.9/"}, headers=auth).json
+    assert refused["errors"] == {"url": ["A webhook must reach a public address, not a private, loopback or link-local one."]}
     assert api.get("/v1/players/me/deliveries", headers=auth).json == {"deliveries": []}
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 204
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 404

@@ -43,7 +43,9 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def receiver() -> Iterator[str]:
+def receiver(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A receiver on this machine, which the workers started after it may reach."""
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")
     Receiver.received = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -111,6 +113,30 @@ def test_reminders_and_applied_deadlines_are_notified(
 
     assert wait_for(lambda: "deadline_applied" in kinds(), timeout=30)
     assert kinds()[:3] == ["your_turn", "reminder", "deadline_applied"]
+
+
+def test_a_webhook_on_a_private_address_is_refused_once_and_logged(
+    executor: Executor, start_worker: Start, receiver: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "refuse")
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_RETRY", "1,1,1")
+    redis = executor.store.redis
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    hooks = Webhooks(redis)
+    hooks.add(ann.id, "ip", f"{receiver}/ip", "s" * 64)
+    hooks.add(ann.id, "name", receiver.replace("127.0.0.1", "localhost") + "/name", "t" * 64)
+    executor.store.create_game("p", "taki", {"first_seat": 0}, 2)
+    executor.store.claim_seat("p", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.claim_seat("p", 1, "bo", "seat-token-bo")
+    executor.start("p", SeededRng(6))
+    start_worker()
+
+    assert wait_for(lambda: len(hooks.attempts(ann.id, 10)) == 2, timeout=30)
+    time.sleep(2.5)  # past every retry interval
+    attempts = hooks.attempts(ann.id, 10)
+    assert sorted((a["webhook"], a["status"], a["error"]) for a in attempts) == [
+        ("ip", None, "address_refused"), ("name", None, "address_refused")]
+    assert Receiver.received == []
 
 
 def test_the_end_of_a_game_is_notified_to_every_player(executor: Executor) -> None:
