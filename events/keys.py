@@ -84,6 +84,20 @@ def game_index() -> str:
     return f"{PREFIX}:games"
 
 
+STATUSES = ("waiting", "active", "finished")
+
+
+def games_with_status(status: str) -> str:
+    """Sorted set: the ids of the games with this status, by when they took it (see
+    EventStore.indexed for how it follows a game's status)."""
+    return f"{PREFIX}:games:{status}"
+
+
+def status_index_built() -> str:
+    """String: set once every game created before the status indexes existed is filed in them."""
+    return f"{PREFIX}:games:by-status"
+
+
 def feed() -> str:
     """Stream: the `game` id of each append, for the reactor and the inbox streams (capped;
     the sweeper covers anything it misses)."""

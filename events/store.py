@@ -30,6 +30,7 @@ from events.envelope import (
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
+_RECORD_PARTS = 5  # the hashes a game's record is read from (EventStore._ask_record)
 
 
 def _script(name: str) -> str:
@@ -86,6 +87,7 @@ class EventStore:
             "forked_from": json.dumps(None if forked_from is None else dataclasses.asdict(forked_from)),
         })
         pipe.zadd(keys.game_index(), {game_id: now})
+        pipe.zadd(keys.games_with_status("waiting"), {game_id: now})
         pipe.execute()
         return self.game(game_id)
 
@@ -109,6 +111,7 @@ class EventStore:
 
     @staticmethod
     def _ask_record(pipe: Any, game_id: str) -> None:
+        """Queue the _RECORD_PARTS reads that make a game's record."""
         pipe.hgetall(keys.meta(game_id))
         pipe.hgetall(keys.seats(game_id))
         pipe.hgetall(keys.bots(game_id))
@@ -116,33 +119,82 @@ class EventStore:
         pipe.hgetall(keys.tokens(game_id))
 
     def list_games(self, game: str | None, status: str | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
-        """Games newest first, filtered; the page and the offset of the next one (None at the end)."""
+        """Games filtered, newest first (by when they took `status`, if given); the page and the
+        offset of the next one (None at the end)."""
         found: list[GameRecord] = []
-        for position, ids in self._index_pages(offset, max(limit, 50)):
-            for index, game_id in enumerate(ids):
-                record = self.game(game_id)
+        index = keys.game_index() if status is None else keys.games_with_status(status)
+        for position, ids in self._index_pages(index, offset, max(limit, 50)):
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                self._ask_record(pipe, game_id)
+            answers = pipe.execute()
+            for number, game_id in enumerate(ids):
+                fields = answers[number * _RECORD_PARTS:(number + 1) * _RECORD_PARTS]
+                if not fields[0]:
+                    continue  # a game an index still holds though it failed to be created
+                record = _record(game_id, *fields)
                 if (game is None or record.game == game) and (status is None or record.status == status):
                     found.append(record)
                     if len(found) == limit:
-                        return found, position + index + 1
+                        return found, position + number + 1
         return found, None
 
     def count_by_status(self) -> dict[str, int]:
-        """How many games wait for players, are in play, and are over (one pass over the index)."""
-        counts = {"waiting": 0, "active": 0, "finished": 0}
-        for _, ids in self._index_pages(0, 1000):
+        """How many games wait for players, are in play, and are over, as the status indexes hold
+        them (a game whose process died as it finished counts as in play until the next sweep)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for status in keys.STATUSES:
+            pipe.zcard(keys.games_with_status(status))
+        return dict(zip(keys.STATUSES, pipe.execute(), strict=True))
+
+    def indexed(self, status: str) -> Iterator[tuple[str, bool]]:
+        """The ids of the games with `status`, oldest first, each with whether every seat is taken.
+
+        A game changes index in the round trip of the append that starts it, and in the one
+        after the append that ends it: the index of games in play may hold a game that is over,
+        never lack one that is not. A game found under a status it has left is moved to its own."""
+        index, position = keys.games_with_status(status), 0
+        while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
-                pipe.hget(keys.meta(game_id), "status")
-            for status in pipe.execute():
-                if status is not None:
-                    counts[status.decode()] = counts.get(status.decode(), 0) + 1
-        return counts
+                pipe.hmget(keys.meta(game_id), "status", "seats")
+                pipe.hlen(keys.seats(game_id))
+            answers, filing, moved = pipe.execute(), self.redis.pipeline(transaction=False), 0
+            for game_id, (actual, seats), taken in zip(ids, answers[::2], answers[1::2], strict=True):
+                if actual == status.encode():
+                    yield game_id, taken == int(seats)
+                else:
+                    self._file(filing, game_id, status, None if actual is None else actual.decode(), _now())
+                    moved += 1
+            filing.execute()
+            position += len(ids) - moved
 
-    def _index_pages(self, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
-        """The game ids of the index, newest first, in pages from `start`: each page's position and ids."""
+    def build_status_index(self) -> None:
+        """File every game under its status, once: for a store written before the status indexes."""
+        if self.redis.exists(keys.status_index_built()):
+            return
+        for _, ids in self._index_pages(keys.game_index(), 0, 1000):
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hmget(keys.meta(game_id), "status", "created")
+            filing = self.redis.pipeline(transaction=False)
+            for game_id, (status, created) in zip(ids, pipe.execute(), strict=True):
+                if status is not None:
+                    filing.zadd(keys.games_with_status(status.decode()), {game_id: int(created)}, nx=True)
+            filing.execute()
+        self.redis.set(keys.status_index_built(), 1)
+
+    @staticmethod
+    def _file(pipe: Any, game_id: str, old: str, new: str | None, now: int) -> None:
+        """Move a game from the index of status `old` to that of `new` (None: a game that is gone)."""
+        pipe.zrem(keys.games_with_status(old), game_id)
+        if new is not None:
+            pipe.zadd(keys.games_with_status(new), {game_id: now}, nx=True)
+
+    def _index_pages(self, index: str, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
+        """The game ids of an index, newest first, in pages from `start`: each page's position and ids."""
         position = start
-        while ids := cast(list[bytes], self.redis.zrevrange(keys.game_index(), position, position + size - 1)):
+        while ids := cast(list[bytes], self.redis.zrevrange(index, position, position + size - 1)):
             yield position, [raw_id.decode() for raw_id in ids]
             position += len(ids)
 
@@ -232,7 +284,9 @@ class EventStore:
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
         for event in events:
             args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
-        answer = self._append_and_announce([keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)], args, game_id)
+        script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
+        opening = status if expected_version == 0 else None
+        answer = self._append_and_announce(script_keys, args, game_id, opening, now)
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
@@ -241,23 +295,42 @@ class EventStore:
         if outcome == "duplicate":
             return self._earlier(game_id, answer[1].decode(), fingerprint)
         version = int(answer[1])
+        if status == "finished" and expected_version > 0:
+            pipe = self.redis.pipeline(transaction=False)
+            self._file(pipe, game_id, "active", "finished", now)
+            pipe.execute()
         envelopes = tuple(
             Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
             for number, event in enumerate(events, start=1)
         )
         return Appended(version, envelopes, finished=status == "finished")
 
-    def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str) -> list[bytes]:
+    def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: str | None,
+                             now: int) -> list[bytes]:
         """Run the append script and tell the feed that the game may have changed, in one round
-        trip. The feed lives in no game's slot, so it cannot be written by the script: it is
-        told even when the append writes nothing, which costs its consumers a needless look."""
+        trip; an `opening` append (the first, which starts the game with that status) also files
+        the game under it. The feed and the indexes live in no game's slot, so the script cannot
+        write them: they are written even when the append writes nothing, which costs the feed's
+        consumers a needless look, and leaves the indexes right (a first append fails only
+        because another one came first)."""
+        def announce(pipe: Any) -> None:
+            pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+            if opening is not None:
+                self._file(pipe, game_id, "waiting", opening, now)
+
         pipe = self.redis.pipeline(transaction=False)
         pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
-        pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+        announce(pipe)
         try:
             return cast(list[bytes], pipe.execute()[0])
-        except redis.exceptions.NoScriptError:  # a server that does not hold the script yet (the feed was told)
-            return cast(list[bytes], self._append(keys=script_keys, args=args))
+        except redis.exceptions.NoScriptError:
+            # a server that does not hold the script yet: the announcement went out before the
+            # append, and a reaction to it saw nothing new, so it is made again after the append
+            answer = cast(list[bytes], self._append(keys=script_keys, args=args))
+            again = self.redis.pipeline(transaction=False)
+            announce(again)
+            again.execute()
+            return answer
 
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""

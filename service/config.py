@@ -16,7 +16,7 @@ class Config:
     connections: int = 1000  # requests (event streams included) each API process serves at once
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     admin_token: str | None = None  # may export a game's log before the game is over
-    sweep_seconds: float = 10.0  # how often the reactor re-checks every active game
+    sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
     rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)

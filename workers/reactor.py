@@ -1,8 +1,10 @@
 """Reacting to appended events: whatever a new version makes due is enqueued as an idempotent
 job — an AI seat's move at once, a deadline at the time it passes, reminders before it, and
-notifications to the players concerned ("your turn", "deadline applied", "game over"). The reactor reads the feed through a consumer group; a periodic
-sweep of the active games catches anything the feed missed (an announcement lost with the
-store, a job lost with its worker)."""
+notifications to the players concerned ("your turn", "deadline applied", "game over"). The
+reactor reads the feed through a consumer group; a periodic sweep of the games in play catches
+anything the feed missed (an announcement lost with the store, a job lost with its worker), and
+starts any game whose seats are all taken but whose starter died before starting it. A sweep
+goes a few games at a time between reads of the feed, so it never holds up a reaction."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TypeVar
 
 import redis
 from rq import Queue
@@ -27,6 +31,7 @@ from workers.notify import notify
 from workers.queues import bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
+T = TypeVar("T")
 
 GROUP = "reactors"
 # A job needs no copy when it is done, or still waiting in its queue. One that a worker took
@@ -124,40 +129,64 @@ class Reactor:
         return status in (JobStatus.FINISHED, JobStatus.SCHEDULED) or self.redis.lpos(queue.key, job_id) is not None
 
     def sweep(self) -> None:
-        """React to every active game."""
-        cursor: int | None = 0
-        while cursor is not None:
-            games, cursor = self.executor.store.list_games(None, "active", cursor, 100)
-            for record in games:
-                self.react(record.id)
+        """Sweep every game at once."""
+        for _ in self.sweeping():
+            pass
+
+    def sweeping(self) -> Iterator[None]:
+        """Start every full game that never started and react to every game in play, one game a step."""
+        store = self.executor.store
+        store.build_status_index()
+        for game_id, full in store.indexed("waiting"):
+            if full:
+                self._guarded(partial(self.executor.start, game_id), failed=None)
+            yield
+        for game_id, _ in store.indexed("active"):
+            self._guarded(partial(self.react, game_id), failed=0)  # one bad game stops no sweep
+            yield
 
     def run(self, stop: threading.Event) -> None:
-        """Consume the feed until `stop` is set, sweeping every `sweep_seconds`."""
+        """Consume the feed until `stop` is set, sweeping every `sweep_seconds` (from the end of
+        one sweep to the start of the next)."""
         try:
             self.redis.xgroup_create(keys.feed(), GROUP, id="$", mkstream=True)
         except redis.ResponseError as error:
             if "BUSYGROUP" not in str(error):
                 raise
+        sweep: Iterator[None] | None = None
         next_sweep = 0.0
         while not stop.is_set():
-            if time.monotonic() >= next_sweep:
-                self._guarded(self.sweep)
-                next_sweep = time.monotonic() + self.sweep_seconds
-            self._guarded(self._consume)
+            if sweep is None and time.monotonic() >= next_sweep:
+                sweep = self.sweeping()
+            if sweep is not None and not self._guarded(partial(self._advance, sweep), failed=False):
+                sweep, next_sweep = None, time.monotonic() + self.sweep_seconds
+            self._guarded(partial(self._consume, wait=sweep is None), failed=None)
 
-    def _consume(self) -> None:
-        batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100, block=1000)
+    @staticmethod
+    def _advance(sweep: Iterator[None], seconds: float = 0.05) -> bool:
+        """Go on with a sweep for about `seconds`; whether it has more to do."""
+        until = time.monotonic() + seconds
+        for _ in sweep:
+            if time.monotonic() >= until:
+                return True
+        return False
+
+    def _consume(self, wait: bool) -> None:
+        """React to the games announced on the feed, waiting up to a second for one if `wait`."""
+        batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100, block=1000 if wait else None)
         for _, entries in batches or ():
             for game_id in dict.fromkeys(fields[b"game"].decode() for _, fields in entries):  # each game once
                 self.react(game_id)
             self.redis.xack(keys.feed(), GROUP, *(entry_id for entry_id, _ in entries))
 
-    def _guarded(self, work: Callable[[], None]) -> None:
+    def _guarded(self, work: Callable[[], T], failed: T) -> T:
+        """What `work` returns, or `failed` if it raised."""
         try:
-            work()
+            return work()
         except redis.ConnectionError as error:
             log.warning("store unreachable, retrying: %s", error)
             time.sleep(1)
         except Exception:  # the loop outlives any one bad game
             log.exception("reaction failed")
             time.sleep(0.1)
+        return failed

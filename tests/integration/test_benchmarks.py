@@ -32,3 +32,8 @@ def test_the_store_benchmark_prints_every_figure() -> None:
     printed = run("bench.store", "--seconds", "0.5", "--games", "1", "3", "--processes", "1", "--threads", "2")
     for figure in ("appends/XADD", "from store", "at version 5,000", "bytes per event", "3 games of every kind"):
         assert figure in printed
+
+
+def test_the_reactor_benchmark_prints_every_figure() -> None:
+    printed = run("bench.reactor", "--finished", "20", "--active", "5", "--probes", "3")
+    assert "20 finished, 5 in play: a sweep takes" in printed and "over 3 moves" in printed

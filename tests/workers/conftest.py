@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 import redis
 
+from events import keys
 from events.execute import Executor
 from events.store import EventStore
+from workers.reactor import GROUP
 
 Start = Callable[[], subprocess.Popen[bytes]]
 
@@ -43,6 +45,14 @@ def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=30)
+
+
+def reacting(client: redis.Redis) -> bool:  # type: ignore[type-arg]
+    """Whether a reactor is reading the feed (its consumer group exists)."""
+    try:
+        return any(group["name"] == GROUP.encode() for group in client.xinfo_groups(keys.feed()))
+    except redis.ResponseError:  # no feed yet
+        return False
 
 
 def wait_for(condition: Callable[[], bool], timeout: float) -> bool:

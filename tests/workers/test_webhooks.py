@@ -19,7 +19,7 @@ from domain.taki.commands import Draw
 from events.envelope import TurnDeadline
 from events.execute import Executor
 from events.players import PlayerStore, Webhooks
-from tests.workers.conftest import Start, wait_for
+from tests.workers.conftest import Start, reacting, wait_for
 
 pytestmark = pytest.mark.redis
 
@@ -101,12 +101,13 @@ def test_reminders_and_applied_deadlines_are_notified(
     redis = executor.store.redis
     ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
     Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
+    monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", "2")
+    start_worker()
+    assert wait_for(lambda: reacting(redis), timeout=30)  # the reminder, due a second into the turn, is not missed
     executor.store.create_game("r", "taki", {}, 2, TurnDeadline(3, "skip"))
     executor.store.claim_seat("r", 0, "ann", "seat-token-ann", player_id=ann.id)
     executor.store.claim_seat("r", 1, "bo", "seat-token-bo")
     executor.start("r", SeededRng(4))
-    monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", "2")
-    start_worker()
 
     def kinds() -> list[str]:
         return [json.loads(body)["kind"] for path, _, body in Receiver.received if path == "/ok"]
