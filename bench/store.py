@@ -54,10 +54,11 @@ class _Writing:
         self.name, self.script, self.batch, self.version, self.game_id = name, script, 0, 0, name
 
 
-def _writer(kind: str, url: str, games: list[str], threads: int, start: float, seconds: float) -> tuple[int, int]:
-    """In one process: `threads` threads writing to `games` in turn from `start` for `seconds`;
-    how many calls and how many events they wrote."""
-    store, scripts = _store(url), _recorded()
+def _writer(kind: str, url: str, scripts: list[Recorded], games: list[str], threads: int, start: float,
+            seconds: float) -> tuple[int, int]:
+    """In one process: `threads` threads writing `scripts` to `games` in turn from `start` for
+    `seconds`; how many calls and how many events they wrote."""
+    store = _store(url)
     counts = [(0, 0)] * threads
 
     def write(thread: int) -> None:
@@ -97,13 +98,14 @@ def _writer(kind: str, url: str, games: list[str], threads: int, start: float, s
     return sum(c for c, _ in counts), sum(e for _, e in counts)
 
 
-def writes(pool: ProcessPoolExecutor, kind: str, url: str, games: int, processes: int, threads: int,
-           seconds: float) -> tuple[float, float]:
-    """Calls/s and events/s of `kind` (append or xadd) spread over `games` games."""
+def writes(pool: ProcessPoolExecutor, kind: str, url: str, scripts: list[Recorded], games: int, processes: int,
+           threads: int, seconds: float) -> tuple[float, float]:
+    """Calls/s and events/s of `kind` (append or xadd) spread over `games` games. The games to
+    write are played here, once, so that every writer is ready well before the start."""
     names = [f"g{games}-{kind}-{n}" for n in range(games)]
     per_process = max(1, min(threads, games // processes or 1))
     start = time.time() + 1.0
-    futures = [pool.submit(_writer, kind, url, names[p::processes], per_process, start, seconds)
+    futures = [pool.submit(_writer, kind, url, scripts, names[p::processes], per_process, start, seconds)
                for p in range(processes) if names[p::processes]]
     results = [future.result() for future in futures]
     return sum(c for c, _ in results) / seconds, sum(e for _, e in results) / seconds
@@ -191,9 +193,11 @@ def main() -> None:
         store = _store(server.redis_url)
         print("writes: the same clients append whole commands, then XADD single entries")
         print(f"{'games':>6} {'appends/s':>10} {'events/s':>9} {'XADD/s':>8} {'appends/XADD':>13}")
+        scripts = _recorded()
         for games in args.games:
-            appends, appended_events = writes(pool, "append", server.redis_url, games, args.processes, args.threads, args.seconds)
-            xadds, _ = writes(pool, "xadd", server.redis_url, games, args.processes, args.threads, args.seconds)
+            appends, appended_events = writes(pool, "append", server.redis_url, scripts, games, args.processes, args.threads,
+                                              args.seconds)
+            xadds, _ = writes(pool, "xadd", server.redis_url, scripts, games, args.processes, args.threads, args.seconds)
             print(f"{games:6d} {appends:10.0f} {appended_events:9.0f} {xadds:8.0f} {100 * appends / xadds:12.0f}%")
 
         print("\nrebuild from events, no snapshot (target >= 100,000 events/s)")
@@ -210,8 +214,7 @@ def main() -> None:
 
         print("\nstored bytes per event (MEMORY USAGE of the stream / its length; target <= 300)")
         for name in GAMES:
-            print(f"{name:>12} {bytes_per_event(server.redis, [_stored(store, p) for p in _recorded() if p.game == name]):6.0f}")
-        scripts = _recorded()
+            print(f"{name:>12} {bytes_per_event(server.redis, [_stored(store, p) for p in scripts if p.game == name]):6.0f}")
         for games in args.games:
             stored = [_stored(store, scripts[n % len(scripts)]) for n in range(games)]
             print(f"{games:>6} games of every kind: {bytes_per_event(server.redis, stored):6.0f}")
