@@ -59,19 +59,27 @@ def _public_address(host: str, port: int) -> str:
     return str(public[0])
 
 
-def _connect(conn: Any) -> socket.socket:
-    return connection.create_connection((_public_address(conn.host, conn.port), conn.port), conn.timeout,
-                                        source_address=conn.source_address, socket_options=conn.socket_options)
+class _ToPublicAddress:
+    """A connection made to a checked public address of its host (the certificate of an HTTPS
+    one is still checked against the host's name)."""
 
+    host: str
+    port: int
+    timeout: Any
+    source_address: Any
+    socket_options: Any
 
-class _PublicHTTPConnection(HTTPConnection):
     def _new_conn(self) -> socket.socket:
-        return _connect(self)
+        return connection.create_connection((_public_address(self.host, self.port), self.port), self.timeout,
+                                            source_address=self.source_address, socket_options=self.socket_options)
 
 
-class _PublicHTTPSConnection(HTTPSConnection):  # the certificate is still checked against the host's name
-    def _new_conn(self) -> socket.socket:
-        return _connect(self)
+class _PublicHTTPConnection(_ToPublicAddress, HTTPConnection):
+    pass
+
+
+class _PublicHTTPSConnection(_ToPublicAddress, HTTPSConnection):
+    pass
 
 
 class _PublicHTTPPool(HTTPConnectionPool):
