@@ -5,12 +5,14 @@
 Plays `--games` seeded games per pairing of levels for each game, the seats alternating
 between the two levels (with at least as many seats as the game needs: Djambi plays 4,
 two of each level), and prints how often each level wins and its mean and slowest time per
-move. Games run in `--jobs` processes; the figures do not depend on it."""
+move. Games run in `--jobs` processes; the figures do not depend on it. Progress goes to
+stderr, a tenth of a pairing's games at a time."""
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -62,7 +64,10 @@ def main() -> None:
                 games = pool.map(_play_seeded, [name] * args.games, seatings, range(args.games))
                 wins: Counter[str | None] = Counter()
                 times: dict[str, list[float]] = defaultdict(list)
-                for winner, move_times in games:
+                for played, (winner, move_times) in enumerate(games, start=1):
+                    if played % max(args.games // 10, 1) == 0 and played < args.games:
+                        print(f"  {name} {first}:{second}: {played}/{args.games} games, "
+                              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
                     wins[winner] += 1
                     for level, spent in move_times.items():
                         times[level] += spent
@@ -74,6 +79,7 @@ def main() -> None:
                           f"{mean_ms:7.2f} ms per move, slowest {slowest_ms:6.0f} ms")
                 if wins[None]:
                     print(f"  {'no one':>8} wins {wins[None]:4d}")
+                sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -37,3 +37,10 @@ def test_the_store_benchmark_prints_every_figure() -> None:
 def test_the_reactor_benchmark_prints_every_figure() -> None:
     printed = run("bench.reactor", "--finished", "20", "--active", "5", "--probes", "3")
     assert "20 finished, 5 in play: a sweep takes" in printed and "over 3 moves" in printed
+
+
+def test_the_bots_benchmark_prints_win_rates_and_times_per_move() -> None:
+    printed = run("bench.bots", "--games", "2", "--pairing", "random:greedy", "--jobs", "1")
+    for game in ("taki", "djambi", "bahama_taxi"):
+        assert f"{game}: random vs greedy, 2 games" in printed
+    assert printed.count("ms per move, slowest") == 6
