@@ -100,8 +100,9 @@ def _writer(kind: str, url: str, scripts: list[Recorded], games: list[str], thre
 
 def writes(pool: ProcessPoolExecutor, kind: str, url: str, scripts: list[Recorded], games: int, processes: int,
            threads: int, seconds: float) -> tuple[float, float]:
-    """Calls/s and events/s of `kind` (append or xadd) spread over `games` games. The games to
-    write are played here, once, so that every writer is ready well before the start."""
+    """Calls/s and events/s of `kind` (append or xadd) spread over `games` games, writing the
+    recorded `scripts`: played once by the caller, they leave every writer ready well before
+    the start."""
     names = [f"g{games}-{kind}-{n}" for n in range(games)]
     per_process = max(1, min(threads, games // processes or 1))
     start = time.time() + 1.0
