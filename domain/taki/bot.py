@@ -74,15 +74,49 @@ def determinize(state: TakiState, seat: Seat, rng: Rng) -> TakiState:
     return replace(state, hands=hands, draw_pile=pile)
 
 
+# How much each feature of a seat's position adds to its chance of going out first, as a
+# conditional logit over the seats: fitted on two-seat games of `greedy` against itself by
+# `python -m bench.taki_evaluation`, which prints these weights.
+WEIGHTS = {
+    "cards": -0.10, "king": 0.78, "change_color": 0.23, "super_taki": 0.15, "plus3_breaker": -0.26,
+    "plus3": 0.29, "plus2": 0.32, "stop": 0.08, "plus": 0.07, "taki": 0.14,
+    "colors": -0.31, "active_color": 0.13, "to_move": 0.04, "facing_plus2": -0.09, "one_card": 0.26,
+}
+COUNTED = {"king": Figure.KING, "change_color": Figure.CHANGE_COLOR, "super_taki": Figure.SUPER_TAKI,
+           "plus3_breaker": Figure.PLUS3_BREAKER, "plus3": Figure.PLUS3, "plus2": Figure.PLUS2,
+           "stop": Figure.STOP, "plus": Figure.PLUS, "taki": Figure.TAKI}
+
+
+def features(state: TakiState, seat: Seat) -> dict[str, int]:
+    """What a seat's position is judged by: the cards it has to go, the cards that matter most
+    by figure, how many colours it holds and can follow, and whether it moves or faces a +2 now."""
+    hand = state.hands[seat]
+    figures = Counter(card.figure for card in hand)
+    moving = state.current == seat
+    return {
+        "cards": _cards_to_go(state, seat),
+        **{name: figures[figure] for name, figure in COUNTED.items()},
+        "colors": len({card.color for card in hand if card.color is not None}),
+        "active_color": sum(card.color == state.active_color for card in hand),
+        "to_move": int(moving),
+        "facing_plus2": state.plus2_stack if moving else 0,
+        "one_card": int(len(hand) == 1),
+    }
+
+
 def evaluate(state: TakiState) -> list[float]:
-    """Each seat's chance of going out first, guessed from the cards it still has to shed."""
-    return softmax_shares([-0.4 * _cards_to_go(state, seat) for seat in range(state.seats)])
+    """Each seat's chance of going out first: the first seat out has it all (it won, §14.3);
+    otherwise the active seats share it by the weighted features of their positions."""
+    if state.out:
+        return [float(seat == state.out[0]) for seat in range(state.seats)]
+    active = state.active_seats()
+    scores = [sum(WEIGHTS[name] * value for name, value in features(state, seat).items()) for seat in active]
+    shares = dict(zip(active, softmax_shares(scores), strict=True))
+    return [shares.get(seat, 0.0) for seat in range(state.seats)]
 
 
 def _cards_to_go(state: TakiState, seat: Seat) -> int:
     """Cards left to shed: the hand, and in tournament mode the hands of the stages to come (§15)."""
-    if not state.is_active(seat):
-        return 0 if seat in state.out else 99
     stage = state.stages[seat] if state.is_tournament else 1
     return len(state.hands[seat]) + stage * (stage - 1) // 2
 
@@ -95,6 +129,6 @@ def candidates(state: TakiState, seat: Seat) -> list[Command]:
 
 
 search_bot = Ismcts(Rules(legal_commands, decide, evolve, status), determinize, greedy_bot, evaluate,
-                    seats=lambda state: state.seats, budget=Budget(worlds=40, seconds=0.8), depth=10, candidates=candidates)
+                    seats=lambda state: state.seats, budget=Budget(worlds=40, seconds=0.8), depth=0, candidates=candidates)
 
 BOTS: dict[str, Callable[[TakiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

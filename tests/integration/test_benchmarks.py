@@ -44,3 +44,10 @@ def test_the_bots_benchmark_prints_win_rates_and_times_per_move() -> None:
     for game in ("taki", "djambi", "bahama_taxi"):
         assert f"{game}: random vs greedy, 2 games" in printed
     assert printed.count("ms per move, slowest") == 6
+
+
+def test_the_taki_evaluation_fit_prints_every_weight_and_its_log_loss() -> None:
+    printed = run("bench.taki_evaluation", "--games", "20", "--jobs", "1")
+    for name in ("cards", "king", "facing_plus2", "one_card"):
+        assert f" {name} " in printed
+    assert "log loss on the games held out: fitted" in printed

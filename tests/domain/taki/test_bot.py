@@ -1,13 +1,15 @@
-"""The TAKI AI levels always choose a legal command, and the greedy one says "Last card!" in time."""
+"""The TAKI AI levels always choose a legal command, the greedy one says "Last card!" in time, and the
+search judges positions by what each seat holds."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.core.rng import SeededRng
 from domain.taki import TAKI
-from domain.taki.bot import greedy_bot, random_bot
+from domain.taki.bot import evaluate, greedy_bot, random_bot
 from domain.taki.commands import Play
 from domain.taki.options import Mode, TakiOptions
 from tests.domain.taki.table import given as table
@@ -42,3 +44,15 @@ def test_greedy_breaks_a_plus3_it_can_break() -> None:
     for event in TAKI.decide(state, play(state, 0, "+3"), SeededRng(0)):
         window = TAKI.evolve(window, event)
     assert greedy_bot(window, 1, SeededRng(0)) == play(window, 1, "BRK")
+
+
+def test_the_search_judges_a_king_worth_more_than_a_number_and_fewer_cards_better() -> None:
+    king, number = evaluate(table(["K r3", "r4 r6"], filler=0, current=1))
+    assert king > number and king + number == pytest.approx(1)
+    fewer, more = evaluate(table(["r3", "r4 r6 r7"], filler=0, current=1))
+    assert fewer > 0.5 > more
+
+
+def test_the_search_gives_the_whole_win_to_the_first_seat_out() -> None:
+    state = table(["", "r4 r6", "r3"], filler=0, current=1, out=(0,), options=TakiOptions(play_for_places=True))
+    assert evaluate(state) == [1.0, 0.0, 0.0]
