@@ -82,9 +82,8 @@ WEIGHTS = {
     "plus3": 0.29, "plus2": 0.32, "stop": 0.08, "plus": 0.07, "taki": 0.14,
     "colors": -0.31, "active_color": 0.13, "to_move": 0.04, "facing_plus2": -0.09, "one_card": 0.26,
 }
-COUNTED = {"king": Figure.KING, "change_color": Figure.CHANGE_COLOR, "super_taki": Figure.SUPER_TAKI,
-           "plus3_breaker": Figure.PLUS3_BREAKER, "plus3": Figure.PLUS3, "plus2": Figure.PLUS2,
-           "stop": Figure.STOP, "plus": Figure.PLUS, "taki": Figure.TAKI}
+COUNTED = (Figure.KING, Figure.CHANGE_COLOR, Figure.SUPER_TAKI, Figure.PLUS3_BREAKER, Figure.PLUS3, Figure.PLUS2,
+           Figure.STOP, Figure.PLUS, Figure.TAKI)  # each a feature named by its figure
 
 
 def features(state: TakiState, seat: Seat) -> dict[str, int]:
@@ -95,7 +94,7 @@ def features(state: TakiState, seat: Seat) -> dict[str, int]:
     moving = state.current == seat
     return {
         "cards": _cards_to_go(state, seat),
-        **{name: figures[figure] for name, figure in COUNTED.items()},
+        **{figure.value: figures[figure] for figure in COUNTED},
         "colors": len({card.color for card in hand if card.color is not None}),
         "active_color": sum(card.color == state.active_color for card in hand),
         "to_move": int(moving),
