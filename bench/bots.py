@@ -4,14 +4,15 @@
 
 Plays `--games` seeded games per pairing of levels for each game, the seats alternating
 between the two levels (with at least as many seats as the game needs: Djambi plays 4,
-two of each level), and prints how often each level wins and its mean and slowest time per
-move. Games run in `--jobs` processes; the figures do not depend on it. Progress goes to
+two of each level), and prints how often each level wins, with the 95 % Wilson interval of
+that share, and its mean and slowest time per move. Games run in `--jobs` processes; the figures do not depend on it. Progress goes to
 stderr, a tenth of a pairing's games at a time."""
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import sys
 import time
 from collections import Counter, defaultdict
@@ -38,6 +39,14 @@ def play(game: Game, levels: list[str], seed: int) -> tuple[str | None, dict[str
             state = game.evolve(state, event)
     ranking = game.status(state).ranking
     return (levels[ranking[0][0]] if ranking and len(ranking[0]) == 1 else None), times
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share of `wins` in `games` (95 % for z = 1.96)."""
+    share, spread = wins / games, z * z / games
+    middle = (share + spread / 2) / (1 + spread)
+    half = z * math.sqrt(share * (1 - share) / games + spread / (4 * games)) / (1 + spread)
+    return middle - half, middle + half
 
 
 def _play_seeded(name: str, levels: list[str], seed: int) -> tuple[str | None, dict[str, list[float]]]:
@@ -75,8 +84,9 @@ def main() -> None:
                 for level in (first, second):
                     mean_ms = 1000 * sum(times[level]) / max(len(times[level]), 1)
                     slowest_ms = 1000 * max(times[level], default=0)
-                    print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %), "
-                          f"{mean_ms:7.2f} ms per move, slowest {slowest_ms:6.0f} ms")
+                    low, high = wilson(wins[level], args.games)
+                    print(f"  {level:>8} wins {wins[level]:4d} ({100 * wins[level] / args.games:5.1f} %, 95 % interval "
+                          f"{100 * low:.1f}–{100 * high:.1f} %), {mean_ms:7.2f} ms per move, slowest {slowest_ms:6.0f} ms")
                 if wins[None]:
                     print(f"  {'no one':>8} wins {wins[None]:4d}")
                 sys.stdout.flush()

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.bots import wilson
+
 ROOT = Path(__file__).parents[2]
 
 pytestmark = pytest.mark.http
@@ -44,6 +46,13 @@ def test_the_bots_benchmark_prints_win_rates_and_times_per_move() -> None:
     for game in ("taki", "djambi", "bahama_taxi"):
         assert f"{game}: random vs greedy, 2 games" in printed
     assert printed.count("ms per move, slowest") == 6
+    assert printed.count("95 % interval") == 6
+
+
+def test_win_rates_come_with_wilsons_interval() -> None:
+    assert wilson(107, 200) == pytest.approx((0.4659, 0.6028), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)  # never below 0 nor above 1
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
 
 
 def test_the_taki_evaluation_fit_prints_every_weight_and_its_log_loss() -> None:
