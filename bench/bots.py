@@ -5,8 +5,8 @@
 Plays `--games` seeded games per pairing of levels for each game, the seats alternating
 between the two levels (with at least as many seats as the game needs: Djambi plays 4,
 two of each level), and prints how often each level wins, with the 95 % Wilson interval of
-that share, and its mean and slowest time per move. Games run in `--jobs` processes; the figures do not depend on it. Progress goes to
-stderr, a tenth of a pairing's games at a time."""
+that share, and its mean and slowest time per move. Games run in `--jobs` processes; the
+figures do not depend on it. Progress goes to stderr, a tenth of a pairing's games at a time."""
 
 from __future__ import annotations
 
