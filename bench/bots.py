@@ -16,21 +16,27 @@ import math
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from os import cpu_count
+from typing import Any
 
 from domain import GAMES
-from domain.core.game import Game
+from domain.core.game import Game, Seat
 from domain.core.rng import SeededRng
 
 
-def play(game: Game, levels: list[str], seed: int) -> tuple[str | None, dict[str, list[float]]]:  # type: ignore[type-arg]
-    """One game with `levels[seat]` at each seat: the winning level and the move times per level."""
+def play(game: Game, levels: list[str], seed: int,  # type: ignore[type-arg]
+         watch: Callable[[Any], None] | None = None) -> tuple[Seat | None, dict[str, list[float]]]:
+    """One game with `levels[seat]` at each seat, `watch` shown each position before its move:
+    the seat that won alone (None if no seat did) and the move times per level."""
     rng = SeededRng(seed)
     options = game.options_type()
     state = game.replay(options, len(levels), game.setup(options, len(levels), rng))
     times: dict[str, list[float]] = defaultdict(list)
     while not (status := game.status(state)).finished:
+        if watch is not None:
+            watch(state)
         seat = status.to_move[0]
         started = time.perf_counter()
         command = game.bots[levels[seat]](state, seat, rng)
@@ -38,7 +44,7 @@ def play(game: Game, levels: list[str], seed: int) -> tuple[str | None, dict[str
         for event in game.decide(state, command, rng):
             state = game.evolve(state, event)
     ranking = game.status(state).ranking
-    return (levels[ranking[0][0]] if ranking and len(ranking[0]) == 1 else None), times
+    return (ranking[0][0] if ranking and len(ranking[0]) == 1 else None), times
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -49,7 +55,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return middle - half, middle + half
 
 
-def _play_seeded(name: str, levels: list[str], seed: int) -> tuple[str | None, dict[str, list[float]]]:
+def _play_seeded(name: str, levels: list[str], seed: int) -> tuple[Seat | None, dict[str, list[float]]]:
     return play(GAMES[name], levels, seed)
 
 
@@ -73,11 +79,11 @@ def main() -> None:
                 games = pool.map(_play_seeded, [name] * args.games, seatings, range(args.games))
                 wins: Counter[str | None] = Counter()
                 times: dict[str, list[float]] = defaultdict(list)
-                for played, (winner, move_times) in enumerate(games, start=1):
+                for played, (seating, (winner, move_times)) in enumerate(zip(seatings, games, strict=True), start=1):
                     if played % max(args.games // 10, 1) == 0 and played < args.games:
                         print(f"  {name} {first}:{second}: {played}/{args.games} games, "
                               f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-                    wins[winner] += 1
+                    wins[None if winner is None else seating[winner]] += 1
                     for level, spent in move_times.items():
                         times[level] += spent
                 print(f"{name}: {first} vs {second}, {args.games} games of {seats} seats ({time.perf_counter() - started:.0f} s)")

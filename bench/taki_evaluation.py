@@ -18,10 +18,10 @@ from os import cpu_count
 
 import numpy as np
 
-from domain.core.rng import SeededRng
+from bench.bots import play
 from domain.taki import TAKI
-from domain.taki.bot import WEIGHTS, features, greedy_bot
-from domain.taki.options import TakiOptions
+from domain.taki.bot import WEIGHTS, features
+from domain.taki.state import TakiState
 
 NAMES = list(WEIGHTS)
 
@@ -29,19 +29,14 @@ NAMES = list(WEIGHTS)
 def positions(seed: int) -> list[tuple[list[int], int]]:
     """One game of `greedy` against itself: each position as the first seat's features less the
     second's, with whether the first seat won; none if no seat won alone."""
-    rng = SeededRng(seed)
-    options = TakiOptions()
-    state = TAKI.replay(options, 2, TAKI.setup(options, 2, rng))
-    seen = []
-    while not (status := TAKI.status(state)).finished:
+    seen: list[list[int]] = []
+
+    def watch(state: TakiState) -> None:
         first, second = features(state, 0), features(state, 1)
         seen.append([first[name] - second[name] for name in NAMES])
-        for event in TAKI.decide(state, greedy_bot(state, status.to_move[0], rng), rng):
-            state = TAKI.evolve(state, event)
-    ranking = TAKI.status(state).ranking
-    if not ranking or len(ranking[0]) != 1:
-        return []
-    return [(difference, int(ranking[0] == (0,))) for difference in seen]
+
+    winner, _ = play(TAKI, ["greedy", "greedy"], seed, watch)
+    return [] if winner is None else [(difference, int(winner == 0)) for difference in seen]
 
 
 def dataset(pool: ProcessPoolExecutor, seeds: range) -> tuple[np.ndarray, np.ndarray]:
