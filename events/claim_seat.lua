@@ -8,7 +8,11 @@ if not total then
   return {'missing'}
 end
 total = tonumber(total)
-if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'cancelled' then
+  return {'cancelled'}
+end
+if status ~= 'waiting' then
   return {'started'}
 end
 if ARGV[5] ~= '' then

@@ -62,7 +62,7 @@ class GameRecord:
     game: str
     options: dict[str, Any]
     seats: int
-    status: str  # waiting, active, finished
+    status: str  # waiting, active, finished, or cancelled (its seats were not all taken in time)
     version: int
     created: int  # milliseconds since the epoch
     names: tuple[str | None, ...]  # the name at each seat, None while free
@@ -72,6 +72,7 @@ class GameRecord:
     forked_from: Origin | None = None
     holders: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player holding it
     token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
+    lobby_until: int | None = None  # ms since the epoch: cancelled then if seats are still free
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""
@@ -98,6 +99,14 @@ class IdempotencyKeyReused(Exception):
 
     def __init__(self) -> None:
         super().__init__("This Idempotency-Key was already used for a different command.")
+
+
+class SeatNotLeft(Exception):
+    """A seat that cannot be given up: the game started, or the seat is free."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class SeatUnavailable(Exception):

@@ -84,7 +84,7 @@ def game_index() -> str:
     return f"{PREFIX}:games"
 
 
-STATUSES = ("waiting", "active", "finished")
+STATUSES = ("waiting", "active", "finished", "cancelled")
 
 
 def games_with_status(status: str) -> str:

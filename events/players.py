@@ -57,6 +57,9 @@ class PlayerStore:
     def joined(self, player_id: str, game_id: str) -> None:
         self.redis.zadd(keys.player_games(player_id), {game_id: int(time.time() * 1000)})
 
+    def left(self, player_id: str, game_id: str) -> None:
+        self.redis.zrem(keys.player_games(player_id), game_id)
+
     def games(self, player_id: str) -> list[str]:
         """The games the player holds a seat in, newest first."""
         return [game_id.decode() for game_id in cast(list[bytes], self.redis.zrevrange(keys.player_games(player_id), 0, -1))]

@@ -22,6 +22,7 @@ from events.envelope import (
     IdempotencyKeyReused,
     NewEvent,
     Origin,
+    SeatNotLeft,
     SeatUnavailable,
     TurnDeadline,
     VersionConflict,
@@ -71,13 +72,16 @@ class EventStore:
         self.waiting = waiting or client
         self._append = client.register_script(_script("append.lua"))
         self._claim = client.register_script(_script("claim_seat.lua"))
+        self._leave = client.register_script(_script("leave_seat.lua"))
+        self._cancel = client.register_script(_script("cancel_lobby.lua"))
 
     # games
 
     def create_game(
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
-        spectator_delay: int = 0, forked_from: Origin | None = None,
+        spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
     ) -> GameRecord:
+        """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free."""
         now = _now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -86,6 +90,8 @@ class EventStore:
             "spectator_delay": spectator_delay,
             "forked_from": json.dumps(None if forked_from is None else dataclasses.asdict(forked_from)),
         })
+        if lobby_seconds is not None:
+            pipe.hset(keys.meta(game_id), "lobby_until", now + lobby_seconds * 1000)
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.zadd(keys.games_with_status("waiting"), {game_id: now})
         pipe.execute()
@@ -147,8 +153,9 @@ class EventStore:
             pipe.zcard(keys.games_with_status(status))
         return dict(zip(keys.STATUSES, pipe.execute(), strict=True))
 
-    def indexed(self, status: str) -> Iterator[tuple[str, bool]]:
-        """The ids of the games with `status`, oldest first, each with whether every seat is taken.
+    def indexed(self, status: str) -> Iterator[tuple[str, bool, int | None]]:
+        """The ids of the games with `status`, oldest first, each with whether every seat is taken
+        and when its lobby time ends (None: never).
 
         A game changes index in the round trip of the append that starts it, and in the one
         after the append that ends it: the index of games in play may hold a game that is over,
@@ -157,12 +164,12 @@ class EventStore:
         while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
-                pipe.hmget(keys.meta(game_id), "status", "seats")
+                pipe.hmget(keys.meta(game_id), "status", "seats", "lobby_until")
                 pipe.hlen(keys.seats(game_id))
             answers, filing, moved = pipe.execute(), self.redis.pipeline(transaction=False), 0
-            for game_id, (actual, seats), taken in zip(ids, answers[::2], answers[1::2], strict=True):
+            for game_id, (actual, seats, lobby_until), taken in zip(ids, answers[::2], answers[1::2], strict=True):
                 if actual == status.encode():
-                    yield game_id, taken == int(seats)
+                    yield game_id, taken == int(seats), None if lobby_until is None else int(lobby_until)
                 else:
                     self._file(filing, game_id, status, None if actual is None else actual.decode(), _now())
                     moved += 1
@@ -216,6 +223,32 @@ class EventStore:
         if outcome != "ok":
             raise SeatUnavailable(outcome, _SEAT_PROBLEMS[outcome])
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
+
+    def leave_seat(self, game_id: str, seat: int) -> str | None:
+        """Free a seat of a game still waiting for players; the registered player who held it, if
+        any (whose list of games still names the game). Raises SeatNotLeft."""
+        answer = cast(list[bytes], self._leave(
+            keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id)],
+            args=[seat],
+        ))
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome != "ok":
+            raise SeatNotLeft(outcome, _LEAVE_PROBLEMS[outcome])
+        return answer[1].decode() or None
+
+    def cancel_lobby(self, game_id: str) -> bool:
+        """Cancel a game whose lobby time has passed with seats still free; whether it was. The
+        feed is told, so the reactor notifies its players and their inbox streams show it."""
+        now = _now()
+        cancelled = bool(self._cancel(keys=[keys.meta(game_id), keys.seats(game_id)], args=[now]))
+        if cancelled:
+            pipe = self.redis.pipeline(transaction=False)
+            self._file(pipe, game_id, "waiting", "cancelled", now)
+            pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+            pipe.execute()
+        return cancelled
 
     def seat_for_token(self, record: GameRecord, token: str) -> int | None:
         """The seat a token acts for in the game: a seat token's own, or the seat its player holds."""
@@ -355,6 +388,13 @@ _SEAT_PROBLEMS = {
     "seat_taken": "That seat is taken.",
     "game_full": "Every seat is taken.",
     "already_seated": "You already hold a seat in this game.",
+    "cancelled": "The game was cancelled: its seats were not all taken in time.",
+}
+
+_LEAVE_PROBLEMS = {
+    "started": "Every seat is taken and the game has started: leave it by its own rules (e.g. forfeit).",
+    "cancelled": "The game was cancelled: there is no seat left to give up.",
+    "seat_free": "That seat is free.",
 }
 
 
@@ -386,6 +426,7 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
         holders={int(seat): holder.decode() for seat, holder in holders.items()},
         token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
+        lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
     )
 
 

@@ -46,6 +46,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
+    app.config["MEEPLE_LOBBY_SECONDS"] = config.lobby_seconds
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]

@@ -16,6 +16,7 @@ class Config:
     connections: int = 1000  # requests (event streams included) each API process serves at once
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     admin_token: str | None = None  # may export a game's log before the game is over
+    lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
@@ -38,6 +39,7 @@ class Config:
             rate_per_address=Rate.parse(env["MEEPLE_RATE_PER_ADDRESS"]) if "MEEPLE_RATE_PER_ADDRESS" in env
             else cls.rate_per_address,
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
+            lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,

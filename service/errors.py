@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.core.errors import RuleViolation
 from domain.core.options import OptionsInvalid
-from events.envelope import GameNotFound, IdempotencyKeyReused, SeatUnavailable, VersionConflict
+from events.envelope import GameNotFound, IdempotencyKeyReused, SeatNotLeft, SeatUnavailable, VersionConflict
 
 log = logging.getLogger("meeple")
 
@@ -67,6 +67,8 @@ def handle_error(error: Exception) -> Response:
             return problem(422, "idempotency_key_reused", str(error))
         case SeatUnavailable():
             return problem(409, "seat_unavailable", str(error), reason=error.reason)
+        case SeatNotLeft():
+            return problem(409, "cannot_leave", str(error), reason=error.reason)
         case GameNotFound():
             return problem(404, "game_not_found", str(error))
         case redis.ConnectionError() | redis.TimeoutError():

@@ -1,9 +1,10 @@
 """Reacting to appended events: whatever a new version makes due is enqueued as an idempotent
 job — an AI seat's move at once, a deadline at the time it passes, reminders before it, and
-notifications to the players concerned ("your turn", "deadline applied", "game over"). The
-reactor reads the feed through a consumer group; a periodic sweep of the games in play catches
-anything the feed missed (an announcement lost with the store, a job lost with its worker), and
-starts any game whose seats are all taken but whose starter died before starting it. A sweep
+notifications to the players concerned ("your turn", "deadline applied", "game over", "game
+cancelled"). The reactor reads the feed through a consumer group; a periodic sweep of the games
+in play catches anything the feed missed (an announcement lost with the store, a job lost with
+its worker), starts any game whose seats are all taken but whose starter died before starting
+it, and cancels the games whose lobby time passed with seats still free. A sweep
 goes a few games at a time between reads of the feed, so it never holds up a reaction."""
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Reactor:
         """Enqueue what the game's current version makes due; how many move or deadline jobs."""
         loaded = self.executor.load(game_id)
         if loaded.version == 0:
+            if loaded.record.status == "cancelled":
+                self._notify_cancelled(loaded)
             return 0
         status = loaded.game.status(loaded.state)
         self._notify(loaded, status)
@@ -93,6 +96,14 @@ class Reactor:
                 notify(self.redis, game_id, f"{version}-turn-{seat}", holders[seat],
                        base | {"id": f"{game_id}-{version}-turn-{seat}", "kind": "your_turn", "seat": seat,
                                "deadline": None if deadline is None else deadline.at})
+
+    def _notify_cancelled(self, loaded: Loaded) -> None:
+        """Tell the registered players of a cancelled game that it will not start."""
+        game_id = loaded.record.id
+        for seat, player_id in loaded.record.holders.items():
+            notify(self.redis, game_id, f"cancelled-{seat}", player_id,
+                   {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "game_id": game_id,
+                    "game": loaded.record.game, "version": 0, "seat": seat})
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
@@ -134,14 +145,17 @@ class Reactor:
             pass
 
     def sweeping(self) -> Iterator[None]:
-        """Start every full game that never started and react to every game in play, one game a step."""
+        """Start every full game that never started, cancel every lobby whose time is up, and react
+        to every game in play, one game a step."""
         store = self.executor.store
         store.build_status_index()
-        for game_id, full in store.indexed("waiting"):
+        for game_id, full, lobby_until in store.indexed("waiting"):
             if full:
                 self._guarded(partial(self.executor.start, game_id), failed=None)
+            elif lobby_until is not None and lobby_until <= time.time() * 1000:
+                self._guarded(partial(store.cancel_lobby, game_id), failed=False)
             yield
-        for game_id, _ in store.indexed("active"):
+        for game_id, _, _ in store.indexed("active"):
             self._guarded(partial(self.react, game_id), failed=0)  # one bad game stops no sweep
             yield
 

@@ -75,12 +75,13 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str, Any],
               forked_from: Origin | None = None) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Create a game with its settings (turn deadline, spectator delay, AI seats, starting it if
-    they fill it); the answer to its creation."""
+    """Create a game with its settings (turn deadline, spectator delay, lobby time, AI seats,
+    starting it if they fill it); the answer to its creation."""
     store = executor().store
     game_id = auth.new_token()[:16]
     deadline = TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None
-    store.create_game(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from)
+    lobby_seconds = settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"]
+    store.create_game(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from, lobby_seconds)
     for bot in settings["bots"]:
         seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
         if seated.taken == seated.seats:
@@ -163,6 +164,18 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     return {"game_id": game_id, "seat": seated.seat, "token": token}, 201
 
 
+@bp.post("/games/<game:game_id>/leave")
+def leave(game_id: str) -> dict[str, Any]:
+    """Give up the caller's seat before the game starts; the seat's token then acts for nothing."""
+    store = executor().store
+    record = store.game(known_game(game_id))
+    seat = auth.require_seat(store, record)
+    player_id = store.leave_seat(game_id, seat)
+    if player_id is not None:
+        players().left(player_id, game_id)
+    return responses.summary(store.game(game_id))
+
+
 @bp.get("/games/<game:game_id>")
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as the caller's seat (or a spectator, maybe some moves behind) may see it."""
@@ -211,6 +224,8 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
+    if loaded.record.status == "cancelled":
+        raise ApiError(409, "game_cancelled", "The game was cancelled: its seats were not all taken in time.")
     if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
     command = COMMANDS[loaded.game.name].load_command(seat, body)

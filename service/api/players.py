@@ -93,6 +93,7 @@ def inbox() -> dict[str, Any]:
     """The player's games: those waiting for them first (soonest deadline first), then the rest."""
     player = caller()
     entries = [inbox_entry(game_id, player.id) for game_id in players().games(player.id)]
+    entries = [entry for entry in entries if entry["seat"] is not None]  # a seat given up may linger in the list
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["deadline"] is None, entry["deadline"] or 0))
     return {"games": entries}
 

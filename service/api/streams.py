@@ -47,12 +47,13 @@ def resume_after() -> int:
 @bp.get("/games/<game:game_id>/stream")
 def game_stream(game_id: str) -> Response:
     """The game's events after the client's last one, then each new one as it is appended; the
-    stream ends with an `end` message once the game is over and every event was sent."""
+    stream ends with an `end` message once the game is over and every event was sent, or once it
+    is cancelled."""
     store = executor().store
     record = store.game(known_game(game_id))
     seat = auth.seat_for(store, record)
     after = resume_after()
-    if record.status == "finished" and after >= record.version:
+    if record.status == "cancelled" or (record.status == "finished" and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
     return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
 
@@ -63,6 +64,9 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
         record = store.game(game_id)
         visible = visible_version(record, seat)
         finished = record.status == "finished"
+        if record.status == "cancelled":
+            yield sse({"version": 0, "status": "cancelled"}, event="end")
+            return
         game = GAMES[record.game]
         while sent < visible:
             for envelope in store.read(game_id, after=sent, limit=min(500, visible - sent)):

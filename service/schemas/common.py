@@ -8,10 +8,12 @@ from urllib.parse import urlsplit
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain import GAMES
+from events import keys
 from workers import egress
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
+MAX_LOBBY = 365 * 86400  # seconds a game may wait for its players
 
 
 def _printable(text: str) -> None:
@@ -66,9 +68,11 @@ class VacationSchema(Schema):
 
 
 class GameSettingsSchema(Schema):
-    """What a new game may set beside its rules: AI seats, a turn deadline, a spectator delay."""
+    """What a new game may set beside its rules: AI seats, a turn deadline, a spectator delay, and
+    how long it waits for its seats to be taken (the server's default if not given)."""
 
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
+    lobby_seconds = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_LOBBY))
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
     spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
 
@@ -131,7 +135,7 @@ class DeliveriesQuerySchema(Schema):
 
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
-    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]), load_default=None)
+    status = fields.String(validate=validate.OneOf(keys.STATUSES), load_default=None)
     cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 

@@ -23,6 +23,7 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
         "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
+        "lobby_until": record.lobby_until if record.status in ("waiting", "cancelled") else None,
     }
 
 
@@ -37,7 +38,7 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
                   "scores": None if status.scores is None else list(status.scores)}
     return {
         **summary(record),
-        "status": "finished" if status.finished else "active" if started else "waiting",
+        "status": "finished" if status.finished else "active" if started else _before_start(record),
         "version": loaded.version,
         "options": options_to_json(game.parse_options(record.options, record.seats)),
         "you": seat,
@@ -45,6 +46,11 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
     }
+
+
+def _before_start(record: GameRecord) -> str:
+    """A game's status before its first event: cancelled if it never started, else waiting."""
+    return "cancelled" if record.status == "cancelled" else "waiting"
 
 
 def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> dict[str, Any]:  # type: ignore[type-arg]

@@ -113,7 +113,7 @@ def test_appends_go_on_after_the_server_forgets_its_scripts(store: EventStore, c
     store.append(opening, 0, events("a"), command_id="c3", actor="system", status="active")
     announced = [fields[b"game"] for _, fields in client.xrange(keys.feed())]
     assert announced[-2:] == [b"g2", b"g2"]  # told before the append ran, and again after it
-    assert list(store.indexed("active")) == [("g2", False)]
+    assert list(store.indexed("active")) == [("g2", False, None)]
 
 
 def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -161,9 +161,9 @@ def test_games_are_filed_by_status(store: EventStore) -> None:
         store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
     store.claim_seat("g3", 0, "ann", "t0")
     store.claim_seat("g3", 1, "bo", "t1")
-    assert store.count_by_status() == {"waiting": 2, "active": 1, "finished": 1}
-    assert list(store.indexed("waiting")) == [("g0", False), ("g3", True)]
-    assert list(store.indexed("active")) == [("g1", False)]
+    assert store.count_by_status() == {"waiting": 2, "active": 1, "finished": 1, "cancelled": 0}
+    assert list(store.indexed("waiting")) == [("g0", False, None), ("g3", True, None)]
+    assert list(store.indexed("active")) == [("g1", False, None)]
     assert [r.id for r in store.list_games(None, "finished", 0, 10)[0]] == ["g2"]
     assert [r.id for r in store.list_games("taki", "waiting", 0, 10)[0]] == ["g3", "g0"]
 
@@ -176,7 +176,7 @@ def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventSto
     store.redis.zadd(keys.games_with_status("active"), {"gone": 1})
     assert [r.id for r in store.list_games(None, "active", 0, 10)[0]] == []
     assert list(store.indexed("active")) == []
-    assert store.count_by_status() == {"waiting": 0, "active": 0, "finished": 1}
+    assert store.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}
 
 
 def test_the_status_indexes_are_built_for_a_store_older_than_them(store: EventStore) -> None:
@@ -186,10 +186,10 @@ def test_the_status_indexes_are_built_for_a_store_older_than_them(store: EventSt
     store.append("g2", 0, events("a"), command_id="c", actor="system", status="finished")
     store.redis.delete(*(keys.games_with_status(status) for status in keys.STATUSES))
     store.build_status_index()
-    assert store.count_by_status() == {"waiting": 1, "active": 1, "finished": 1}
+    assert store.count_by_status() == {"waiting": 1, "active": 1, "finished": 1, "cancelled": 0}
     store.redis.delete(keys.games_with_status("active"))
     store.build_status_index()  # once only
-    assert store.count_by_status() == {"waiting": 1, "active": 0, "finished": 1}
+    assert store.count_by_status() == {"waiting": 1, "active": 0, "finished": 1, "cancelled": 0}
 
 
 @pytest.mark.redis

@@ -165,3 +165,24 @@ def test_the_end_of_a_game_is_notified_to_every_player(executor: Executor) -> No
     jobs = Queue(NOTIFY, connection=redis).get_jobs()
     assert sorted((job.args[0], job.args[2]["kind"]) for job in jobs) == [("ann", "game_over"), ("bo", "game_over")]
     assert jobs[0].args[2]["ranking"] == [list(place) for place in loaded.game.status(loaded.state).ranking]
+
+
+def test_a_lobby_whose_time_is_up_is_cancelled_and_its_players_are_told(
+    executor: Executor, start_worker: Start, receiver: str
+) -> None:
+    redis = executor.store.redis
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    hook = Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
+    executor.store.create_game("lobby", "taki", {}, 3, lobby_seconds=1)
+    executor.store.claim_seat("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.claim_seat("lobby", 1, "greedy bot", None, bot="greedy")
+    executor.store.create_game("patient", "taki", {}, 3, lobby_seconds=3600)
+    start_worker()
+    assert wait_for(lambda: len(Receiver.received) == 1, timeout=30)
+    _, headers, body = Receiver.received[0]
+    assert verified(hook.secret, headers, body)
+    assert json.loads(body) == {"id": "lobby-cancelled-0", "kind": "game_cancelled", "game_id": "lobby", "game": "taki",
+                                "version": 0, "seat": 0}
+    assert executor.store.game("lobby").status == "cancelled" and executor.store.game("patient").status == "waiting"
+    time.sleep(2)  # further sweeps tell no one again
+    assert len(Receiver.received) == 1
