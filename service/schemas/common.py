@@ -72,7 +72,7 @@ class GameSettingsSchema(Schema):
     how long it waits for its seats to be taken (the server's default if not given)."""
 
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
-    lobby_seconds = fields.Integer(strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_LOBBY))
+    lobby_seconds = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY))
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
     spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
 

@@ -50,7 +50,8 @@ def cancel(store: EventStore, game_id: str, monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_a_game_waits_for_its_players_as_long_as_it_says_or_the_server_default(api: ContractClient) -> None:
     default, own = api.get(f"/v1/games/{lobby(api)}").json, api.get(f"/v1/games/{lobby(api, lobby_seconds=90)}").json
-    assert default["lobby_until"] == default["created"] + 600_000
+    null = api.get(f"/v1/games/{lobby(api, lobby_seconds=None)}").json
+    assert default["lobby_until"] == default["created"] + 600_000 and null["lobby_until"] == null["created"] + 600_000
     assert own["lobby_until"] == own["created"] + 90_000
     for seconds in (0, 366 * 86400, "60", 1.5):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "lobby_seconds": seconds})
