@@ -101,17 +101,20 @@ class IdempotencyKeyReused(Exception):
         super().__init__("This Idempotency-Key was already used for a different command.")
 
 
-class SeatNotLeft(Exception):
-    """A seat that cannot be given up: the game started, or the seat is free."""
+CANCELLED = "The game was cancelled: its seats were not all taken in time."
+
+
+class SeatRefused(Exception):
+    """A change of seats the store refused: a machine-readable reason and a sentence."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
 
 
-class SeatUnavailable(Exception):
+class SeatUnavailable(SeatRefused):
     """A join that cannot be seated: the seat is taken, out of range, or the game is full."""
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
+
+class SeatNotLeft(SeatRefused):
+    """A seat that cannot be given up: the game started, or the seat is free."""

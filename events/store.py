@@ -15,6 +15,7 @@ import redis
 
 from events import keys
 from events.envelope import (
+    CANCELLED,
     OPENING_ACTORS,
     Envelope,
     GameNotFound,
@@ -153,9 +154,8 @@ class EventStore:
             pipe.zcard(keys.games_with_status(status))
         return dict(zip(keys.STATUSES, pipe.execute(), strict=True))
 
-    def indexed(self, status: str) -> Iterator[tuple[str, bool, int | None]]:
-        """The ids of the games with `status`, oldest first, each with whether every seat is taken
-        and when its lobby time ends (None: never).
+    def indexed(self, status: str) -> Iterator[tuple[str, bool]]:
+        """The ids of the games with `status`, oldest first, each with whether every seat is taken.
 
         A game changes index in the round trip of the append that starts it, and in the one
         after the append that ends it: the index of games in play may hold a game that is over,
@@ -164,12 +164,12 @@ class EventStore:
         while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
-                pipe.hmget(keys.meta(game_id), "status", "seats", "lobby_until")
+                pipe.hmget(keys.meta(game_id), "status", "seats")
                 pipe.hlen(keys.seats(game_id))
             answers, filing, moved = pipe.execute(), self.redis.pipeline(transaction=False), 0
-            for game_id, (actual, seats, lobby_until), taken in zip(ids, answers[::2], answers[1::2], strict=True):
+            for game_id, (actual, seats), taken in zip(ids, answers[::2], answers[1::2], strict=True):
                 if actual == status.encode():
-                    yield game_id, taken == int(seats), None if lobby_until is None else int(lobby_until)
+                    yield game_id, taken == int(seats)
                 else:
                     self._file(filing, game_id, status, None if actual is None else actual.decode(), _now())
                     moved += 1
@@ -239,7 +239,7 @@ class EventStore:
         return answer[1].decode() or None
 
     def cancel_lobby(self, game_id: str) -> bool:
-        """Cancel a game whose lobby time has passed with seats still free; whether it was. The
+        """Cancel the game if its lobby time has passed with seats still free; whether it did. The
         feed is told, so the reactor notifies its players and their inbox streams show it."""
         now = _now()
         cancelled = bool(self._cancel(keys=[keys.meta(game_id), keys.seats(game_id)], args=[now]))
@@ -388,12 +388,12 @@ _SEAT_PROBLEMS = {
     "seat_taken": "That seat is taken.",
     "game_full": "Every seat is taken.",
     "already_seated": "You already hold a seat in this game.",
-    "cancelled": "The game was cancelled: its seats were not all taken in time.",
+    "cancelled": CANCELLED,
 }
 
 _LEAVE_PROBLEMS = {
     "started": "Every seat is taken and the game has started: leave it by its own rules (e.g. forfeit).",
-    "cancelled": "The game was cancelled: there is no seat left to give up.",
+    "cancelled": CANCELLED,
     "seat_free": "That seat is free.",
 }
 

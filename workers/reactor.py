@@ -79,7 +79,7 @@ class Reactor:
             return
         latest = self.executor.store.read(game_id, after=version - 1, limit=1)[0]
         kind, _, acting = latest.actor.partition(":")
-        base = {"game_id": game_id, "game": loaded.record.game, "version": version}
+        base = _about(loaded)
         if kind == "deadline" and int(acting) in holders:
             seat = int(acting)
             notify(self.redis, game_id, f"{version}-deadline-{seat}", holders[seat],
@@ -102,8 +102,7 @@ class Reactor:
         game_id = loaded.record.id
         for seat, player_id in loaded.record.holders.items():
             notify(self.redis, game_id, f"cancelled-{seat}", player_id,
-                   {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "game_id": game_id,
-                    "game": loaded.record.game, "version": 0, "seat": seat})
+                   _about(loaded) | {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "seat": seat})
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
@@ -149,13 +148,13 @@ class Reactor:
         to every game in play, one game a step."""
         store = self.executor.store
         store.build_status_index()
-        for game_id, full, lobby_until in store.indexed("waiting"):
+        for game_id, full in store.indexed("waiting"):
             if full:
                 self._guarded(partial(self.executor.start, game_id), failed=None)
-            elif lobby_until is not None and lobby_until <= time.time() * 1000:
+            else:
                 self._guarded(partial(store.cancel_lobby, game_id), failed=False)
             yield
-        for game_id, _, _ in store.indexed("active"):
+        for game_id, _ in store.indexed("active"):
             self._guarded(partial(self.react, game_id), failed=0)  # one bad game stops no sweep
             yield
 
@@ -204,3 +203,8 @@ class Reactor:
             log.exception("reaction failed")
             time.sleep(0.1)
         return failed
+
+
+def _about(loaded: Loaded) -> dict[str, object]:
+    """What every notification says of its game: its id, the game it is, and its version."""
+    return {"game_id": loaded.record.id, "game": loaded.record.game, "version": loaded.version}

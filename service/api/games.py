@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 
 from domain import GAMES
-from events.envelope import NewEvent, Origin, TurnDeadline, VersionConflict
+from events.envelope import CANCELLED, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
 from service.api.context import executor, json_body, known_game, players, visible_version
@@ -225,7 +225,7 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
     if loaded.record.status == "cancelled":
-        raise ApiError(409, "game_cancelled", "The game was cancelled: its seats were not all taken in time.")
+        raise ApiError(409, "game_cancelled", CANCELLED)
     if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
     command = COMMANDS[loaded.game.name].load_command(seat, body)

@@ -62,11 +62,11 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
         record = store.game(game_id)
-        visible = visible_version(record, seat)
-        finished = record.status == "finished"
         if record.status == "cancelled":
             yield sse({"version": 0, "status": "cancelled"}, event="end")
             return
+        visible = visible_version(record, seat)
+        finished = record.status == "finished"
         game = GAMES[record.game]
         while sent < visible:
             for envelope in store.read(game_id, after=sent, limit=min(500, visible - sent)):

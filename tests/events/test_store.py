@@ -113,7 +113,7 @@ def test_appends_go_on_after_the_server_forgets_its_scripts(store: EventStore, c
     store.append(opening, 0, events("a"), command_id="c3", actor="system", status="active")
     announced = [fields[b"game"] for _, fields in client.xrange(keys.feed())]
     assert announced[-2:] == [b"g2", b"g2"]  # told before the append ran, and again after it
-    assert list(store.indexed("active")) == [("g2", False, None)]
+    assert list(store.indexed("active")) == [("g2", False)]
 
 
 def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -162,8 +162,8 @@ def test_games_are_filed_by_status(store: EventStore) -> None:
     store.claim_seat("g3", 0, "ann", "t0")
     store.claim_seat("g3", 1, "bo", "t1")
     assert store.count_by_status() == {"waiting": 2, "active": 1, "finished": 1, "cancelled": 0}
-    assert list(store.indexed("waiting")) == [("g0", False, None), ("g3", True, None)]
-    assert list(store.indexed("active")) == [("g1", False, None)]
+    assert list(store.indexed("waiting")) == [("g0", False), ("g3", True)]
+    assert list(store.indexed("active")) == [("g1", False)]
     assert [r.id for r in store.list_games(None, "finished", 0, 10)[0]] == ["g2"]
     assert [r.id for r in store.list_games("taki", "waiting", 0, 10)[0]] == ["g3", "g0"]
 

@@ -31,7 +31,7 @@ def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Exec
     Reactor(executor).sweep()
     assert executor.load("full").version > 0 and executor.store.game("full").status == "active"
     assert executor.load("half").version == 0
-    assert [game_id for game_id, _, _ in executor.store.indexed("active")] == ["full"]
+    assert [game_id for game_id, _ in executor.store.indexed("active")] == ["full"]
 
 
 def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
