@@ -159,7 +159,10 @@ class EventStore:
 
         A game changes index in the round trip of the append that starts it, and in the one
         after the append that ends it: the index of games in play may hold a game that is over,
-        never lack one that is not. A game found under a status it has left is moved to its own."""
+        never lack one that is not. A game found under a status it has left is moved to its own
+        and announced on the feed again, so that whatever its change meant is told even when the
+        process that changed it died before telling (each notification goes out once however often
+        its game is announced)."""
         index, position = keys.games_with_status(status), 0
         while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
             pipe = self.redis.pipeline(transaction=False)
@@ -172,6 +175,8 @@ class EventStore:
                     yield game_id, taken == int(seats)
                 else:
                     self._file(filing, game_id, status, None if actual is None else actual.decode(), _now())
+                    if actual is not None:
+                        self._announce(filing, game_id)
                     moved += 1
             filing.execute()
             position += len(ids) - moved
@@ -197,6 +202,11 @@ class EventStore:
         pipe.zrem(keys.games_with_status(old), game_id)
         if new is not None:
             pipe.zadd(keys.games_with_status(new), {game_id: now}, nx=True)
+
+    @staticmethod
+    def _announce(pipe: Any, game_id: str) -> None:
+        """Tell the feed that the game may have changed."""
+        pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
 
     def _index_pages(self, index: str, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
         """The game ids of an index, newest first, in pages from `start`: each page's position and ids."""
@@ -246,7 +256,7 @@ class EventStore:
         if cancelled:
             pipe = self.redis.pipeline(transaction=False)
             self._file(pipe, game_id, "waiting", "cancelled", now)
-            pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+            self._announce(pipe, game_id)
             pipe.execute()
         return cancelled
 
@@ -347,7 +357,7 @@ class EventStore:
         consumers a needless look, and leaves the indexes right (a first append fails only
         because another one came first)."""
         def announce(pipe: Any) -> None:
-            pipe.xadd(keys.feed(), {"game": game_id}, maxlen=100_000, approximate=True)
+            self._announce(pipe, game_id)
             if opening is not None:
                 self._file(pipe, game_id, "waiting", opening, now)
 

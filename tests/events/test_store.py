@@ -175,8 +175,11 @@ def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventSto
     store.redis.hset(keys.meta("g0"), "status", "finished")  # the last append, without its move
     store.redis.zadd(keys.games_with_status("active"), {"gone": 1})
     assert [r.id for r in store.list_games(None, "active", 0, 10)[0]] == []
+    feed = store.redis.xlen(keys.feed())
     assert list(store.indexed("active")) == []
     assert store.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}
+    announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed())][feed:]
+    assert announced == [b"g0"]  # told again, so that its end is told; the game that is gone is not
 
 
 def test_the_status_indexes_are_built_for_a_store_older_than_them(store: EventStore) -> None:

@@ -1,4 +1,5 @@
-"""The reactor's sweep: it starts a full game nobody started, and lets the feed through while it runs."""
+"""The reactor's sweep: it starts a full game nobody started, tells what a lost announcement did not,
+and lets the feed through while it runs."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import threading
 import time
 
 import pytest
+from rq import Queue
 
 from domain.core.rng import SeededRng
+from events import keys
 from events.execute import Executor
+from events.players import PlayerStore, Webhooks
 from tests.workers.conftest import wait_for
+from workers.notify import NOTIFY
 from workers.reactor import Reactor
 
 pytestmark = pytest.mark.redis
@@ -58,3 +63,24 @@ def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatc
         stop.set()
         running.join(timeout=10)
     assert reacted.index("new") < reacted.index("old39")
+
+
+def test_a_cancelled_lobby_whose_announcement_was_lost_is_told_by_the_sweep(executor: Executor) -> None:
+    redis = executor.store.redis
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    Webhooks(redis).add(ann.id, "hook", "http://127.0.0.1:9/", "s" * 64)
+    executor.store.create_game("lobby", "taki", {}, 2, lobby_seconds=1)
+    executor.store.claim_seat("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
+    redis.hset(keys.meta("lobby"), "status", "cancelled")  # the cancel script, its process gone before telling
+    notices = Queue(NOTIFY, connection=redis)
+    stop = threading.Event()
+    running = threading.Thread(target=Reactor(executor, sweep_seconds=60).run, args=(stop,))
+    running.start()
+    try:
+        assert wait_for(lambda: notices.count == 1, timeout=10)
+    finally:
+        stop.set()
+        running.join(timeout=10)
+    [job] = notices.get_jobs()
+    assert (job.args[0], job.args[2]["kind"]) == (ann.id, "game_cancelled")
+    assert [game_id for game_id, _ in executor.store.indexed("cancelled")] == ["lobby"]
