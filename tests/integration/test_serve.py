@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import psutil
 import pytest
@@ -20,12 +21,12 @@ from service.cli import WORKER_NICENESS
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 
-def start(data: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start(data: Path, *options: str, output: IO[bytes] | None = None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data)],
-        cwd=Path(__file__).parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data), *options],
+        cwd=Path(__file__).parents[2], env=env, stdout=output or subprocess.DEVNULL, stderr=output or subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -85,3 +86,16 @@ def test_the_worker_beside_the_api_yields_the_cpu_to_it(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_serve_starts_without_warnings(tmp_path: Path) -> None:
+    """gevent warns of a module imported before its workers fork that took names from `ssl`."""
+    with (tmp_path / "serve.log").open("wb") as output:
+        process, url = start(tmp_path / "var", "--workers", "1", output=output)
+        try:
+            assert requests.get(f"{url}/v1/health", timeout=5).ok  # answered by the one worker, patched
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+    log = (tmp_path / "serve.log").read_text()
+    assert "Booting worker" in log and "Warning" not in log, log

@@ -11,8 +11,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.app import create_app
-from service.config import Config
-from service.limits import Rate
+from service.config import Config, Rate
 from tests.contract import ContractClient
 from workers.queues import deadline_queue
 
