@@ -75,19 +75,21 @@ def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event)
 
 def work(connection: redis.Redis, queues: list[str]) -> None:
     """Run the queues' jobs and their scheduler until asked to stop (SIGTERM or SIGINT). RQ's
-    worker quits when the store goes away; this waits for the store and starts a new one."""
+    worker cannot start while the store is away, and quits when it goes away; this waits for
+    the store and starts a new one."""
     stop = threading.Event()
     threading.Thread(target=_schedule, args=(connection, queues, stop), name="scheduler", daemon=True).start()
     try:
         while True:
-            worker = _Worker(queues, connection=connection)
+            worker = None
             try:
+                worker = _Worker(queues, connection=connection)  # it names itself in the store
                 worker.work(logging_level="WARNING")
             except redis.ConnectionError:  # RQ's own clean-up needs the store too
                 pass
-            if worker.asked_to_stop:
+            if worker is not None and worker.asked_to_stop:
                 return
-            log.warning("the store went away; the worker starts again when it answers")
+            log.warning("the store is away; the worker starts when it answers")
             while True:
                 try:
                     connection.ping()

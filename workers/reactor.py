@@ -161,11 +161,8 @@ class Reactor:
     def run(self, stop: threading.Event) -> None:
         """Consume the feed until `stop` is set, sweeping every `sweep_seconds` (from the end of
         one sweep to the start of the next)."""
-        try:
-            self.redis.xgroup_create(keys.feed(), GROUP, id="$", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        while not stop.is_set() and not self._guarded(self._join_feed, failed=False):
+            pass  # the store may be away when the worker starts
         sweep: Iterator[None] | None = None
         next_sweep = 0.0
         while not stop.is_set():
@@ -184,9 +181,25 @@ class Reactor:
                 return True
         return False
 
+    def _join_feed(self) -> bool:
+        """Join the reactors' consumer group on the feed, creating it if need be."""
+        try:
+            self.redis.xgroup_create(keys.feed(), GROUP, id="$", mkstream=True)
+        except redis.ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+        return True
+
     def _consume(self, wait: bool) -> None:
         """React to the games announced on the feed, waiting up to a second for one if `wait`."""
-        batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100, block=1000 if wait else None)
+        try:
+            batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100,
+                                            block=1000 if wait else None)
+        except redis.ResponseError as error:
+            if "NOGROUP" not in str(error):
+                raise
+            self._join_feed()  # the store restarted without its last writes; the sweep reacts to what was missed
+            return
         for _, entries in batches or ():
             for game_id in dict.fromkeys(fields[b"game"].decode() for _, fields in entries):  # each game once
                 self.react(game_id)

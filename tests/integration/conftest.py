@@ -23,7 +23,7 @@ def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) ->
         try:
             if requests.get(f"{url}/v1/health", timeout=1).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or not yet serving
             pass
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(log.read_text())

@@ -33,7 +33,7 @@ def start(data: Path, *options: str, output: IO[bytes] | None = None) -> tuple[s
         try:
             requests.get(f"{url}/v1/health", timeout=1)
             return process, url
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or not yet serving
             time.sleep(0.1)
     process.kill()
     raise RuntimeError("meeple serve did not answer")

@@ -13,7 +13,7 @@ from domain.core.rng import SeededRng
 from events import keys
 from events.execute import Executor
 from events.players import PlayerStore, Webhooks
-from tests.workers.conftest import wait_for
+from tests.workers.conftest import reacting, wait_for
 from workers.notify import NOTIFY
 from workers.reactor import Reactor
 
@@ -84,3 +84,31 @@ def test_a_cancelled_lobby_whose_announcement_was_lost_is_told_by_the_sweep(exec
     [job] = notices.get_jobs()
     assert (job.args[0], job.args[2]["kind"]) == (ann.id, "game_cancelled")
     assert [game_id for game_id, _ in executor.store.indexed("cancelled")] == ["lobby"]
+
+
+def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(
+    executor: Executor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    redis = executor.store.redis
+    reacted: list[str] = []
+    reactor = Reactor(executor, sweep_seconds=60)
+    react = reactor.react
+
+    def noting_react(game_id: str) -> int:
+        reacted.append(game_id)
+        return react(game_id)
+
+    monkeypatch.setattr(reactor, "react", noting_react)
+    stop = threading.Event()
+    running = threading.Thread(target=reactor.run, args=(stop,))
+    running.start()
+    try:
+        assert wait_for(lambda: reacting(redis), timeout=10)
+        redis.delete(keys.feed())  # a store restarted without its last writes: the group with them
+        started_game(executor, "lost")  # announced to no group; the sweep would react to it
+        assert wait_for(lambda: reacting(redis), timeout=10)
+        started_game(executor, "new")
+        assert wait_for(lambda: "new" in reacted, timeout=10)
+    finally:
+        stop.set()
+        running.join(timeout=10)
