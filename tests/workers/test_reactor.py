@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from rq import Queue
@@ -27,6 +29,33 @@ def started_game(executor: Executor, game_id: str) -> None:
     executor.start(game_id, SeededRng(1))
 
 
+@contextmanager
+def running(reactor: Reactor) -> Iterator[None]:
+    """The reactor consuming the feed in a thread, stopped on leaving."""
+    stop = threading.Event()
+    thread = threading.Thread(target=reactor.run, args=(stop,))
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+def noted(reactor: Reactor, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.0) -> list[str]:
+    """The games the reactor reacts to, in order, each reaction first taking `seconds`."""
+    reacted: list[str] = []
+    react = reactor.react
+
+    def noting_react(game_id: str) -> int:
+        reacted.append(game_id)
+        time.sleep(seconds)
+        return react(game_id)
+
+    monkeypatch.setattr(reactor, "react", noting_react)
+    return reacted
+
+
 def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Executor) -> None:
     executor.store.create_game("full", "taki", {}, 2)
     for seat in range(2):  # the last seat taken, and its API process gone before the start
@@ -43,25 +72,11 @@ def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatc
     for number in range(40):
         started_game(executor, f"old{number}")
     reactor = Reactor(executor, sweep_seconds=60)
-    reacted: list[str] = []
-    react = reactor.react
-
-    def slow_react(game_id: str) -> int:
-        reacted.append(game_id)
-        time.sleep(0.05)  # a sweep of the 40 games takes 2 s
-        return react(game_id)
-
-    monkeypatch.setattr(reactor, "react", slow_react)
-    stop = threading.Event()
-    running = threading.Thread(target=reactor.run, args=(stop,))
-    running.start()
-    try:
+    reacted = noted(reactor, monkeypatch, seconds=0.05)  # a sweep of the 40 games takes 2 s
+    with running(reactor):
         assert wait_for(lambda: len(reacted) >= 5, timeout=10)
         started_game(executor, "new")  # announced on the feed, and last in the index of games in play
         assert wait_for(lambda: "new" in reacted and "old39" in reacted, timeout=10)
-    finally:
-        stop.set()
-        running.join(timeout=10)
     assert reacted.index("new") < reacted.index("old39")
 
 
@@ -73,14 +88,8 @@ def test_a_cancelled_lobby_whose_announcement_was_lost_is_told_by_the_sweep(exec
     executor.store.claim_seat("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
     redis.hset(keys.meta("lobby"), "status", "cancelled")  # the cancel script, its process gone before telling
     notices = Queue(NOTIFY, connection=redis)
-    stop = threading.Event()
-    running = threading.Thread(target=Reactor(executor, sweep_seconds=60).run, args=(stop,))
-    running.start()
-    try:
+    with running(Reactor(executor, sweep_seconds=60)):
         assert wait_for(lambda: notices.count == 1, timeout=10)
-    finally:
-        stop.set()
-        running.join(timeout=10)
     [job] = notices.get_jobs()
     assert (job.args[0], job.args[2]["kind"]) == (ann.id, "game_cancelled")
     assert [game_id for game_id, _ in executor.store.indexed("cancelled")] == ["lobby"]
@@ -90,25 +99,12 @@ def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(
     executor: Executor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     redis = executor.store.redis
-    reacted: list[str] = []
     reactor = Reactor(executor, sweep_seconds=60)
-    react = reactor.react
-
-    def noting_react(game_id: str) -> int:
-        reacted.append(game_id)
-        return react(game_id)
-
-    monkeypatch.setattr(reactor, "react", noting_react)
-    stop = threading.Event()
-    running = threading.Thread(target=reactor.run, args=(stop,))
-    running.start()
-    try:
+    reacted = noted(reactor, monkeypatch)
+    with running(reactor):
         assert wait_for(lambda: reacting(redis), timeout=10)
         redis.delete(keys.feed())  # a store restarted without its last writes: the group with them
         started_game(executor, "lost")  # announced to no group; the sweep would react to it
         assert wait_for(lambda: reacting(redis), timeout=10)
         started_game(executor, "new")
         assert wait_for(lambda: "new" in reacted, timeout=10)
-    finally:
-        stop.set()
-        running.join(timeout=10)
