@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO
 
 import psutil
 import pytest
@@ -17,26 +16,24 @@ import requests
 
 from bench.server import free_port
 from service.cli import WORKER_NICENESS
+from tests.integration.conftest import wait_until_healthy
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 
-def start(data: Path, *options: str, output: IO[bytes] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def start(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`meeple serve` on the embedded store in `data`, answering; its output goes to serve.log beside `data`."""
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data), *options],
-        cwd=Path(__file__).parents[2], env=env, stdout=output or subprocess.DEVNULL, stderr=output or subprocess.DEVNULL,
-    )
+    log = data.parent / "serve.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data), *options],
+            cwd=Path(__file__).parents[2], env=env, stdout=output, stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            requests.get(f"{url}/v1/health", timeout=1)
-            return process, url
-        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or not yet serving
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("meeple serve did not answer")
+    wait_until_healthy(url, process, log)
+    return process, url
 
 
 def store_processes(data: Path) -> list[str]:
@@ -90,12 +87,11 @@ def test_the_worker_beside_the_api_yields_the_cpu_to_it(tmp_path: Path) -> None:
 
 def test_serve_starts_without_warnings(tmp_path: Path) -> None:
     """gevent warns of a module imported before its workers fork that took names from `ssl`."""
-    with (tmp_path / "serve.log").open("wb") as output:
-        process, url = start(tmp_path / "var", "--workers", "1", output=output)
-        try:
-            assert requests.get(f"{url}/v1/health", timeout=5).ok  # answered by the one worker, patched
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
+    process, url = start(tmp_path / "var", "--workers", "1")
+    try:
+        assert requests.get(f"{url}/v1/health", timeout=5).ok  # answered by the one worker, patched
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
     log = (tmp_path / "serve.log").read_text()
     assert "Booting worker" in log and "Warning" not in log, log

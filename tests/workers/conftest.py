@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 import redis
@@ -18,7 +19,11 @@ from events.execute import Executor
 from events.store import EventStore
 from workers.reactor import GROUP
 
-Start = Callable[[], subprocess.Popen[bytes]]
+
+class Start(Protocol):
+    """Starts a `meeple worker` on the session's store, or on the one at `url`."""
+
+    def __call__(self, url: str | None = None) -> subprocess.Popen[bytes]: ...
 
 
 @pytest.fixture
@@ -28,11 +33,12 @@ def executor(real_redis: redis.Redis) -> Executor:  # type: ignore[type-arg]
 
 @pytest.fixture
 def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -> Iterator[Start]:  # type: ignore[type-arg]
-    """Starts `meeple worker` processes (each in its own process group); stops them after the test."""
+    """Starts `meeple worker` processes (each in its own process group) on the session's store, or
+    on the one at `url`; stops them after the test."""
     processes: list[subprocess.Popen[bytes]] = []
 
-    def start() -> subprocess.Popen[bytes]:
-        env = os.environ | {"MEEPLE_REDIS_URL": real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
+    def start(url: str | None = None) -> subprocess.Popen[bytes]:
+        env = os.environ | {"MEEPLE_REDIS_URL": url or real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
         log = (tmp_path / f"worker{len(processes)}.log").open("wb")
         process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
                                    cwd=Path(__file__).parents[2], stdout=log, stderr=subprocess.STDOUT,

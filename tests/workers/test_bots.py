@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -80,21 +78,14 @@ def test_killing_a_worker_loses_no_bot_move(executor: Executor, start_worker: St
     assert wait_for(lambda: finished(executor, game_id), timeout=240)
 
 
-def test_a_worker_started_before_its_store_waits_for_it(tmp_path: Path) -> None:
+def test_a_worker_started_before_its_store_waits_for_it(start_worker: Start, tmp_path: Path) -> None:
     store = EmbeddedRedis(tmp_path / "store")
-    env = os.environ | {"MEEPLE_REDIS_URL": store.url, "MEEPLE_SWEEP_SECONDS": "1"}
-    with (tmp_path / "worker.log").open("wb") as log:
-        worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, cwd=Path(__file__).parents[2],
-                                  stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        time.sleep(3)
-        assert worker.poll() is None, (tmp_path / "worker.log").read_text()
-        with store:
-            connection = redis.Redis.from_url(store.url)
-            assert wait_for(lambda: reacting(connection), timeout=30), (tmp_path / "worker.log").read_text()
-            executor = Executor(EventStore(connection))
-            game_id, _ = new_game(executor, {0: "greedy", 1: "greedy"}, seats=2)
-            assert wait_for(lambda: finished(executor, game_id), timeout=120)
-    finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(timeout=30)
+    worker = start_worker(store.url)
+    time.sleep(3)
+    assert worker.poll() is None, "the worker exited while its store was away"
+    with store:
+        connection = redis.Redis.from_url(store.url)
+        assert wait_for(lambda: reacting(connection), timeout=30)
+        executor = Executor(EventStore(connection))
+        game_id, _ = new_game(executor, {0: "greedy", 1: "greedy"}, seats=2)
+        assert wait_for(lambda: finished(executor, game_id), timeout=120)
