@@ -17,7 +17,8 @@ from tests.integration.clients import Client
 
 
 def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until the server started as `process` answers its health check; fail with its log if it dies or hangs."""
+    """Wait until the server started as `process` answers its health check; if it dies or hangs,
+    stop it (so that no server outlives its test) and fail with its log."""
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -26,6 +27,8 @@ def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) ->
         except (requests.ConnectionError, requests.Timeout):  # not listening yet, or not yet serving
             pass
         if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            process.wait()
             raise RuntimeError(log.read_text())
         time.sleep(0.1)
 
