@@ -1,8 +1,15 @@
-"""Shared fixtures: stores on fakeredis and on a real Redis server (the embedded one)."""
+"""Shared fixtures: stores on fakeredis and on a real Redis server (the embedded one), and
+real `meeple worker` processes."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
 
 import fakeredis
 import pytest
@@ -43,3 +50,33 @@ def store(client: redis.Redis) -> EventStore:  # type: ignore[type-arg]
 @pytest.fixture
 def executor(store: EventStore) -> Executor:
     return Executor(store)
+
+
+class Start(Protocol):
+    """Starts a `meeple worker` on the session's store, or on the one at `url`."""
+
+    def __call__(self, url: str | None = None) -> subprocess.Popen[bytes]: ...
+
+
+@pytest.fixture
+def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -> Iterator[Start]:  # type: ignore[type-arg]
+    """Starts `meeple worker` processes (each in its own process group) on the session's store, or
+    on the one at `url`; stops them after the test."""
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(url: str | None = None) -> subprocess.Popen[bytes]:
+        env = os.environ | {"MEEPLE_REDIS_URL": url or real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
+        log = (tmp_path / f"worker{len(processes)}.log").open("wb")
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                   cwd=Path(__file__).parents[1], stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        processes.append(process)
+        return process
+
+    yield start
+    for process in processes:
+        try:  # the whole group: a worker killed by its test may have left a job's process behind
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=30)

@@ -22,6 +22,7 @@ import requests
 from bench.server import free_port
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
+from tests.conftest import Start
 from tests.integration.clients import preferred
 from tests.integration.conftest import wait_until_healthy
 
@@ -74,20 +75,14 @@ def children(pid: int) -> list[int]:
     return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
-def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=ROOT, env=env,
-                            stdout=log.open("ab"), stderr=subprocess.STDOUT)
-
-
-def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path) -> None:
+def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path, start_worker: Start) -> None:
     store = EmbeddedRedis(tmp_path / "store")
-    env = os.environ | {"MEEPLE_REDIS_URL": store.start(), "MEEPLE_SWEEP_SECONDS": "1",
-                        "MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off"}
+    env = os.environ | {"MEEPLE_REDIS_URL": store.start(), "MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off"}
     port = free_port()
     api = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--no-worker", "--port", str(port),
                             "--workers", "2", "--data-dir", str(tmp_path / "var")], cwd=ROOT, env=env,
                            stdout=(tmp_path / "api.log").open("wb"), stderr=subprocess.STDOUT)
-    worker = start_worker(env, tmp_path / "worker.log")
+    worker = start_worker(store.url)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(base, api, tmp_path / "api.log")
@@ -109,7 +104,7 @@ def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path) -> None:
         time.sleep(2)
         worker.kill()
         worker.wait()
-        worker = start_worker(env, tmp_path / "worker.log")
+        start_worker(store.url)
         time.sleep(2)
         store.kill()
         time.sleep(1)
@@ -141,7 +136,5 @@ def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path) -> None:
         assert any(event.actor.startswith("deadline:") for event in events.read(abandoned))
     finally:
         api.terminate()
-        worker.terminate()
         api.wait(timeout=30)
-        worker.wait(timeout=30)
         store.stop()

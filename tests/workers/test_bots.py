@@ -15,7 +15,8 @@ from events.envelope import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
-from tests.workers.conftest import Start, reacting, wait_for
+from tests.conftest import Start
+from tests.workers.conftest import reacting, wait_for
 
 pytestmark = pytest.mark.redis
 

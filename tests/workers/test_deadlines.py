@@ -14,7 +14,8 @@ from events.deadlines import Due, due
 from events.envelope import Envelope, TurnDeadline
 from events.execute import Executor
 from events.players import PlayerStore
-from tests.workers.conftest import Start, wait_for
+from tests.conftest import Start
+from tests.workers.conftest import wait_for
 
 pytestmark = pytest.mark.redis
 

@@ -19,7 +19,8 @@ from domain.taki.commands import Draw
 from events.envelope import TurnDeadline
 from events.execute import Executor
 from events.players import PlayerStore, Webhooks
-from tests.workers.conftest import Start, reacting, wait_for
+from tests.conftest import Start
+from tests.workers.conftest import reacting, wait_for
 
 pytestmark = pytest.mark.redis
 
