@@ -1,7 +1,7 @@
 -- Seat a player: the requested seat if free, else the lowest free one.
 -- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash
 -- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person),
--- ARGV[5] registered player id ('' for none)
+-- ARGV[5] registered player id ('' for none), ARGV[6] the bot's budget as JSON ('' for its level's own)
 -- Returns {'ok', seat, seats taken, seat count} or {error reason}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
@@ -45,6 +45,9 @@ end
 redis.call('HSET', KEYS[2], seat, ARGV[2])
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[4], seat, ARGV[4])
+  if ARGV[6] ~= '' then
+    redis.call('HSET', KEYS[4], seat .. ':budget', ARGV[6])
+  end
 else
   redis.call('HSET', KEYS[3], ARGV[3], seat)
 end

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.game import Budget
 from events.execute import Loaded
 from events.players import PlayerStore
 from events.store import EventStore
@@ -14,8 +15,9 @@ from events.store import EventStore
 @dataclass(frozen=True, slots=True)
 class Due:
     at: int  # milliseconds since the epoch
-    policy: str  # skip: the game's timeout command; auto: the AI at `level` plays
+    policy: str  # skip: the game's timeout command; auto: the AI at `level` plays, within `budget` if set
     level: str | None
+    budget: Budget | None = None
 
 
 def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
@@ -33,5 +35,5 @@ def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
         player = PlayerStore(store.redis).get(holder) if holder else None
         if player is not None and player.vacation_until is not None and player.vacation_until > at:
             at = min(player.vacation_until, at + turn.vacation_days * 86_400_000)
-        candidates.append(Due(at, turn.policy, turn.level))
+        candidates.append(Due(at, turn.policy, turn.level, turn.budget))
     return min(candidates, key=lambda deadline: deadline.at, default=None)

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.core.game import Budget
+
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
@@ -44,6 +46,12 @@ class TurnDeadline:
     policy: str  # skip, auto, forfeit
     level: str | None = None
     vacation_days: int = 0
+    budget: Budget | None = None  # how long the AI at `level` thinks, if not as its level does
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnDeadline:
+        budget = data.get("budget")
+        return cls(**{**data, "budget": None if budget is None else Budget(**budget)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,7 @@ class GameRecord:
     holders: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player holding it
     token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
     lobby_until: int | None = None  # ms since the epoch: cancelled then if seats are still free
+    budgets: Mapping[int, Budget] = field(default_factory=dict)  # seat → the budget its AI thinks within, if not its level's
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""

@@ -65,7 +65,8 @@ def player_tokens() -> str:
 
 
 def bots(game_id: str) -> str:
-    """Hash: seat number → the AI level playing it."""
+    """Hash: seat number → the AI level playing it; `<seat>:budget` → the budget it thinks
+    within (JSON), if not its level's own."""
     return f"{PREFIX}:{{{game_id}}}:bots"
 
 

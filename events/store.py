@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import redis
 
+from domain.core.game import Budget
 from events import keys
 from events.envelope import (
     CANCELLED,
@@ -219,13 +220,15 @@ class EventStore:
 
     def claim_seat(
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
-        player_id: str | None = None,
+        player_id: str | None = None, budget: Budget | None = None,
     ) -> Seated:
         """Seat `name` at `seat` (or the lowest free seat): a person holding `token` (and, if
-        registered, `player_id`, who may hold one seat per game), or an AI of level `bot`."""
+        registered, `player_id`, who may hold one seat per game), or an AI of level `bot`, thinking
+        within `budget` if given."""
         answer = cast(list[bytes], self._claim(
             keys=[keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id)],
-            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or ""],
+            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
+                  "" if budget is None else json.dumps(dataclasses.asdict(budget))],
         ))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -431,12 +434,13 @@ def _record(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, byte
         created=int(meta[b"created"]),
         names=per_seat(seat_names),
         bots=per_seat(bots),
-        deadline=TurnDeadline(**deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
+        deadline=TurnDeadline.from_json(deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
         spectator_delay=int(meta.get(b"spectator_delay", 0)),
         forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
         holders={int(seat): holder.decode() for seat, holder in holders.items()},
         token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
+        budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
     )
 
 

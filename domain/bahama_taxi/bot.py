@@ -9,10 +9,10 @@ from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, 
 from domain.bahama_taxi.evolve import evolve
 from domain.bahama_taxi.rules import decide, legal_commands
 from domain.bahama_taxi.state import TaxiState, status
-from domain.core.game import Seat
+from domain.core.game import Budget, Seat
 from domain.core.records import replace
 from domain.core.rng import Rng
-from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
+from domain.core.search import Ismcts, Rules, redeal_unseen, softmax_shares
 
 
 def random_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
@@ -81,6 +81,6 @@ def evaluate(state: TaxiState) -> list[float]:
 
 
 search_bot = Ismcts(Rules(legal_commands, decide, evolve, status), determinize, greedy_bot, evaluate,
-                    seats=lambda state: state.seats, budget=Budget(worlds=24, seconds=0.8), depth=10)
+                    seats=lambda state: state.seats, budget=Budget(iterations=24, seconds=0.8), depth=10)
 
 BOTS: dict[str, Callable[[TaxiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from domain.core.codec import EventCodec
 from domain.core.options import OptionsInvalid, describe_options, parse_options
@@ -28,6 +29,21 @@ class GameStatus:
     scores: tuple[int, ...] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long an AI level that searches thinks per move: at most `iterations` (each search
+    says what one is) and at most `seconds`, whichever runs out first; None sets no limit."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs a limit: iterations, seconds or both")
+        if (self.iterations is not None and self.iterations < 1) or (self.seconds is not None and self.seconds < 0):
+            raise ValueError("a budget allows at least one iteration, and no less than no time")
+
+
 @dataclass(frozen=True)
 class Game(Generic[S, C, E, Opt]):
     """One game's rules as a decider: setup, decide, evolve, and who may see what."""
@@ -47,7 +63,9 @@ class Game(Generic[S, C, E, Opt]):
     redact: Callable[[E, Seat | None], E]
     status: Callable[[S], GameStatus]
     events: EventCodec[E]
-    bots: Mapping[str, Callable[[S, Seat, Rng], C]]  # AI levels, each a pure function to a legal command
+    # AI levels, each a pure function to a legal command; one that searches is a dataclass whose
+    # `budget` field says how long it thinks
+    bots: Mapping[str, Callable[[S, Seat, Rng], C]]
     timeout_command: Callable[[S, Seat], C]  # what a seat does when its deadline passes
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
@@ -62,6 +80,19 @@ class Game(Generic[S, C, E, Opt]):
         if errors := self.check_options(options, seats):
             raise OptionsInvalid(errors)
         return options
+
+    def bot(self, level: str, budget: Budget | None = None) -> Callable[[S, Seat, Rng], C]:
+        """The AI at `level`, thinking within `budget` if it searches and one is given."""
+        bot = self.bots[level]
+        if budget is None:
+            return bot
+        if level not in self.budgets():
+            raise ValueError(f"{level} does not search, so it takes no budget")
+        return cast(Callable[[S, Seat, Rng], C], dataclasses.replace(cast(Any, bot), budget=budget))
+
+    def budgets(self) -> dict[str, Budget]:
+        """The levels that search, each with the budget it thinks within unless given another."""
+        return {level: budget for level, bot in self.bots.items() if isinstance(budget := getattr(bot, "budget", None), Budget)}
 
     def describe_options(self) -> list[dict[str, Any]]:
         return describe_options(self.options_type)

@@ -13,6 +13,7 @@ unless another command beat it, world by world, by a clear margin.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from domain.core.game import GameStatus, Seat
+from domain.core.game import Budget, GameStatus, Seat
 from domain.core.rng import Rng, SeededRng
 
 S = TypeVar("S")
@@ -30,14 +31,6 @@ T = TypeVar("T")
 
 EXPLORATION = 0.7  # UCB1's constant, for outcomes between 0 and 1
 WIDENING = 16  # visits a node needs per child beyond its first
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How long a search thinks: `worlds` sampled, or fewer if `seconds` run out first."""
-
-    worlds: int
-    seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +82,7 @@ class Ismcts(Generic[S, C, E]):
     policy: Callable[[S, Seat, Rng], C]  # the heuristic: first choice, expansion order, play-outs
     evaluate: Callable[[S], Sequence[float]]  # each seat's estimated share of the win, mid-game
     seats: Callable[[S], int]
-    budget: Budget
+    budget: Budget  # an iteration samples one world and tries every candidate in it
     depth: int  # play-out moves before `evaluate` judges the position
     candidates: Callable[[S, Seat], Sequence[C]] | None = None  # commands worth trying; default: all legal
     confidence: float = 1.0  # standard errors by which a command must beat the heuristic's choice
@@ -105,7 +98,8 @@ class Ismcts(Generic[S, C, E]):
         trees = {command: _Node[C](self.seats(state)) for command in candidates}
         results: dict[C, list[float]] = {command: [] for command in candidates}
         deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
-        for _ in range(self.budget.worlds):
+        worlds = itertools.count() if self.budget.iterations is None else range(self.budget.iterations)
+        for _ in worlds:
             world, seed = self.determinize(state, seat, chance), chance.randint(0, 2**32 - 1)
             for command in candidates:
                 results[command].append(self._iterate(trees[command], world, command, SeededRng(seed))[seat])

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from domain.core.game import Seat
+from domain.core.game import Budget, Seat
 from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
 from domain.djambi.commands import Command, Play, Resign
@@ -15,8 +16,6 @@ from domain.djambi.pieces import Kind, Piece, kind_of
 from domain.djambi.rules import as_play, decide
 from domain.djambi.state import DjambiState, status
 
-SEARCH_WIDTH = 6  # own plays the search looks into
-SEARCH_SECONDS = 0.5  # no further own play is looked into once this is spent
 NO_CHANCE = SeededRng(0)  # Djambi has no chance; `decide` asks for a source all the same
 VALUE = {Kind.CHIEF: 0, Kind.ASSASSIN: 5, Kind.REPORTER: 4, Kind.DIPLOMAT: 3, Kind.NECROMOBILE: 3, Kind.MILITANT: 2}
 
@@ -37,26 +36,34 @@ def greedy_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
     return ranked[0][1] if ranked else Resign(seat)
 
 
-def search_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
-    """A max^n search: each of the seat's `SEARCH_WIDTH` best-looking plays, best first and
-    while `SEARCH_SECONDS` last, is answered by every other seat in turn with the play that
-    suits that seat best (its greedy reply), until this seat is to move again; the play whose
-    outcome scores best for this seat wins."""
-    deadline = time.perf_counter() + SEARCH_SECONDS
-    best: tuple[float, Play] | None = None
-    for _, play in _ranked(state, seat, rng)[:SEARCH_WIDTH]:
-        if best is not None and time.perf_counter() > deadline:
-            break
-        after = _played(state, play)
-        for _ in range(len(state.remaining) - 1):
-            to_move = status(after).to_move
-            if not to_move or to_move[0] == seat:
+@dataclass(frozen=True)
+class MaxN:
+    """A max^n search: each of the seat's best-looking plays, best first, is answered by every
+    other seat in turn with the play that suits that seat best (its greedy reply), until this
+    seat is to move again; the play whose outcome scores best for this seat wins. An iteration
+    looks into one play; the first is looked into whatever the budget."""
+
+    budget: Budget
+
+    def __call__(self, state: DjambiState, seat: Seat, rng: Rng) -> Command:
+        deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        best: tuple[float, Play] | None = None
+        for _, play in _ranked(state, seat, rng)[:self.budget.iterations]:
+            if best is not None and deadline is not None and time.perf_counter() > deadline:
                 break
-            after = _played(after, greedy_bot(after, to_move[0], rng))
-        score = _score(after, seat) + rng.randint(0, 9) / 100
-        if best is None or score > best[0]:
-            best = (score, play)
-    return best[1] if best is not None else Resign(seat)
+            after = _played(state, play)
+            for _ in range(len(state.remaining) - 1):
+                to_move = status(after).to_move
+                if not to_move or to_move[0] == seat:
+                    break
+                after = _played(after, greedy_bot(after, to_move[0], rng))
+            score = _score(after, seat) + rng.randint(0, 9) / 100
+            if best is None or score > best[0]:
+                best = (score, play)
+        return best[1] if best is not None else Resign(seat)
+
+
+search_bot = MaxN(Budget(iterations=6, seconds=0.5))
 
 
 def _ranked(state: DjambiState, seat: Seat, rng: Rng) -> list[tuple[float, Play]]:

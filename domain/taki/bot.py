@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Callable
 from operator import attrgetter
 
-from domain.core.game import Seat
+from domain.core.game import Budget, Seat
 from domain.core.records import replace
 from domain.core.rng import Rng
-from domain.core.search import Budget, Ismcts, Rules, redeal_unseen, softmax_shares
+from domain.core.search import Ismcts, Rules, redeal_unseen, softmax_shares
 from domain.taki.cards import Card, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
 from domain.taki.evolve import evolve
@@ -128,6 +128,6 @@ def candidates(state: TakiState, seat: Seat) -> list[Command]:
 
 
 search_bot = Ismcts(Rules(legal_commands, decide, evolve, status), determinize, greedy_bot, evaluate,
-                    seats=lambda state: state.seats, budget=Budget(worlds=40, seconds=0.8), depth=0, candidates=candidates)
+                    seats=lambda state: state.seats, budget=Budget(iterations=40, seconds=0.8), depth=0, candidates=candidates)
 
 BOTS: dict[str, Callable[[TakiState, Seat, Rng], Command]] = {"random": random_bot, "greedy": greedy_bot, "search": search_bot}

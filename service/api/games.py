@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import uuid
@@ -23,6 +24,7 @@ from service.schemas.common import (
     ForkSchema,
     JoinSchema,
     ListGamesSchema,
+    check_budget,
     check_settings,
     parse,
 )
@@ -59,7 +61,8 @@ def game_types() -> dict[str, Any]:
     """Each game with its seat range and options."""
     return {"types": [
         {"name": game.name, "title": game.title, "min_seats": game.min_seats, "max_seats": game.max_seats,
-         "options": game.describe_options(), "bots": list(game.bots)}
+         "options": game.describe_options(), "bots": list(game.bots),
+         "budgets": {level: dataclasses.asdict(budget) for level, budget in game.budgets().items()}}
         for game in GAMES.values()
     ]}
 
@@ -83,7 +86,7 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
     lobby_seconds = settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"]
     store.create_game(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from, lobby_seconds)
     for bot in settings["bots"]:
-        seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"])
+        seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"], budget=bot["budget"])
         if seated.taken == seated.seats:
             executor().start(game_id)
     return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
@@ -154,9 +157,11 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     bot = body["bot"]
     if bot is not None and bot not in GAMES[record.game].bots:
         raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[record.game].bots)}."]})
+    if problem := check_budget(record.game, bot, body["budget"]):
+        raise ApiError(422, "validation_error", "This AI level takes no budget.", errors={"budget": [problem]})
     token = None if bot else auth.new_token()
     seated = executor().store.claim_seat(game_id, body["seat"], body["name"], token, bot=bot,
-                                         player_id=None if holder is None or bot else holder.id)
+                                         player_id=None if holder is None or bot else holder.id, budget=body["budget"])
     if holder is not None and not bot:
         players().joined(holder.id, game_id)
     if seated.taken == seated.seats:

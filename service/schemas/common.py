@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from domain import GAMES
+from domain.core.game import Budget
 from events import keys
 from workers import egress
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
 MAX_LOBBY = 365 * 86400  # seconds a game may wait for its players
+MAX_THINK_SECONDS = 30  # an AI's longest think per move, well within the minute its job is given
 
 
 def _printable(text: str) -> None:
@@ -51,9 +53,45 @@ def command_kind(data: dict[str, Any], types: list[str]) -> str:
     return kind  # type: ignore[no-any-return]
 
 
+class Seconds(fields.Float):
+    """A number of seconds, given as a JSON number, not a string."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-any-return]
+
+
+class BudgetSchema(Schema):
+    """How long an AI that searches thinks per move: at most `iterations`, at most `seconds`,
+    whichever runs out first. Thinking never lasts longer than MAX_THINK_SECONDS."""
+
+    iterations = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=100_000))
+    seconds = Seconds(load_default=None, allow_none=True, allow_nan=False, validate=validate.Range(min=0.01, max=MAX_THINK_SECONDS))
+
+    @validates_schema
+    def _a_limit(self, data: dict[str, Any], **_: Any) -> None:
+        if data["iterations"] is None and data["seconds"] is None:
+            raise ValidationError("Give `iterations`, `seconds` or both.")
+
+    @post_load
+    def _budget(self, data: dict[str, Any], **_: Any) -> Budget:
+        return Budget(data["iterations"], MAX_THINK_SECONDS if data["seconds"] is None else data["seconds"])
+
+
+def check_budget(game_name: str, level: str | None, budget: Budget | None) -> str | None:
+    """What is wrong with giving `budget` to the AI at `level`, if anything."""
+    searching = GAMES[game_name].budgets()
+    if budget is not None and level not in searching:
+        which = "no AI level is given" if level is None else f"{level} does not search"
+        return f"A budget is for an AI level that searches ({', '.join(searching)}); {which}."
+    return None
+
+
 class BotSeatSchema(Schema):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
     level = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
 
 
 class TurnDeadlineSchema(Schema):
@@ -61,6 +99,7 @@ class TurnDeadlineSchema(Schema):
     policy = fields.String(required=True, validate=validate.OneOf(["skip", "auto", "forfeit"]))
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
     vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365))
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
 
 
 class VacationSchema(Schema):
@@ -85,9 +124,14 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
         raise ValidationError({"bots": ["Each bot needs its own seat of this game."]})
     if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
         raise ValidationError({"bots": [f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}."]})
+    for bot in data["bots"]:
+        if problem := check_budget(game_name, bot["level"], bot["budget"]):
+            raise ValidationError({"bots": [problem]})
     deadline = data["turn_deadline"]
     if deadline and (deadline["policy"] == "auto") != (deadline["level"] in game.bots):
         raise ValidationError({"turn_deadline": [f"`auto` needs an AI level ({', '.join(game.bots)}); `skip` takes none."]})
+    if deadline and (problem := check_budget(game_name, deadline["level"], deadline["budget"])):
+        raise ValidationError({"turn_deadline": [problem]})
 
 
 class CreateGameSchema(GameSettingsSchema):
@@ -113,6 +157,7 @@ class JoinSchema(Schema):
     name = fields.String(required=True, validate=NAME)
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000))
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
 
 
 class RegisterSchema(Schema):

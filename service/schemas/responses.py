@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from domain.core.codec import to_primitive
-from domain.core.game import Game
+from domain.core.game import Budget, Game
 from domain.core.options import options_to_json
 from events.envelope import Envelope, GameRecord
 from events.execute import Loaded
@@ -19,7 +19,8 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "created": record.created,
-        "seats": [{"seat": seat, "name": name, "bot": bot} for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
+        "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat))}
+                  for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
         "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
@@ -68,3 +69,7 @@ def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> d
         "actor": envelope.actor,
         "time": envelope.time,
     }
+
+
+def _budget(budget: Budget | None) -> dict[str, Any] | None:
+    return None if budget is None else dataclasses.asdict(budget)

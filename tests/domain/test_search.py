@@ -11,18 +11,17 @@ from hypothesis import strategies as st
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.bot import search_bot as taxi_search
-from domain.core.game import Game, GameStatus
+from domain.core.game import Budget, Game, GameStatus
 from domain.core.rng import Rng, SeededRng
-from domain.core.search import Budget, Ismcts, Rules
+from domain.core.search import Ismcts, Rules
 from domain.djambi import DJAMBI
-from domain.djambi import bot as djambi_bot
 from domain.djambi.bot import search_bot as djambi_search
 from domain.taki import TAKI
 from domain.taki.bot import search_bot as taki_search
 from domain.taki.options import Mode, TakiOptions
 from tests.domain.djambi.positions import RED, position
 
-QUICK = Budget(worlds=3)
+QUICK = Budget(iterations=3)
 
 
 def play_to_end(game: Game, options: object, seats: int, levels: list[object], seed: int) -> object:  # type: ignore[type-arg]
@@ -69,10 +68,11 @@ def test_djambi_search_sees_the_reply_that_greedy_does_not() -> None:
     assert djambi_search(state, 0, SeededRng(0)).to != "D5"
 
 
-def test_djambi_search_looks_into_no_further_play_once_its_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("budget", [Budget(iterations=6, seconds=0.0), Budget(iterations=1)])
+def test_djambi_search_looks_into_no_further_play_once_its_budget_is_spent(budget: Budget) -> None:
     state = position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED)
-    monkeypatch.setattr(djambi_bot, "SEARCH_SECONDS", 0.0)
-    assert djambi_search(state, 0, SeededRng(0)).to == "D5"  # the best-looking play alone, as greedy
+    assert DJAMBI.bot("search", budget)(state, 0, SeededRng(0)).to == "D5"  # the best-looking play alone, as greedy
+    assert DJAMBI.bot("search", Budget(iterations=2))(state, 0, SeededRng(0)).to != "D5"
 
 
 def shuffle_hidden(state, seat: int, seed: int):  # type: ignore[no-untyped-def]
@@ -88,7 +88,7 @@ def shuffle_hidden(state, seat: int, seed: int):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(("game", "search", "options"), [(TAKI, taki_search, {}), (BAHAMA_TAXI, taxi_search, {"hand_size": 4})])
 def test_search_chooses_the_same_whatever_the_cards_it_cannot_see(game: Game, search: Ismcts, options: dict[str, object]) -> None:  # type: ignore[type-arg]
-    search = replace(search, budget=Budget(worlds=4))
+    search = replace(search, budget=Budget(iterations=4))
     rng = SeededRng(11)
     game_options = game.parse_options(options, 3)
     state = game.replay(game_options, 3, game.setup(game_options, 3, rng))
@@ -106,7 +106,7 @@ def test_search_chooses_the_same_whatever_the_cards_it_cannot_see(game: Game, se
 
 
 # A game of one move from three, where the command's letter decides who wins.
-def toy_search(winner: dict[str, int], budget: Budget = Budget(worlds=20)) -> Ismcts:  # type: ignore[type-arg]
+def toy_search(winner: dict[str, int], budget: Budget = Budget(iterations=20)) -> Ismcts:  # type: ignore[type-arg]
     def status(state: str) -> GameStatus:
         return GameStatus((), True, ((winner[state],), (1 - winner[state],))) if state else GameStatus((0,), False)
 
@@ -122,13 +122,33 @@ def test_search_keeps_the_heuristics_choice_unless_another_command_beats_it() ->
     assert toy_search({"a": 1, "b": 1, "c": 0})("", 0, SeededRng(0)) == "c"
 
 
-def test_a_time_budget_stops_the_search_after_the_world_it_is_in() -> None:
-    worlds = []
-    search = toy_search({"a": 1, "b": 1, "c": 0}, Budget(worlds=50, seconds=0.0))
+@pytest.mark.parametrize(("budget", "worlds"), [
+    (Budget(iterations=50, seconds=0.0), 1),  # the time is up after the world it is in
+    (Budget(iterations=7), 7),
+    (Budget(iterations=7, seconds=60.0), 7),
+])
+def test_a_search_samples_worlds_until_its_budget_runs_out(budget: Budget, worlds: int) -> None:
+    sampled = []
 
     def counting(state: str, seat: int, rng: Rng) -> str:
-        worlds.append(state)
+        sampled.append(state)
         return state
 
-    assert replace(search, determinize=counting)("", 0, SeededRng(0)) == "c"
-    assert len(worlds) == 1
+    search = replace(toy_search({"a": 1, "b": 1, "c": 0}), determinize=counting)
+    assert replace(search, budget=budget)("", 0, SeededRng(0)) == "c"
+    assert len(sampled) == worlds
+
+
+def test_each_game_says_which_levels_search_and_gives_them_a_budget() -> None:
+    for game in (TAKI, BAHAMA_TAXI, DJAMBI):
+        assert set(game.budgets()) == {"search"}
+        assert game.bot("search", Budget(iterations=3)) == replace(game.bots["search"], budget=Budget(iterations=3))
+        assert game.bot("greedy") is game.bots["greedy"]
+        with pytest.raises(ValueError, match="greedy does not search"):
+            game.bot("greedy", Budget(iterations=3))
+
+
+@pytest.mark.parametrize("limits", [{}, {"iterations": 0}, {"seconds": -1.0}])
+def test_a_budget_sets_a_limit_that_can_be_met(limits: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="budget"):
+        Budget(**limits)  # type: ignore[arg-type]

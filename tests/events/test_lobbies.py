@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 import redis
 
+from domain.core.game import Budget
 from events import keys
 from events.envelope import SeatNotLeft, SeatUnavailable
 from events.store import EventStore, hash_token
@@ -37,12 +38,13 @@ def lobby(store: EventStore, game_id: str = "g", seats: int = 3, seconds: int | 
 def test_a_seat_given_up_is_free_again_and_its_token_acts_for_nothing(store: EventStore) -> None:
     game = lobby(store)
     store.claim_seat(game, 0, "ann", "token-ann", player_id="p-ann")
-    store.claim_seat(game, 1, "greedy bot", None, bot="greedy")
+    store.claim_seat(game, 1, "search bot", None, bot="search", budget=Budget(iterations=3, seconds=1.5))
+    assert store.game(game).budgets == {1: Budget(iterations=3, seconds=1.5)}
     assert store.leave_seat(game, 0) == "p-ann"
     assert store.leave_seat(game, 1) is None
     record = store.game(game)
     assert record.names == (None, None, None) and record.bots == (None, None, None)
-    assert record.holders == {} and record.token_seats == {}
+    assert record.holders == {} and record.token_seats == {} and record.budgets == {}
     assert store.seat_for_token(record, "token-ann") is None
     assert store.claim_seat(game, None, "bo", "token-bo").seat == 0
 

@@ -49,6 +49,12 @@ def test_the_bots_benchmark_prints_win_rates_and_times_per_move() -> None:
     assert printed.count("95 % interval") == 6
 
 
+def test_the_bots_benchmark_lets_the_search_think_within_a_budget_given() -> None:
+    printed = run("bench.bots", "--games", "2", "--game", "taki", "--pairing", "greedy:search", "--iterations", "2", "--jobs", "1")
+    assert "taki: greedy vs search, 2 games of 2 seats, searching within 2 iterations (" in printed
+    assert printed.count("ms per move, slowest") == 2
+
+
 def test_win_rates_come_with_wilsons_interval() -> None:
     assert wilson(107, 200) == pytest.approx((0.4659, 0.6028), abs=1e-4)
     assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)  # never below 0 nor above 1

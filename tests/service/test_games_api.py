@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from service.schemas.common import MAX_THINK_SECONDS
 from tests.contract import ContractClient
 
 
@@ -201,7 +204,7 @@ def test_ai_seats_at_creation_and_by_joining(api: ContractClient) -> None:
     answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "bots": [{"seat": 2, "level": "greedy"}]})
     assert answer.status_code == 201
     game_id = answer.json["id"]
-    assert answer.json["seats"][2] == {"seat": 2, "name": "greedy bot", "bot": "greedy"}
+    assert answer.json["seats"][2] == {"seat": 2, "name": "greedy bot", "bot": "greedy", "budget": None}
     joined = api.post(f"/v1/games/{game_id}/join", json={"name": "robo", "bot": "random"})
     assert joined.status_code == 201 and joined.json["token"] is None and joined.json["seat"] == 0
     assert api.post(f"/v1/games/{game_id}/join", json={"name": "x", "bot": "genius"}).status_code == 422
@@ -219,13 +222,52 @@ def test_all_bot_games_start_at_once_and_bad_bots_are_refused(api: ContractClien
         assert answer.status_code == 422 and "bots" in answer.json["errors"]
 
 
+def test_an_ai_that_searches_thinks_within_the_budget_it_is_given(api: ContractClient) -> None:
+    types = {t["name"]: t for t in api.get("/v1/games/types").json["types"]}
+    assert types["taki"]["budgets"] == {"search": {"iterations": 40, "seconds": 0.8}}
+    assert types["djambi"]["budgets"] == {"search": {"iterations": 6, "seconds": 0.5}}
+    bots = [{"seat": 1, "level": "search", "budget": {"seconds": 2.5}}, {"seat": 2, "level": "search"}]
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 4, "bots": bots})
+    assert [seat["budget"] for seat in answer.json["seats"]] == [None, {"iterations": None, "seconds": 2.5}, None, None]
+    joined = api.post(f"/v1/games/{answer.json['id']}/join", json={"name": "deep", "bot": "search", "budget": {"iterations": 500}})
+    assert joined.status_code == 201
+    seats = api.get(f"/v1/games/{answer.json['id']}").json["seats"]
+    assert seats[0]["budget"] == {"iterations": 500, "seconds": MAX_THINK_SECONDS}  # thinking always ends
+
+
+@pytest.mark.parametrize("budget", [
+    {}, {"iterations": None, "seconds": None}, {"seconds": "2"}, {"seconds": True}, {"seconds": 0}, {"seconds": MAX_THINK_SECONDS + 1}, {"iterations": 0},
+    {"iterations": 1.5}, {"iterations": 100_001}, {"moves": 3}, [], "fast",
+])
+def test_a_budget_that_limits_nothing_or_too_much_is_refused(api: ContractClient, budget: object) -> None:
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": [{"seat": 0, "level": "search", "budget": budget}]})
+    assert answer.status_code == 422 and "budget" in answer.json["errors"]["bots"]["0"], answer.json
+
+
+def test_only_an_ai_that_searches_takes_a_budget(api: ContractClient) -> None:
+    budget = {"iterations": 10}
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": [{"seat": 0, "level": "greedy", "budget": budget}]})
+    assert answer.status_code == 422 and "greedy does not search" in answer.json["errors"]["bots"][0]
+    game_id = create(api, seats=2)
+    for body in ({"name": "g", "bot": "random", "budget": budget}, {"name": "ann", "budget": budget}):
+        answer = api.post(f"/v1/games/{game_id}/join", json=body)
+        assert answer.status_code == 422 and "budget" in answer.json["errors"], body
+    assert api.get(f"/v1/games/{game_id}").json["seats"] == [{"seat": seat, "name": None, "bot": None, "budget": None} for seat in range(2)]
+    for deadline in ({"seconds": 60, "policy": "skip", "budget": budget}, {"seconds": 60, "policy": "auto", "level": "greedy", "budget": budget}):
+        answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
+        assert answer.status_code == 422 and "turn_deadline" in answer.json["errors"], deadline
+    deadline = {"seconds": 60, "policy": "auto", "level": "search", "budget": budget}
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
+    assert answer.json["turn_deadline"]["budget"] == {"iterations": 10, "seconds": MAX_THINK_SECONDS}
+
+
 def test_turn_deadlines_at_creation(api: ContractClient) -> None:
-    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy", "vacation_days": 7}
+    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy", "vacation_days": 7, "budget": None}
     answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
     assert answer.status_code == 201 and answer.json["turn_deadline"] == deadline
     assert api.get(f"/v1/games/{answer.json['id']}").json["turn_deadline"] == deadline
     skip = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 60, "policy": "skip"}})
-    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None, "vacation_days": 0}
+    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None, "vacation_days": 0, "budget": None}
     for wrong in ({"seconds": 0, "policy": "skip"}, {"seconds": 60, "policy": "auto"},
                   {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"}):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": wrong})
