@@ -10,7 +10,7 @@ from events.deadlines import due
 from events.execute import Loaded
 from workers.acting import act_for
 from workers.notify import notify
-from workers.queues import deadline_queue, job_executor, moment
+from workers.queues import MOVE_JOB_SECONDS, deadline_queue, job_executor, moment
 
 
 def apply_deadline(game_id: str, version: int, seat: int) -> str:
@@ -26,7 +26,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     if deadline.at > time.time() * 1000:
         deadline_queue(executor.store.redis).enqueue_at(
             moment(deadline.at), apply_deadline, game_id, version, seat,
-            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", result_ttl=600,
+            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", job_timeout=MOVE_JOB_SECONDS, result_ttl=600,
         )
         return "postponed"
 

@@ -19,6 +19,8 @@ from events.store import EventStore
 
 BOTS = "meeple-bots"
 DEADLINES = "meeple-deadlines"
+MAX_THINK_SECONDS = 30  # the longest an AI may think over one move
+MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
 
 _executors: dict[int, Executor] = {}
 log = logging.getLogger("meeple.worker")

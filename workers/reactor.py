@@ -29,7 +29,7 @@ from events.execute import Executor, Loaded
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
 from workers.notify import notify
-from workers.queues import bot_queue, deadline_queue, moment
+from workers.queues import MOVE_JOB_SECONDS, bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
 T = TypeVar("T")
@@ -109,7 +109,7 @@ class Reactor:
         if self._needs_no_copy(job_id, self.queue):
             return False
         self.queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
-                           job_timeout=60, result_ttl=600, failure_ttl=3600)
+                           job_timeout=MOVE_JOB_SECONDS, result_ttl=600, failure_ttl=3600)
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
@@ -120,7 +120,7 @@ class Reactor:
         if deadline is None or self._needs_no_copy(job_id, self.deadlines):
             return False
         self.deadlines.enqueue_at(moment(deadline.at), apply_deadline, loaded.record.id, loaded.version, seat,
-                                  job_id=job_id, job_timeout=60, result_ttl=600, failure_ttl=3600)
+                                  job_id=job_id, job_timeout=MOVE_JOB_SECONDS, result_ttl=600, failure_ttl=3600)
         for before in self.reminders:
             remind_at = deadline.at - before * 1000
             if remind_at > time.time() * 1000:

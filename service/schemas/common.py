@@ -11,11 +11,11 @@ from domain import GAMES
 from domain.core.game import Budget
 from events import keys
 from workers import egress
+from workers.queues import MAX_THINK_SECONDS
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
 MAX_LOBBY = 365 * 86400  # seconds a game may wait for its players
-MAX_THINK_SECONDS = 30  # an AI's longest think per move, well within the minute its job is given
 
 
 def _printable(text: str) -> None:

@@ -16,24 +16,9 @@ from events.execute import Executor
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.conftest import Start
-from tests.workers.conftest import reacting, wait_for
+from tests.workers.conftest import new_game, reacting, wait_for
 
 pytestmark = pytest.mark.redis
-
-
-def new_game(executor: Executor, bots: dict[int, str], seats: int = 4, game: str = "taki",
-             options: dict[str, object] | None = None) -> tuple[str, dict[int, str]]:
-    game_id = f"g{time.monotonic_ns()}"
-    executor.store.create_game(game_id, game, options or {}, seats)
-    tokens = {}
-    for seat in range(seats):
-        if seat in bots:
-            executor.store.claim_seat(game_id, seat, f"{bots[seat]} bot", None, bot=bots[seat])
-        else:
-            tokens[seat] = f"token-{seat}-{game_id}"
-            executor.store.claim_seat(game_id, seat, "person", tokens[seat])
-    executor.start(game_id, SeededRng(len(bots)))
-    return game_id, tokens
 
 
 def finished(executor: Executor, game_id: str) -> bool:

@@ -11,12 +11,13 @@ import pytest
 from rq import SimpleWorker
 
 from domain.core.game import Budget, Seat
-from domain.core.rng import Rng, ScriptedRng
+from domain.core.rng import Rng
 from domain.taki import TAKI
 from domain.taki.commands import Command
 from domain.taki.state import TakiState
 from events.envelope import TurnDeadline
 from events.execute import Executor
+from tests.workers.conftest import new_game, two_people
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline
 from workers.queues import bot_queue, deadline_queue
@@ -45,11 +46,7 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
 
 @pytest.mark.parametrize("budget", [Budget(iterations=3, seconds=30.0), None])
 def test_a_bot_seat_thinks_within_its_budget(executor: Executor, spy: Spy, budget: Budget | None) -> None:
-    game_id = f"b{time.monotonic_ns()}"
-    executor.store.create_game(game_id, "taki", {}, 2)
-    executor.store.claim_seat(game_id, 0, "search bot", None, bot="search", budget=budget)
-    executor.store.claim_seat(game_id, 1, "person", f"token-{game_id}")
-    executor.start(game_id, ScriptedRng())
+    game_id, _ = new_game(executor, {0: "search"}, seats=2, budgets=None if budget is None else {0: budget})
     loaded = executor.load(game_id)
     assert TAKI.status(loaded.state).to_move == (0,)
     bot_queue(executor.store.redis).enqueue(play_bot_turn, game_id, loaded.version, 0)
@@ -59,11 +56,7 @@ def test_a_bot_seat_thinks_within_its_budget(executor: Executor, spy: Spy, budge
 
 
 def test_an_auto_deadline_plays_within_its_budget(executor: Executor, spy: Spy) -> None:
-    game_id = f"d{time.monotonic_ns()}"
-    executor.store.create_game(game_id, "taki", {}, 2, TurnDeadline(1, "auto", "search", budget=Budget(iterations=2)))
-    for seat in range(2):
-        executor.store.claim_seat(game_id, seat, f"p{seat}", f"token-{seat}-{game_id}")
-    executor.start(game_id, ScriptedRng())
+    game_id = two_people(executor, TurnDeadline(1, "auto", "search", budget=Budget(iterations=2)))
     version = executor.load(game_id).version
     time.sleep(1.1)  # the deadline passes
     deadline_queue(executor.store.redis).enqueue(apply_deadline, game_id, version, 0)

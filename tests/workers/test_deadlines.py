@@ -15,19 +15,9 @@ from events.envelope import Envelope, TurnDeadline
 from events.execute import Executor
 from events.players import PlayerStore
 from tests.conftest import Start
-from tests.workers.conftest import wait_for
+from tests.workers.conftest import two_people, wait_for
 
 pytestmark = pytest.mark.redis
-
-
-def two_people(executor: Executor, deadline: TurnDeadline | None, options: dict[str, int] | None = None,
-               rng: ScriptedRng | None = None) -> str:
-    game_id = f"d{time.monotonic_ns()}"
-    executor.store.create_game(game_id, "taki", options or {}, 2, deadline)
-    for seat in range(2):
-        executor.store.claim_seat(game_id, seat, f"p{seat}", f"token-{seat}-{game_id}")
-    executor.start(game_id, rng or ScriptedRng())
-    return game_id
 
 
 def commands(executor: Executor, game_id: str) -> list[Envelope]:
