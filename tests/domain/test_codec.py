@@ -1,0 +1,90 @@
+"""Events are forever: a payload stored at an earlier schema version is read through the chain
+of upcasters to the current version, never rewritten; a version the codec cannot reach is refused."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from domain import GAMES
+from domain.core.codec import EventCodec, UnknownEvent
+
+
+@dataclass(frozen=True, slots=True)
+class DieRolled:  # v1 {"value"}; v2 {"seat", "value"}; v3 {"seat", "pips"}
+    seat: int
+    pips: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    seat: int
+
+
+def with_seat(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": 0, **payload}  # v1 knew one player only
+
+
+def value_to_pips(payload: dict[str, Any]) -> dict[str, Any]:
+    payload["pips"] = payload.pop("value")  # changes the copy handed in, which decode allows
+    return payload
+
+
+CODEC: EventCodec[DieRolled | GameWon] = EventCodec(
+    names={DieRolled: "die_rolled", GameWon: "game_won"},
+    schema_versions={"die_rolled": 3},
+    upcasters={"die_rolled": {1: with_seat, 2: value_to_pips}},
+)
+
+
+def test_an_event_is_written_at_its_current_version() -> None:
+    assert CODEC.encode(DieRolled(1, 4)) == ("die_rolled", 3, {"seat": 1, "pips": 4})
+    assert CODEC.encode(GameWon(1)) == ("game_won", 1, {"seat": 1})
+
+
+@pytest.mark.parametrize(("version", "payload"), [(1, {"value": 4}), (2, {"seat": 0, "value": 4}), (3, {"seat": 0, "pips": 4})])
+def test_a_payload_of_any_earlier_version_is_upcast_step_by_step(version: int, payload: dict[str, Any]) -> None:
+    stored = json.dumps(payload)
+    assert CODEC.decode("die_rolled", version, payload) == DieRolled(0, 4)
+    assert json.dumps(payload) == stored  # the stored payload is read, never rewritten
+
+
+@pytest.mark.parametrize(("name", "version"), [
+    ("die_rolled", 4), ("game_won", 2),  # newer than this server's
+    ("die_rolled", 0),  # below the chain: no upcaster from 0
+    ("die_rolled", True), ("die_rolled", "1"), ("meteor", 1),
+])
+def test_a_version_newer_than_the_current_or_out_of_the_chain_is_refused(name: str, version: Any) -> None:
+    with pytest.raises(UnknownEvent, match=name):
+        CODEC.decode(name, version, {"seat": 0, "pips": 4})
+
+
+@pytest.mark.parametrize(("versions", "upcasters", "problem"), [
+    ({"die_rolled": 3}, {"die_rolled": {1: with_seat}}, "needs an upcaster from each version 1 to 2"),
+    ({"die_rolled": 3}, {"die_rolled": {2: value_to_pips}}, "needs an upcaster"),
+    ({"die_rolled": 2}, {"die_rolled": {1: with_seat, 2: value_to_pips}}, "needs an upcaster"),  # one past the current
+    ({"die_rolled": 2}, {}, "needs an upcaster"),
+    ({"die_rolled": 0}, {}, "schema version 0"),
+    ({"meteor": 2}, {"meteor": {1: with_seat}}, "no event's wire name"),
+])
+def test_a_codec_with_a_gap_in_a_chain_is_refused_when_built(
+        versions: dict[str, int], upcasters: dict[str, Any], problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        EventCodec(names={DieRolled: "die_rolled", GameWon: "game_won"}, schema_versions=versions, upcasters=upcasters)
+
+
+# Every payload a past version of Meeple stored for an event whose schema version has since gone
+# up: (game, wire name, version) → (payload as stored, the event it reads as today). An upcaster
+# is added with a stored payload of the version it upcasts from.
+STORED: dict[tuple[str, str, int], tuple[dict[str, Any], object]] = {}
+
+
+def test_every_real_upcaster_is_tested_against_a_stored_payload() -> None:
+    for game in GAMES.values():
+        for name in game.events.names.values():
+            for version in range(1, game.events.version(name)):
+                payload, event = STORED[game.name, name, version]
+                assert game.events.decode(name, version, payload) == event
