@@ -126,7 +126,7 @@ def act(table: Table, seat: Seat, card: Card, color: Color | None) -> Outcome:
 def play_card(table: Table, seat: Seat, card: Card, color: Color | None, announce: bool) -> tuple[Outcome, bool]:
     """Play one card on one's turn (§7). Returns the outcome and whether it closed one's own run."""
     state = table.state
-    closed_own = False
+    closed_own = closes_run = False
     if state.run is not None:
         run = state.run
         if card.color == run.color or card.figure is Figure.SUPER_TAKI:
@@ -134,8 +134,7 @@ def play_card(table: Table, seat: Seat, card: Card, color: Color | None, announc
             return GOES_ON, False
         own = state.phase is Phase.IN_RUN
         if card.is_wild:
-            table.emit(TakiRunClosed(seat, state.top.id, declared=False))  # §9.2: a colourless card ends it
-            closed_own = own
+            closes_run, closed_own = True, own  # §7, §9.2: a colourless card ends the run as its last card
         elif own:
             if not (state.top.figure is Figure.PLUS and state.top.color == run.color and card.figure is Figure.PLUS):
                 raise RuleViolation("wrong_run_color", f"Only {run.color} cards may follow in your {run.color} run.")
@@ -149,6 +148,8 @@ def play_card(table: Table, seat: Seat, card: Card, color: Color | None, announc
         raise problem
     follow_up = table.state.phase in (Phase.PLUS_FOLLOW_UP, Phase.KING_FOLLOW_UP)
     table.emit(CardPlayed(seat, card.id, Role.FOLLOW_UP if follow_up else Role.NORMAL, announce))
+    if closes_run:
+        table.emit(TakiRunClosed(seat, card.id, declared=False))
     return act(table, seat, card, color), closed_own
 
 
@@ -281,7 +282,7 @@ def _play_cards(table: Table, play: Play, start: int, outcome: Outcome) -> None:
         raise RuleViolation("color_not_allowed", "No card of this play takes that colour.")
     if play.close_taki is not None and not table.state.is_over:
         if table.state.phase is Phase.IN_RUN and not outcome.ends:
-            outcome = close_run(table, seat) if play.close_taki else _leave_run(table, seat)
+            outcome = close_run(table, seat) if play.close_taki else _end_run(table, seat)  # §17.2: false is end_turn
         elif play.close_taki and not closed_own:
             raise RuleViolation("no_run_to_close", "You have no run to close.")
     _finish_turn(table, outcome)
@@ -296,9 +297,12 @@ def _answer_plus3(table: Table, play: Play) -> None:
     card = state.find_in_hand(seat, play.cards[0])
     if card is None:
         raise RuleViolation("card_not_in_hand", f"{play.cards[0]} is not in your hand.").at(0)
+    king_answers = state.options.king_on_plus3 is KingOnPlus3.CANCEL
+    answers = card.figure is Figure.PLUS3_BREAKER or (card.figure is Figure.KING and king_answers)
+    if (answers or seat == window.source) and seat not in window.awaiting:
+        # §17.4: the source, or a seat that already passed, is no responder
+        raise RuleViolation("not_a_responder", "You cannot answer this +3.")
     if card.figure is Figure.PLUS3_BREAKER:
-        if seat not in window.awaiting:
-            raise RuleViolation("not_a_responder", "You cannot answer this +3.")
         if len(play.cards) > 1:
             raise RuleViolation("card_after_turn_end", "A Breaker answering a +3 is played alone.").at(1)
         if play.color is not None or play.colors:
@@ -310,8 +314,7 @@ def _answer_plus3(table: Table, play: Play) -> None:
         table.settle_last_card(seat, state.turn_no, play.announce_last_card, dropped)
         _finish_turn(table, table.after_card(seat, GOES_ON))  # the current player may have gone out
         return
-    king_answers = state.options.king_on_plus3 is KingOnPlus3.CANCEL
-    if card.figure is Figure.KING and king_answers and seat == state.current and seat in window.awaiting:
+    if card.figure is Figure.KING and king_answers and seat == state.current:
         table.collect_last_card_penalties()  # the King is the next player's turn action
         if play.colors and play.cards[0] in dict(play.colors):
             raise RuleViolation("color_not_allowed", "A King takes no colour.").at(0)
@@ -325,8 +328,6 @@ def _answer_plus3(table: Table, play: Play) -> None:
         outcome = table.after_card(seat, act(table, seat, card, None))
         _play_cards(table, play, 1, outcome)
         return
-    if seat == window.source:
-        raise RuleViolation("not_a_responder", "You cannot answer your own +3.")
     raise RuleViolation("plus3_window_open", "A +3 is waiting for answers: only a Breaker, a King from the next player, or pass.")
 
 
@@ -351,19 +352,18 @@ def _end_turn(table: Table, seat: Seat) -> None:
     _turn_action(table, seat)
     state = table.state
     if state.phase is Phase.IN_RUN:
-        closable = not state.top.is_taki
-        if state.options.taki_close is TakiClose.AUTO and closable:
-            _finish_turn(table, close_run(table, seat))
-        else:
-            _finish_turn(table, _leave_run(table, seat))
+        _finish_turn(table, _end_run(table, seat))
     elif state.phase is Phase.KING_FOLLOW_UP:
         _finish_turn(table, ENDS)
     else:
         raise RuleViolation("nothing_to_end", "There is nothing to end: play a card or draw.")
 
 
-def _leave_run(table: Table, seat: Seat) -> Outcome:
-    """The run stays open and its last card does not act (§9.6)."""
+def _end_run(table: Table, seat: Seat) -> Outcome:
+    """Ending one's turn in a run leaves it open and its last card does not act (§9.6), unless
+    `taki_close = auto` closes it, as every closable run is when its owner's turn ends (§9.7)."""
+    if table.state.options.taki_close is TakiClose.AUTO and not table.state.top.is_taki:
+        return close_run(table, seat)
     table.emit(TakiRunLeftOpen(seat))
     return ENDS
 

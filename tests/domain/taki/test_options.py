@@ -54,6 +54,13 @@ def test_taki_close(close: TakiClose, run_after: Run | None, skipped: bool) -> N
     assert (PlayerSkipped(B) in events) is skipped
 
 
+def test_taki_close_auto_closes_a_run_left_by_close_taki_false() -> None:
+    # §17.2: `close_taki: false` acts as `end_turn`; §9.7: under auto that closes the run.
+    state = given(["rTAKI r3 rSTOP", "", "", ""], options=TakiOptions(taki_close=TakiClose.AUTO))
+    after, events = apply(state, play(state, A, "rTAKI r3 rSTOP", close_taki=False))
+    assert after.run is None and PlayerSkipped(B) in events and after.current == C
+
+
 def test_taki_close_auto_leaves_a_lone_taki_open() -> None:
     state = given(["rTAKI", "", "", ""], options=TakiOptions(taki_close=TakiClose.AUTO))
     after, _ = apply(state, play(state, A, "rTAKI"), EndTurn(A))
@@ -133,10 +140,12 @@ def test_describe_options_lists_every_option_with_its_default() -> None:
     assert len(described) == 12
 
 
-def test_king_answer_by_a_seat_that_passed_is_refused() -> None:
+def test_king_from_the_next_player_after_it_passed_is_not_a_responder() -> None:
+    # §17.4: a seat that already passed is no longer a responder.
     state = given(["+3 r9", "K g4", "", ""])
     window, _ = apply(state, play(state, A, "+3"), Pass(B))
-    rejected(window, play(window, B, "K"), "plus3_window_open")
+    rejected(window, play(window, B, "K"), "not_a_responder")
+    rejected(window, play(window, B, "g4"), "plus3_window_open")
 
 
 def test_timeout_commands_follow_section_17_3() -> None:
