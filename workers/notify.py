@@ -19,7 +19,7 @@ from rq.job import Job
 
 from events import keys
 from events.players import Webhooks
-from workers import egress
+from players import egress
 
 NOTIFY = "meeple-notify"
 TIMEOUT_SECONDS = 5

@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from domain import GAMES
 from domain.core.game import Budget
 from events import keys
-from workers import egress
+from players import egress
 from workers.queues import MAX_THINK_SECONDS
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range

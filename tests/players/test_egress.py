@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import requests
 
-from workers import egress
+from players import egress
 
 
 class Redirecting(BaseHTTPRequestHandler):
