@@ -55,15 +55,16 @@ def _before_start(record: GameRecord) -> str:
 
 
 def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> dict[str, Any]:  # type: ignore[type-arg]
-    """One stored event as `seat` may see it; unredacted once the game is finished."""
-    payload = envelope.payload
-    if not finished:
-        decoded = game.events.decode(envelope.type, envelope.schema_version, payload)
-        payload = game.events.encode(game.redact(decoded, seat))[2]
+    """One stored event as `seat` may see it, at its current schema version (a payload stored at
+    an earlier one is upcast); unredacted once the game is finished."""
+    kind, schema_version, payload = envelope.type, envelope.schema_version, envelope.payload
+    if not finished or schema_version != game.events.version(kind):
+        decoded = game.events.decode(kind, schema_version, payload)
+        kind, schema_version, payload = game.events.encode(decoded if finished else game.redact(decoded, seat))
     return {
         "version": envelope.version,
-        "type": envelope.type,
-        "schema_version": envelope.schema_version,
+        "type": kind,
+        "schema_version": schema_version,
         "payload": payload,
         "command_id": envelope.command_id,
         "actor": envelope.actor,
