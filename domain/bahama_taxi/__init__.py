@@ -20,7 +20,7 @@ from domain.bahama_taxi.commands import Command, Forfeit
 from domain.bahama_taxi.events import CODEC, Event
 from domain.bahama_taxi.evolve import evolve, initial
 from domain.bahama_taxi.options import TaxiOptions, check_options
-from domain.bahama_taxi.rules import decide, legal_commands, response_seconds, timeout_command
+from domain.bahama_taxi.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
 from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.bahama_taxi.state import TaxiState, status
 from domain.bahama_taxi.views import redact, render, view
@@ -48,4 +48,5 @@ BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
     response_seconds=response_seconds,
     render=render,
     audit=audit,
+    listed_form=listed_form,
 )

@@ -385,8 +385,8 @@ def forfeit(table: Table, seat: Seat) -> None:
     passengers' cards go to the discard pile, the seat plays no more and ranks after everyone
     still playing. With one seat left the game ends."""
     state = table.state
-    if seat in state.forfeited:
-        raise RuleViolation("not_in_game", "This seat has left the game.")
+    if seat not in state.playing():
+        raise RuleViolation("not_in_game", "This seat has left the game." if seat in state.forfeited else f"No seat {seat} plays.")
     table.emit(PlayerForfeited(seat))
     if len(table.state.playing()) < 2:
         finish(table, "forfeit")
@@ -428,6 +428,11 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
             moves.append(Stay(seat, each.pawn))
     transfers: list[Command] = list(legal_transfers(state))
     return tuple(moves + reroutes + transfers)
+
+
+def listed_form(state: TaxiState, command: Command) -> Command | None:
+    """A move with its pickups is a batch (§13.1); every other command is listed as it is."""
+    return None if isinstance(command, Move) and command.pick_up is not None else command
 
 
 def timeout_command(state: TaxiState, seat: Seat) -> Command:

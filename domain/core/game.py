@@ -73,6 +73,10 @@ class Game(Generic[S, C, E, Opt]):
     # what is wrong with an event given the state before it, as far as the sealed shuffles decide
     # it (a broken seal, a card not taken from where the committed order puts it); games of no chance have nothing
     audit: Callable[[S, E], str | None] = lambda state, event: None
+    # the listed command that one the rules also accept stands for (a piece named by its id
+    # rather than its square), or None for a batch: several listed commands sent as one (a run
+    # of cards, a move with its pickups), accepted or refused as a whole
+    listed_form: Callable[[S, C], C | None] = lambda state, command: command
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
