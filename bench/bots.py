@@ -38,7 +38,7 @@ def play(game: Game, levels: list[str], seed: int,  # type: ignore[type-arg]
     options = game.options_type()
     state = game.replay(options, len(levels), game.setup(options, len(levels), rng))
     times: dict[str, list[float]] = defaultdict(list)
-    bots = {level: game.bot(level, budget if level in game.budgets() else None) for level in set(levels)}
+    bots = {level: game.bot(level, budget if level in game.budgets() else None, time.perf_counter) for level in set(levels)}
     while not (status := game.status(state)).finished:
         if watch is not None:
             watch(state)

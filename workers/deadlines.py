@@ -32,7 +32,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
 
     def choose(loaded: Loaded) -> object:
         if deadline.policy == "auto" and deadline.level is not None:
-            return loaded.game.bot(deadline.level, deadline.budget)(loaded.state, seat, SystemRng())
+            return loaded.game.bot(deadline.level, deadline.budget, time.perf_counter)(loaded.state, seat, SystemRng())
         if deadline.policy == "forfeit":
             return loaded.game.forfeit_command(seat)
         return loaded.game.timeout_command(loaded.state, seat)

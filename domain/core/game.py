@@ -12,6 +12,7 @@ from domain.core.options import OptionsInvalid, describe_options, parse_options
 from domain.core.rng import Rng
 
 Seat = int
+Clock = Callable[[], float]  # seconds on a scale that never goes back: the only door time enters the rules by
 S = TypeVar("S")  # state
 C = TypeVar("C")  # command
 E = TypeVar("E")  # event
@@ -32,7 +33,8 @@ class GameStatus:
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How long an AI level that searches thinks per move: at most `iterations` (each search
-    says what one is) and at most `seconds`, whichever runs out first; None sets no limit."""
+    says what one is) and at most `seconds`, whichever runs out first; None sets no limit.
+    Seconds are read on the clock the search is handed, never on one of its own."""
 
     iterations: int | None = None
     seconds: float | None = None
@@ -42,6 +44,16 @@ class Budget:
             raise ValueError("a budget needs a limit: iterations, seconds or both")
         if (self.iterations is not None and self.iterations < 1) or (self.seconds is not None and self.seconds < 0):
             raise ValueError("a budget allows at least one iteration, and no less than no time")
+
+    def timer(self, clock: Clock | None) -> Callable[[], bool]:
+        """Whether the seconds of this budget, from now on `clock`, have run out; never, if it
+        sets none. A budget in seconds needs a clock."""
+        if self.seconds is None:
+            return lambda: False
+        if clock is None:
+            raise ValueError("a budget in seconds needs a clock to keep it")
+        deadline = clock() + self.seconds
+        return lambda: clock() > deadline
 
 
 @dataclass(frozen=True)
@@ -64,7 +76,8 @@ class Game(Generic[S, C, E, Opt]):
     status: Callable[[S], GameStatus]
     events: EventCodec[E]
     # AI levels, each a pure function to a legal command; one that searches is a dataclass whose
-    # `budget` field says how long it thinks
+    # `budget` field says how long it thinks and whose `clock` field (None until `bot` is given
+    # one) is what it reads the seconds of its budget on
     bots: Mapping[str, Callable[[S, Seat, Rng], C]]
     timeout_command: Callable[[S, Seat], C]  # what a seat does when its deadline passes
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
@@ -85,14 +98,16 @@ class Game(Generic[S, C, E, Opt]):
             raise OptionsInvalid(errors)
         return options
 
-    def bot(self, level: str, budget: Budget | None = None) -> Callable[[S, Seat, Rng], C]:
-        """The AI at `level`, thinking within `budget` if it searches and one is given."""
+    def bot(self, level: str, budget: Budget | None = None, clock: Clock | None = None) -> Callable[[S, Seat, Rng], C]:
+        """The AI at `level`; if it searches, thinking within `budget` if one is given and timing
+        itself on `clock` (a level that does not search needs no clock)."""
         bot = self.bots[level]
-        if budget is None:
-            return bot
         if level not in self.budgets():
-            raise ValueError(f"{level} does not search, so it takes no budget")
-        return cast(Callable[[S, Seat, Rng], C], dataclasses.replace(cast(Any, bot), budget=budget))
+            if budget is not None:
+                raise ValueError(f"{level} does not search, so it takes no budget")
+            return bot
+        given = {name: value for name, value in (("budget", budget), ("clock", clock)) if value is not None}
+        return cast(Callable[[S, Seat, Rng], C], dataclasses.replace(cast(Any, bot), **given)) if given else bot
 
     def budgets(self) -> dict[str, Budget]:
         """The levels that search, each with the budget it thinks within unless given another."""

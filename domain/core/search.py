@@ -16,12 +16,11 @@ from __future__ import annotations
 import itertools
 import math
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from domain.core.game import Budget, GameStatus, Seat
+from domain.core.game import Budget, Clock, GameStatus, Seat
 from domain.core.rng import Rng, SeededRng
 
 S = TypeVar("S")
@@ -86,6 +85,7 @@ class Ismcts(Generic[S, C, E]):
     depth: int  # play-out moves before `evaluate` judges the position
     candidates: Callable[[S, Seat], Sequence[C]] | None = None  # commands worth trying; default: all legal
     confidence: float = 1.0  # standard errors by which a command must beat the heuristic's choice
+    clock: Clock | None = None  # what the budget's seconds are read on; a budget in seconds needs one
 
     def __call__(self, state: S, seat: Seat, rng: Rng) -> C:
         candidates = list((self.candidates or self.rules.legal_commands)(state, seat))
@@ -97,13 +97,13 @@ class Ismcts(Generic[S, C, E]):
             candidates.append(heuristic)
         trees = {command: _Node[C](self.seats(state)) for command in candidates}
         results: dict[C, list[float]] = {command: [] for command in candidates}
-        deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        out_of_time = self.budget.timer(self.clock)
         worlds = itertools.count() if self.budget.iterations is None else range(self.budget.iterations)
         for _ in worlds:
             world, seed = self.determinize(state, seat, chance), chance.randint(0, 2**32 - 1)
             for command in candidates:
                 results[command].append(self._iterate(trees[command], world, command, SeededRng(seed))[seat])
-            if deadline is not None and time.perf_counter() > deadline:
+            if out_of_time():
                 break
         return max(candidates, key=lambda command: (self._margin(results[command], results[heuristic]), command == heuristic))
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.core.game import Budget, Seat
+from domain.core.game import Budget, Clock, Seat
 from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
 from domain.djambi.commands import Command, Play, Resign
@@ -44,12 +43,13 @@ class MaxN:
     looks into one play; the first is looked into whatever the budget."""
 
     budget: Budget
+    clock: Clock | None = None  # what the budget's seconds are read on; a budget in seconds needs one
 
     def __call__(self, state: DjambiState, seat: Seat, rng: Rng) -> Command:
-        deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        out_of_time = self.budget.timer(self.clock)
         best: tuple[float, Play] | None = None
         for _, play in _ranked(state, seat, rng)[:self.budget.iterations]:
-            if best is not None and deadline is not None and time.perf_counter() > deadline:
+            if best is not None and out_of_time():
                 break
             after = _played(state, play)
             for _ in range(len(state.remaining) - 1):

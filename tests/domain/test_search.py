@@ -15,13 +15,24 @@ from domain.core.game import Budget, Game, GameStatus
 from domain.core.rng import Rng, SeededRng
 from domain.core.search import Ismcts, Rules
 from domain.djambi import DJAMBI
-from domain.djambi.bot import search_bot as djambi_search
 from domain.taki import TAKI
 from domain.taki.bot import search_bot as taki_search
 from domain.taki.options import Mode, TakiOptions
 from tests.domain.djambi.positions import RED, position
 
 QUICK = Budget(iterations=3)
+djambi_search = DJAMBI.bot("search", Budget(iterations=6))  # its own six plays, untimed
+
+
+class FakeClock:
+    """A clock that reads 0 first and `step` seconds more at every later reading."""
+
+    def __init__(self, step: float) -> None:
+        self.step, self.now = step, 0.0
+
+    def __call__(self) -> float:
+        now, self.now = self.now, self.now + self.step
+        return now
 
 
 def play_to_end(game: Game, options: object, seats: int, levels: list[object], seed: int) -> object:  # type: ignore[type-arg]
@@ -71,7 +82,7 @@ def test_djambi_search_sees_the_reply_that_greedy_does_not() -> None:
 @pytest.mark.parametrize("budget", [Budget(iterations=6, seconds=0.0), Budget(iterations=1)])
 def test_djambi_search_looks_into_no_further_play_once_its_budget_is_spent(budget: Budget) -> None:
     state = position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED)
-    assert DJAMBI.bot("search", budget)(state, 0, SeededRng(0)).to == "D5"  # the best-looking play alone, as greedy
+    assert DJAMBI.bot("search", budget, FakeClock(0.25))(state, 0, SeededRng(0)).to == "D5"  # the best-looking play alone, as greedy
     assert DJAMBI.bot("search", Budget(iterations=2))(state, 0, SeededRng(0)).to != "D5"
 
 
@@ -126,6 +137,7 @@ def test_search_keeps_the_heuristics_choice_unless_another_command_beats_it() ->
     (Budget(iterations=50, seconds=0.0), 1),  # the time is up after the world it is in
     (Budget(iterations=7), 7),
     (Budget(iterations=7, seconds=60.0), 7),
+    (Budget(seconds=4.0), 5),  # the clock reads 1, 2, … 5 after each world, and 5 is past 4
 ])
 def test_a_search_samples_worlds_until_its_budget_runs_out(budget: Budget, worlds: int) -> None:
     sampled = []
@@ -135,8 +147,39 @@ def test_a_search_samples_worlds_until_its_budget_runs_out(budget: Budget, world
         return state
 
     search = replace(toy_search({"a": 1, "b": 1, "c": 0}), determinize=counting)
-    assert replace(search, budget=budget)("", 0, SeededRng(0)) == "c"
+    assert replace(search, budget=budget, clock=FakeClock(1.0))("", 0, SeededRng(0)) == "c"
     assert len(sampled) == worlds
+
+
+def test_a_budget_in_seconds_needs_a_clock() -> None:
+    with pytest.raises(ValueError, match="needs a clock"):
+        replace(toy_search({"a": 1, "b": 1, "c": 0}), budget=Budget(iterations=7, seconds=60.0))("", 0, SeededRng(0))
+    with pytest.raises(ValueError, match="needs a clock"):
+        DJAMBI.bots["search"](position("rC@A9 rM@D4 bC@D5 yC@H1 gC@I8", RED), 0, SeededRng(0))
+
+
+@pytest.mark.parametrize("game", [TAKI, BAHAMA_TAXI, DJAMBI], ids=lambda game: game.name)
+def test_a_search_timed_on_a_clock_thinks_as_long_and_chooses_the_same_every_time(game: Game) -> None:  # type: ignore[type-arg]
+    rng = SeededRng(3)
+    options = game.parse_options({}, 3)
+    state = game.replay(options, 3, game.setup(options, 3, rng))
+    while len(game.legal_commands(state, seat := game.status(state).to_move[0])) < 3:
+        for event in game.decide(state, game.bots["greedy"](state, seat, rng), rng):
+            state = game.evolve(state, event)
+    # A second is up when the clock, read at the start and once an iteration, passes 1.0: after
+    # five iterations, as many as a budget of five would allow.
+    chosen = {game.bot("search", Budget(seconds=1.0), FakeClock(0.25))(state, seat, SeededRng(9)) for _ in range(2)}
+    assert chosen == {game.bot("search", Budget(iterations=5))(state, seat, SeededRng(9))}
+    if isinstance(search := game.bots["search"], Ismcts):
+        worlds = []
+
+        def counting(state: object, seat: int, rng: Rng) -> object:
+            worlds.append(seat)
+            return search.determinize(state, seat, rng)
+
+        assert replace(search, determinize=counting, budget=Budget(seconds=1.0), clock=FakeClock(0.25))(
+            state, seat, SeededRng(9)) in chosen
+        assert len(worlds) == 5
 
 
 def test_each_game_says_which_levels_search_and_gives_them_a_budget() -> None:
@@ -144,6 +187,9 @@ def test_each_game_says_which_levels_search_and_gives_them_a_budget() -> None:
         assert set(game.budgets()) == {"search"}
         assert game.bot("search", Budget(iterations=3)) == replace(game.bots["search"], budget=Budget(iterations=3))
         assert game.bot("greedy") is game.bots["greedy"]
+        clock = FakeClock(1.0)
+        assert game.bot("search", clock=clock) == replace(game.bots["search"], clock=clock)
+        assert game.bot("greedy", clock=clock) is game.bots["greedy"]  # it needs no clock
         with pytest.raises(ValueError, match="greedy does not search"):
             game.bot("greedy", Budget(iterations=3))
 

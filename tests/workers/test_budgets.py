@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pytest
 from rq import SimpleWorker
 
-from domain.core.game import Budget, Seat
+from domain.core.game import Budget, Clock, Seat
 from domain.core.rng import Rng
 from domain.taki import TAKI
 from domain.taki.commands import Command
@@ -27,13 +27,17 @@ pytestmark = pytest.mark.redis
 
 @dataclass(frozen=True)
 class Spy:
-    """A `search` level that notes the budget it was asked to think within, and plays as `greedy`."""
+    """A `search` level that notes the budget it was asked to think within and the clock it was
+    given, and plays as `greedy`."""
 
     budget: Budget
+    clock: Clock | None = None
     seen: list[Budget] = field(default_factory=list, compare=False)
+    clocks: list[Clock | None] = field(default_factory=list, compare=False)
 
     def __call__(self, state: TakiState, seat: Seat, rng: Rng) -> Command:
         self.seen.append(self.budget)
+        self.clocks.append(self.clock)
         return TAKI.bots["greedy"](state, seat, rng)
 
 
@@ -51,7 +55,7 @@ def test_a_bot_seat_thinks_within_its_budget(executor: Executor, spy: Spy, budge
     assert TAKI.status(loaded.state).to_move == (0,)
     bot_queue(executor.store.redis).enqueue(play_bot_turn, game_id, loaded.version, 0)
     SimpleWorker([bot_queue(executor.store.redis)], connection=executor.store.redis).work(burst=True)
-    assert spy.seen == [budget or spy.budget]
+    assert spy.seen == [budget or spy.budget] and spy.clocks == [time.perf_counter]
     assert executor.store.read(game_id, after=loaded.version)[0].actor == "bot:0"
 
 
@@ -61,5 +65,5 @@ def test_an_auto_deadline_plays_within_its_budget(executor: Executor, spy: Spy) 
     time.sleep(1.1)  # the deadline passes
     deadline_queue(executor.store.redis).enqueue(apply_deadline, game_id, version, 0)
     SimpleWorker([deadline_queue(executor.store.redis)], connection=executor.store.redis).work(burst=True)
-    assert spy.seen == [Budget(iterations=2)]
+    assert spy.seen == [Budget(iterations=2)] and spy.clocks == [time.perf_counter]
     assert executor.store.read(game_id, after=version)[0].actor == "deadline:0"
