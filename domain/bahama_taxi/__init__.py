@@ -17,10 +17,11 @@ next pawn turn, dice rolls, the end of the game) `flow.py`, what is allowed now
 from domain.bahama_taxi.audit import audit
 from domain.bahama_taxi.bot import BOTS
 from domain.bahama_taxi.commands import Command, Forfeit
+from domain.bahama_taxi.decide import decide
 from domain.bahama_taxi.events import CODEC, Event
 from domain.bahama_taxi.evolve import evolve, initial
 from domain.bahama_taxi.options import TaxiOptions, check_options
-from domain.bahama_taxi.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
+from domain.bahama_taxi.rules import legal_commands, listed_form, response_seconds, timeout_command
 from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.bahama_taxi.state import TaxiState, status
 from domain.bahama_taxi.views import redact, render, view

@@ -6,9 +6,10 @@ from collections.abc import Callable
 
 from domain.bahama_taxi.board import DISTANCE, Area
 from domain.bahama_taxi.commands import CollectFromGod, Command, EndTurn, Move, PickUp, Step
+from domain.bahama_taxi.decide import decide
 from domain.bahama_taxi.evolve import evolve
-from domain.bahama_taxi.rules import decide, legal_commands
-from domain.bahama_taxi.state import TaxiState, status
+from domain.bahama_taxi.rules import legal_commands
+from domain.bahama_taxi.state import PawnKind, TaxiState, status
 from domain.core.game import Budget, Seat
 from domain.core.records import replace
 from domain.core.rng import Rng
@@ -40,18 +41,18 @@ def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
 def _fare(state: TaxiState, command: PickUp | CollectFromGod) -> int:
     """The fare, or with unknown destinations the average a citizen pays (about 4)."""
     citizen = command.citizen if isinstance(command, CollectFromGod) else command.citizens[0]
-    return state.citizens[citizen].fare or 4
+    return state.person(citizen).fare or 4
 
 
 def _goals(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
     """Where the cab wants to be: its passengers' destinations, and citizens it could take."""
     cab = state.cab(seat, pawn)
-    if cab.kind == "police":  # Contraband: after the opposing smuggler
+    if cab.kind is PawnKind.POLICE:  # Contraband: after the opposing smuggler
         return [smuggler.area for other, pawns in enumerate(state.pawns) if other != seat
                 for smuggler in pawns[:1] if smuggler.area is not None]
-    goals = [area for c in cab.riders if (area := state.citizens[c].to_area) is not None]
+    goals = [area for c in cab.riders if (area := state.person(c).to_area) is not None]
     if len(cab.riders) < state.pickup_limit():
-        for waiting in (state.citizens[c] for c in state.waiting):
+        for waiting in (state.person(c) for c in state.waiting):
             ends = (waiting.origin_area, waiting.destination_area) if state.options.mirror_board else (waiting.origin_area,)
             goals += [area for area in ends if area is not None and area != cab.area]
     return goals
@@ -71,7 +72,7 @@ def evaluate(state: TaxiState) -> list[float]:
     for seat, pawns in enumerate(state.pawns):
         value = float(state.income[seat])
         for cab in pawns:
-            for rider in map(state.citizens.__getitem__, cab.riders):
+            for rider in map(state.person, cab.riders):
                 if rider.to_area is None or cab.area is None:
                     value += 2.0
                 else:

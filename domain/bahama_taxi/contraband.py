@@ -47,7 +47,7 @@ def arrest(state: TaxiState, area: Area) -> SmugglerArrested:
     (first_seat, first_pawn), (second_seat, _) = state.pawns_on(area)
     police_seat, smuggler_seat = (first_seat, second_seat) if first_pawn == POLICE else (second_seat, first_seat)
     goods = state.cab(smuggler_seat, SMUGGLER).riders
-    reward = sum(state.citizens[c].fare or 0 for c in goods)
+    reward = sum(state.person(c).fare or 0 for c in goods)
     return SmugglerArrested(police_seat, smuggler_seat, area, goods, reward)
 
 

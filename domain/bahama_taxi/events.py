@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from domain.bahama_taxi.options import TwoPawnMode
+from domain.bahama_taxi.state import PawnKind
 from domain.core.codec import EventCodec
 from domain.core.game import Seat
 
@@ -43,7 +45,7 @@ class PawnPlaced:
     area: str
     card: str | None
     kept: bool = False
-    kind: str = "taxi"
+    kind: PawnKind = PawnKind.TAXI
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,7 @@ class CoinFlipped:
     """Two cabs (§11.8): heads, every turn moves both; tails, they alternate."""
 
     result: str  # "heads" or "tails"; "chosen" when the options fixed the mode
-    mode: str  # "both" or "alternate"
+    mode: TwoPawnMode
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from domain.bahama_taxi.events import (
     TurnSkipPending,
     TurnStarted,
 )
-from domain.bahama_taxi.options import TaxiOptions
+from domain.bahama_taxi.options import TaxiOptions, TwoPawnMode
 from domain.bahama_taxi.state import Citizen, Pawn, Phase, Result, TaxiState
 from domain.core.records import replace
 
@@ -56,10 +56,18 @@ def _with_pawn(state: TaxiState, seat: int, pawn: int, new: Pawn) -> tuple[tuple
     return state.pawns[:seat] + (tuple(pawns),) + state.pawns[seat + 1:]
 
 
+def _with_citizen(state: TaxiState, citizen: Citizen) -> tuple[Citizen, ...]:
+    """The citizens with `citizen` new or changed."""
+    index = int(citizen.id[1:]) - 1
+    return state.citizens[:index] + (citizen,) + state.citizens[index + 1:]
+
+
 def _left(state: TaxiState, riders: tuple[str, ...]) -> TaxiState:
     """The cab moves: its passengers have left the area where they boarded."""
-    moved = {c: replace(state.citizens[c], left_pickup_area=True) for c in riders if not state.citizens[c].left_pickup_area}
-    return replace(state, citizens=state.citizens | moved) if moved else state
+    for rider in riders:
+        if not (citizen := state.person(rider)).left_pickup_area:
+            state = replace(state, citizens=_with_citizen(state, replace(citizen, left_pickup_area=True)))
+    return state
 
 
 def _take(state: TaxiState, *cards: str | None) -> TaxiState:
@@ -85,7 +93,7 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
         case SmugglerArrested(police_seat, smuggler_seat, _, confiscated, reward):
             smuggler = state.cab(smuggler_seat, 0)
             income = state.income[:police_seat] + (state.income[police_seat] + reward,) + state.income[police_seat + 1:]
-            return replace(state, income=income, discard=state.discard + tuple(c for r in confiscated for c in state.citizens[r].cards),
+            return replace(state, income=income, discard=state.discard + tuple(c for r in confiscated for c in state.person(r).cards),
                            pawns=_with_pawn(state, smuggler_seat, 0, replace(smuggler, riders=())))
         case StartCardRedrawn(_, card):
             return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
@@ -95,17 +103,17 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
         case CitizenAppeared(citizen, origin, destination):
             return replace(_take(state, origin, destination), waiting=state.waiting + (citizen,),
-                           citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)})
+                           citizens=_with_citizen(state, Citizen.drawn(citizen, origin, destination, version)))
         case PassengerBoardedAtSetup(seat, pawn, citizen, origin, destination):
             cab = state.cab(seat, pawn)
             return replace(_take(state, origin, destination),
-                           citizens=state.citizens | {citizen: Citizen(citizen, origin, destination, version)},
+                           citizens=_with_citizen(state, Citizen.drawn(citizen, origin, destination, version)),
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
         case CoinFlipped(_, mode):
             return replace(state, two_pawn_mode=mode)
         case TurnStarted(seat, turn_no, round_no, pawns):
             alternation = state.alternation or (0,) * state.seats
-            if state.two_pawn_mode == "alternate":
+            if state.two_pawn_mode is TwoPawnMode.ALTERNATE:
                 alternation = alternation[:seat] + (1 - pawns[0],) + alternation[seat + 1:]
             return replace(state, current=seat, pawn=pawns[0], pawns_to_go=pawns[1:], phase=Phase.START, turn_no=turn_no,
                            round_no=round_no, die=None, steps_left=0, targets=(), moved_this_turn=False,
@@ -144,34 +152,35 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
         case PassengerDroppedOff(seat, pawn, citizen, _, fare):
             cab = state.cab(seat, pawn)
             income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
-            return replace(state, income=income, discard=state.discard + state.citizens[citizen].cards, dropoff_choice=(),
+            return replace(state, income=income, discard=state.discard + state.person(citizen).cards, dropoff_choice=(),
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=tuple(r for r in cab.riders if r != citizen))))
         case PassengerPickedUp(seat, pawn, citizen, area, _):
             cab = state.cab(seat, pawn)
-            boarded = state.citizens[citizen]
+            boarded = state.person(citizen)
             reverse = boarded.origin_area != area  # boarded at its destination (mirror board)
             return replace(state, waiting=tuple(c for c in state.waiting if c != citizen),
-                           citizens=state.citizens | {citizen: replace(boarded, reverse=reverse)},
+                           citizens=_with_citizen(state, replace(boarded, reverse=reverse)),
                            pawns=_with_pawn(state, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
         case HandDealt(seat, cards):
             hands = state.hands or ((),) * state.seats
             return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
                            hands=hands[:seat] + (cards,) + hands[seat + 1:])
         case PassengerRerouted(seat, passenger, _, old_card, new_card):
-            rider = state.citizens[passenger]
+            rider = state.person(passenger)
             rerouted = replace(rider, origin=new_card) if rider.origin == old_card else replace(rider, destination=new_card)
             hand = tuple(c for c in state.hands[seat] if c != new_card)
-            return replace(state, citizens=state.citizens | {passenger: rerouted}, discard=state.discard + (old_card,),
+            return replace(state, citizens=_with_citizen(state, rerouted), discard=state.discard + (old_card,),
                            hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
         case DestinationDrawn(citizen, card):
-            drawn = replace(state.citizens[citizen], destination=card)
-            return replace(_take(state, card), citizens=state.citizens | {citizen: drawn})
+            waited = state.person(citizen)
+            cancelled = Citizen.drawn(citizen, waited.origin, card, waited.appeared_at).cancelled
+            return replace(_take(state, card), citizens=_with_citizen(state, replace(waited, destination=card, cancelled=cancelled)))
         case TurnEnded(seat, pawn):
             cab = state.cab(seat, pawn)
             return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, last_turn_end=version)))
         case PlayerForfeited(seat):
             riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
-            cards = tuple(card for c in riders for card in state.citizens[c].cards)
+            cards = tuple(card for c in riders for card in state.person(c).cards)
             gone = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
             return replace(state, pawns=gone, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
         case GameEnded(incomes, ranking, reason):

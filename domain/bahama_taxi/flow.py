@@ -1,6 +1,6 @@
 """How a Bahama Taxi turn runs (§6): the end phase with its drop-offs (§8.2), each pickup and
 its replenishment (§8.3, §8.4), the end of the game (§9), the next pawn turn or seat with the
-skips of §7.3 and the dice of §11.10. The command handlers in `rules.py` call into this flow."""
+skips of §7.3 and the dice of §11.10. `decide` calls into this flow once the rules passed a command."""
 
 from __future__ import annotations
 
@@ -25,18 +25,9 @@ from domain.bahama_taxi.events import (
     TurnStarted,
 )
 from domain.bahama_taxi.evolve import evolve
-from domain.bahama_taxi.legality import (
-    arrived,
-    legal_pickups,
-    legal_reroutes,
-    legal_steps,
-    limit_violation,
-    open_neighbours,
-    payout,
-    presence_violation,
-)
-from domain.bahama_taxi.options import CancelledPassenger, DoubleDropoff, Movement
-from domain.bahama_taxi.state import TaxiState
+from domain.bahama_taxi.options import CancelledPassenger, DoubleDropoff, Movement, TwoPawnMode
+from domain.bahama_taxi.rules import can_drive, can_reroute, can_step, pickups
+from domain.bahama_taxi.state import Citizen, TaxiState
 from domain.core.game import Seat
 from domain.core.recorder import Recorder
 from domain.core.rng import Rng
@@ -64,7 +55,7 @@ def roll(table: Table, seat: Seat) -> bool:
     assert cab.area is not None
     targets: tuple[Area, ...] = ()
     if value == 4 and cab.riders:
-        ends = {area for c in cab.riders if (area := table.state.citizens[c].to_area) is not None}
+        ends = {area for c in cab.riders if (area := table.state.person(c).to_area) is not None}
         farthest = max(DISTANCE[cab.area][end] for end in ends)
         targets = tuple(sorted(end for end in ends if DISTANCE[cab.area][end] == farthest))
     table.emit(DieRolled(seat, table.state.pawn, value, targets))
@@ -87,7 +78,7 @@ def end_movement_if_stuck(table: Table) -> None:
     """Under mandatory movement, or on a 4, the cab that can take no allowed step stops."""
     state = table.state
     compulsory = state.options.movement is Movement.MANDATORY or state.die == 4
-    if compulsory and not legal_steps(state):
+    if compulsory and not can_step(state):
         end_movement(table, MovementEnd.BLOCKED)
 
 
@@ -105,7 +96,7 @@ def end_phase(table: Table) -> None:
     pick up, and the phase closes by itself when nothing is left to choose (§6)."""
     state = table.state
     cab = state.cab(state.current, state.pawn)
-    bound = [rider for rider in cab.riders if arrived(state.citizens[rider], cab.area)]
+    bound = [rider for rider in cab.riders if arrived(state.person(rider), cab.area)]
     if len(bound) > 1 and state.options.double_dropoff is DoubleDropoff.SEPARATELY:
         table.emit(DropOffChoice(state.current, state.pawn, tuple(bound)))
         return
@@ -114,38 +105,47 @@ def end_phase(table: Table) -> None:
     close_if_done(table)
 
 
+def arrived(citizen: Citizen, area: Area | None) -> bool:
+    """Bound for `area`; a cancelled passenger on a round trip only once it has been away."""
+    return citizen.to_area == area and (citizen.left_pickup_area or not citizen.cancelled)
+
+
+def payout(state: TaxiState, citizen: Citizen) -> int:
+    """The fare (§2.4); a cancelled passenger pays what `cancelled_passenger` says (§11.7)."""
+    if citizen.cancelled:
+        return {CancelledPassenger.ONE_POINT_INSTANT: 1, CancelledPassenger.ZERO_POINT_INSTANT: 0,
+                CancelledPassenger.TWO_POINT_ROUND_TRIP: 2}[state.options.cancelled_passenger]
+    assert citizen.fare is not None
+    return citizen.fare
+
+
 def drop_off(table: Table, rider: str) -> None:
     state = table.state
     area = state.cab(state.current, state.pawn).area
     assert area is not None
-    table.emit(PassengerDroppedOff(state.current, state.pawn, rider, area, payout(state, state.citizens[rider])))
+    table.emit(PassengerDroppedOff(state.current, state.pawn, rider, area, payout(state, state.person(rider))))
 
 
 def close_if_done(table: Table) -> None:
     """The end phase closes by itself once no pickup and no reroute is left to choose (§6)."""
     state = table.state
-    if not table.over and not state.dropoff_choice and not legal_pickups(state) and not legal_reroutes(state):
+    if not table.over and not state.dropoff_choice and not pickups(state) and not can_reroute(state):
         end_turn(table)
 
 
 # §8.3, §8.4: a pickup and its replenishment
 
-def board(table: Table, citizen_id: str, from_god: bool, limits_checked: bool = False) -> None:
-    """One pickup, its replenishment (§8.4), and the end of the game when the street is empty
-    (§9). A cancelled passenger in an instant mode gets out at once (§11.7)."""
+def board(table: Table, citizen_id: str, from_god: bool) -> None:
+    """One pickup the rules allowed, its replenishment (§8.4), and the end of the game when the
+    street is empty (§9). A cancelled passenger in an instant mode gets out at once (§11.7)."""
     state = table.state
-    problem = presence_violation(state, citizen_id, from_god)
-    if problem is None and not limits_checked:
-        problem = limit_violation(state, len(state.cab(state.current, state.pawn).riders))
-    if problem is not None:
-        raise problem
     cab = state.cab(state.current, state.pawn)
     assert cab.area is not None
     table.emit(PassengerPickedUp(state.current, state.pawn, citizen_id, cab.area, from_god))
-    if table.state.citizens[citizen_id].destination is None:  # §11.9: now we learn where it goes
+    if table.state.person(citizen_id).destination is None:  # §11.9: now we learn where it goes
         table.emit(DestinationDrawn(citizen_id, table.state.draw_pile[0]))
     instant = state.options.cancelled_passenger is not CancelledPassenger.TWO_POINT_ROUND_TRIP
-    if table.state.citizens[citizen_id].cancelled and instant:
+    if table.state.person(citizen_id).cancelled and instant:
         drop_off(table, citizen_id)
     _replenish(table)
     if not table.state.waiting:
@@ -203,7 +203,7 @@ def _pawn_turns(state: TaxiState, seat: Seat) -> tuple[int, ...]:
     the one whose turn it is — in Contraband the arrested smuggler first (§11.12)."""
     if len(state.pawns[seat]) == 1:
         return (0,)
-    if state.two_pawn_mode == "both":
+    if state.two_pawn_mode is TwoPawnMode.BOTH:
         return (0, 1)
     if state.arrested(seat):
         return (SMUGGLER,)
@@ -215,10 +215,7 @@ def _pawn_turn_goes_on(table: Table) -> bool:
     movement (§7.3), a 6 or a 4 with an empty cab (§11.10) skip it."""
     state = table.state
     seat, pawn = state.current, state.pawn
-    area = state.cab(seat, pawn).area
-    assert area is not None
-    stuck = not open_neighbours(state, seat, pawn)
-    if stuck and (state.options.movement is Movement.MANDATORY or (pawn == SMUGGLER and state.arrested(seat))):
+    if not can_drive(state) and (state.options.movement is Movement.MANDATORY or (pawn == SMUGGLER and state.arrested(seat))):
         if state.options.dice:
             table.emit(DieRolled(seat, pawn, table.rng.randint(1, 6)))  # rolled, then found blocked
         table.emit(TurnSkipped(seat, pawn, SkipReason.BLOCKED))

@@ -35,12 +35,11 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     order = rng.shuffled(full_deck(options, seats))
     table.emit(DeckShuffled(order, *seal(order, rng)))
     if options.cabs_per_player == 2 or options.contraband:  # §11.8, §11.12: one coin for the whole game
-        mode = options.two_cab_mode.value
         if options.two_cab_mode is TwoPawnMode.COIN:
             heads = rng.randint(0, 1) == 1
-            table.emit(CoinFlipped("heads" if heads else "tails", "both" if heads else "alternate"))
+            table.emit(CoinFlipped("heads" if heads else "tails", TwoPawnMode.BOTH if heads else TwoPawnMode.ALTERNATE))
         else:
-            table.emit(CoinFlipped("chosen", mode))
+            table.emit(CoinFlipped("chosen", options.two_cab_mode))
     if options.contraband:  # §11.12: the goods, then each seat places its police
         for _ in range(options.initial_citizens):
             table.emit(new_citizen(table.state))

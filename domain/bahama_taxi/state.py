@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.bahama_taxi.board import Area, fare
 from domain.bahama_taxi.cards import Card, area_of
-from domain.bahama_taxi.options import TaxiOptions
+from domain.bahama_taxi.options import TaxiOptions, TwoPawnMode
 from domain.core.game import GameStatus, Seat
 
 CAPACITY = 3  # passengers a cab carries (§8.5)
@@ -21,6 +21,12 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class PawnKind(StrEnum):
+    TAXI = "taxi"
+    SMUGGLER = "smuggler"  # Contraband: pawn 0, carries contraband like a taxi (§11.12)
+    POLICE = "police"  # Contraband: pawn 1, carries nothing, arrests the opposing smuggler
+
+
 @dataclass(frozen=True, slots=True)
 class Citizen:
     id: str
@@ -29,11 +35,13 @@ class Citizen:
     appeared_at: int  # the version of the event that put it on the street
     reverse: bool = False  # boarded at its destination, on the mirror board: it rides to its origin (§11.4)
     left_pickup_area: bool = False  # the cab has moved since it boarded
+    cancelled: bool = False  # two decks: both cards it was drawn with name one area (§11.7); a reroute changes nothing
 
-    @property
-    def cancelled(self) -> bool:
-        """Two decks: both its cards name one area (§11.7)."""
-        return self.destination is not None and area_of(self.origin) == area_of(self.destination)
+    @staticmethod
+    def drawn(citizen_id: str, origin: Card, destination: Card | None, appeared_at: int) -> Citizen:
+        """A citizen as its cards were drawn."""
+        cancelled = destination is not None and area_of(origin) == area_of(destination)
+        return Citizen(citizen_id, origin, destination, appeared_at, cancelled=cancelled)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -65,7 +73,7 @@ class Citizen:
 @dataclass(frozen=True, slots=True)
 class Pawn:
     area: Area | None  # None once its seat has forfeited
-    kind: str = "taxi"  # "taxi", or in Contraband "smuggler" (pawn 0) and "police" (pawn 1)
+    kind: PawnKind = PawnKind.TAXI
     riders: tuple[str, ...] = ()  # the citizens aboard
     last_turn_end: int = 0  # the version at which its last played pawn turn ended
 
@@ -87,14 +95,14 @@ class TaxiState:
     set_aside: tuple[Card, ...] = ()
     hands: tuple[tuple[Card, ...], ...] = ()  # per seat, with the four-card hand (§11.11)  # start cards kept for a citizen during setup (§11.5, §11.6)
     pawns: tuple[tuple[Pawn, ...], ...] = ()  # per seat
-    citizens: dict[str, Citizen] = field(default_factory=dict)  # every citizen so far, by id (never mutated)
+    citizens: tuple[Citizen, ...] = ()  # every citizen so far: c1, c2, … in the order they appeared
     waiting: tuple[str, ...] = ()
     income: tuple[int, ...] = ()
     current: Seat = 0
     pawn: int = 0  # the pawn of the current seat in its pawn turn
     pawns_to_go: tuple[int, ...] = ()  # the pawn turns left in this turn (two cabs, §11.8)
     moved_this_turn: bool = False  # a movement command came in this turn (ends transfers)
-    two_pawn_mode: str | None = None  # "both" or "alternate", once the coin has fallen
+    two_pawn_mode: TwoPawnMode | None = None  # BOTH or ALTERNATE, once the coin has fallen (§11.8)
     alternation: tuple[int, ...] = ()  # per seat, the pawn its next turn moves under "alternate"
     phase: Phase = Phase.START
     end_started: int = 0  # the version at which the current end phase began
@@ -109,7 +117,16 @@ class TaxiState:
     result: Result | None = None
 
     def citizen(self, citizen_id: str) -> Citizen | None:
-        return self.citizens.get(citizen_id)
+        """The citizen of that id, if one has appeared."""
+        number = citizen_id[1:]
+        if not (citizen_id.startswith("c") and number.isdigit() and 0 < int(number) <= len(self.citizens)):
+            return None
+        found = self.citizens[int(number) - 1]
+        return found if found.id == citizen_id else None  # not "c01"
+
+    def person(self, citizen_id: str) -> Citizen:
+        """A citizen the game has drawn: one waiting, aboard or delivered."""
+        return self.citizens[int(citizen_id[1:]) - 1]
 
     def cab(self, seat: Seat, pawn: int = 0) -> Pawn:
         return self.pawns[seat][pawn]
@@ -124,10 +141,10 @@ class TaxiState:
         """Contraband: the seat's smuggler shares its area with the police that arrested it and
         must drive off on its next pawn turn (§11.12)."""
         pawns = self.pawns[seat]
-        return bool(pawns) and pawns[0].kind == "smuggler" and pawns[0].area is not None and len(self.pawns_on(pawns[0].area)) > 1
+        return bool(pawns) and pawns[0].kind is PawnKind.SMUGGLER and pawns[0].area is not None and len(self.pawns_on(pawns[0].area)) > 1
 
     def waiting_at(self, area: Area) -> list[Citizen]:
-        return [self.citizens[c] for c in self.waiting if self.citizens[c].waits_at(area, self.options.mirror_board)]
+        return [citizen for c in self.waiting if (citizen := self.person(c)).waits_at(area, self.options.mirror_board)]
 
     @property
     def supply_exhausted(self) -> bool:

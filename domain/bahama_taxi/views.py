@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from domain.bahama_taxi.cards import RANKS, SUITS
 from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
-from domain.bahama_taxi.state import Citizen, Phase, Result, TaxiState
+from domain.bahama_taxi.state import Citizen, PawnKind, Phase, Result, TaxiState
 from domain.core.game import Seat
 from domain.core.records import replace
 
@@ -29,7 +29,7 @@ class CitizenView:
 class CabView:
     seat: Seat
     pawn: int
-    kind: str  # "taxi", "smuggler" or "police"
+    kind: PawnKind
     area: str | None
     passengers: tuple[CitizenView, ...]
 
@@ -70,9 +70,9 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
         seat=seat,
         hand=state.hands[seat] if seat is not None and state.hands else None,
         hand_sizes=tuple(len(hand) for hand in state.hands),
-        cabs=tuple(CabView(s, p, pawn.kind, pawn.area, tuple(_citizen(state.citizens[c]) for c in pawn.riders))
+        cabs=tuple(CabView(s, p, pawn.kind, pawn.area, tuple(_citizen(state.person(c)) for c in pawn.riders))
                    for s, pawns in enumerate(state.pawns) for p, pawn in enumerate(pawns)),
-        waiting=tuple(_citizen(state.citizens[c]) for c in state.waiting),
+        waiting=tuple(_citizen(state.person(c)) for c in state.waiting),
         draw_pile_size=len(state.draw_pile),
         discard=state.discard,
         income=state.income,
@@ -106,7 +106,8 @@ def render(state: TaxiState, seat: Seat | None) -> str:
     """The city as text: each district's areas with the pawns (seat number, P for police, S
     for a smuggler) and waiting citizens (*) on them, then cabs, passengers and incomes."""
     seen = view(state, seat)
-    here = {cab.area: f"{cab.seat}{'PS'[cab.kind == 'smuggler'] if cab.kind != 'taxi' else ''}" for cab in seen.cabs if cab.area}
+    marks = {PawnKind.TAXI: "", PawnKind.SMUGGLER: "S", PawnKind.POLICE: "P"}
+    here = {cab.area: f"{cab.seat}{marks[cab.kind]}" for cab in seen.cabs if cab.area}
     waiting = {c.origin_area for c in seen.waiting}
     lines = [f"Bahama Taxi, round {seen.round_no}, turn {seen.turn_no}: seat {seen.current} to play ({seen.phase.value})"]
     for suit in SUITS:

@@ -10,7 +10,8 @@ from domain.bahama_taxi.cards import deck
 from domain.bahama_taxi.commands import Command
 from domain.bahama_taxi.events import Event
 from domain.bahama_taxi.evolve import initial
-from domain.bahama_taxi.state import Citizen, Pawn, Phase, TaxiState
+from domain.bahama_taxi.options import TwoPawnMode
+from domain.bahama_taxi.state import Citizen, Pawn, PawnKind, Phase, TaxiState
 from domain.core.errors import RuleViolation
 from domain.core.rng import Rng, SeededRng
 
@@ -36,7 +37,8 @@ def city(
     turn in round 1, before its (first) cab — or `pawn` — moves (or, `moved`, in its end phase).
     In Contraband each seat's two areas are its smuggler's and its police's."""
     seats = seats or len(cabs)
-    chosen = BAHAMA_TAXI.parse_options(options, seats)
+    two_cabs = not options.get("contraband") and any(isinstance(cab, tuple) for cab in cabs.values())
+    chosen = BAHAMA_TAXI.parse_options({"cabs_per_player": 2} | options if two_cabs else options, seats)
     state = initial(chosen, seats)
     citizens: dict[str, Citizen] = {}
     areas = {seat: (cab,) if isinstance(cab, str) else cab for seat, cab in cabs.items()}
@@ -44,26 +46,26 @@ def city(
 
     def add(text: str) -> str:
         origin, destination = text.split("→")  # "?": not drawn yet (unknown destinations)
-        citizen = Citizen(f"c{len(citizens) + 1}", origin, None if destination == "?" else destination, 0)
+        citizen = Citizen.drawn(f"c{len(citizens) + 1}", origin, None if destination == "?" else destination, 0)
         citizens[citizen.id] = citizen
         used.update(citizen.cards)
         return citizen.id
 
     waiting_ids = tuple(add(text) for text in waiting)
     aboard = {(key, 0) if isinstance(key, int) else key: texts for key, texts in (riders or {}).items()}
-    kinds = ("smuggler", "police") if chosen.contraband else ("taxi", "taxi")
+    kinds = (PawnKind.SMUGGLER, PawnKind.POLICE) if chosen.contraband else (PawnKind.TAXI, PawnKind.TAXI)
     pawns = tuple(tuple(Pawn(area, kinds[pawn], tuple(add(t) for t in aboard.get((seat, pawn), [])))
                         for pawn, area in enumerate(areas[seat])) for seat in range(seats))
     two = len(pawns[current]) == 2
-    mode = chosen.two_cab_mode.value if two and chosen.two_cab_mode.value != "coin" else ("both" if two else None)
+    mode = None if not two else TwoPawnMode.BOTH if chosen.two_cab_mode is TwoPawnMode.COIN else chosen.two_cab_mode
     if isinstance(pile, list):
         draw_pile = tuple(pile)
     else:
         unused = tuple(card for card in deck(1) if card not in used)
         draw_pile = unused if pile is None else unused[:pile]
-    return replace(state, pawns=pawns, citizens=citizens, waiting=waiting_ids, draw_pile=draw_pile, two_pawn_mode=mode,
-                   pawn=pawn, pawns_to_go=(1 - pawn,) if mode == "both" else (),
-                   alternation=(1,) * seats if mode == "alternate" else (),
+    return replace(state, pawns=pawns, citizens=tuple(citizens.values()), waiting=waiting_ids, draw_pile=draw_pile,
+                   two_pawn_mode=mode, pawn=pawn, pawns_to_go=(1 - pawn,) if mode is TwoPawnMode.BOTH else (),
+                   alternation=(1,) * seats if mode is TwoPawnMode.ALTERNATE else (),
                    current=current, phase=Phase.END if moved else Phase.START, end_started=1, turn_no=1, round_no=1,
                    version=1, income=income or state.income,
                    hands=tuple(tuple((hands or {}).get(seat, [])) for seat in range(seats)) if hands else ())

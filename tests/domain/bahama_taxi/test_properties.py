@@ -75,7 +75,7 @@ def boards(command: object) -> bool:
 
 def cards(state: TaxiState) -> Counter[str]:
     """Every card where it is: the pile, the discard pile, or a citizen on the street or aboard."""
-    held = [card for c in state.citizens.values() if c.id in state.waiting or any(
+    held = [card for c in state.citizens if c.id in state.waiting or any(
         c.id in pawn.riders for pawns in state.pawns for pawn in pawns) for card in c.cards]
     hands = [card for hand in state.hands for card in hand]
     return Counter(state.draw_pile) + Counter(state.discard) + Counter(state.set_aside) + Counter(held) + Counter(hands)

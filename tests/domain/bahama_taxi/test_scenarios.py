@@ -331,7 +331,7 @@ def test_28_from_god_ends_the_game() -> None:
 def test_30_mirror_board() -> None:
     state = city({A: "9H", B: "KC"}, waiting=["8S→8H", *EIGHT[1:]], mirror_board=True)
     state = send(state, Move(A, "8H"), PickUp(A, ("c1",)))[1]
-    assert state.citizens["c1"].to_area == "8S" and state.cab(A).riders == ("c1",)
+    assert state.person("c1").to_area == "8S" and state.cab(A).riders == ("c1",)
     for area in ("10S", "9S", "8S"):
         events, state = send(state, Move(B, "QC" if state.cab(B).area == "KC" else "KC"), Move(A, area))
     assert PassengerDroppedOff(A, 0, "c1", "8S", 3) in events and state.income[A] == 3
@@ -343,7 +343,7 @@ def test_31_shift_change() -> None:
     events, state = new_game(4, setup="shift_change")
     placed = {e.seat: e.card for e in events if isinstance(e, PawnPlaced)}
     for seat in range(4):
-        riders = [state.citizens[c] for c in state.cab(seat).riders]
+        riders = [state.person(c) for c in state.cab(seat).riders]
         assert len(riders) == 3 and riders[0].origin == placed[seat] and riders[0].origin_area == state.cab(seat).area
     assert len(state.draw_pile) == 12 and len(state.waiting) == 8 and state.discard == ()
     rng, seen = SeededRng(3), {seat: False for seat in range(4)}  # no pickup before a drop-off frees a seat
@@ -475,12 +475,12 @@ def test_40_transfer() -> None:
 
 def test_41_reveal_on_pickup() -> None:
     _, fresh = new_game(4, unknown_destination=True)
-    assert all(fresh.citizens[c].destination is None for c in fresh.waiting) and len(fresh.draw_pile) == 52 - 4 - 8
+    assert all(fresh.person(c).destination is None for c in fresh.waiting) and len(fresh.draw_pile) == 52 - 4 - 8
     state = city({A: "2S", B: "KC"}, waiting=["6D→?", "AS→?", "KH→?"], pile=["8D", "9C", "JS", "JH", "2C", "3C"],
                  unknown_destination=True)
     events, after = send(state, Move(A, "6D"), PickUp(A, ("c1",)))
     assert events[1:4] == [PassengerPickedUp(A, 0, "c1", "6D"), DestinationDrawn("c1", "8D"), CitizenAppeared("c4", "9C", None)]
-    assert after.citizens["c1"].fare == 2
+    assert after.person("c1").fare == 2
     dropped = send(after, Move(B, "QC"), Move(A, "7D"), Move(B, "KC"), Move(A, "8D"))[0]
     assert PassengerDroppedOff(A, 0, "c1", "8D", 2) in dropped
 
@@ -548,14 +548,14 @@ def test_48_reroute_origin() -> None:
                  hand_size=4)
     events, after = send(state, Reroute(A, "c8", End.FROM, "5H"))
     assert events == [PassengerRerouted(A, "c8", "from", "5D", "5H")]
-    assert after.citizens["c8"].fare == fare("5H", "2S") == 7 and after.discard[-1] == "5D" and len(after.hands[A]) == 3
+    assert after.person("c8").fare == fare("5H", "2S") == 7 and after.discard[-1] == "5D" and len(after.hands[A]) == 3
     assert rejected(after, Reroute(A, "c8", End.FROM, "9C")) == "card_not_in_hand"
     assert rejected(after, Reroute(A, "c1", End.TO, "9S")) == "not_your_passenger"
     assert rejected(city({A: "6D", B: "KC"}, riders={A: ["5D→2S"]}), Reroute(A, "c1", End.TO, "9S")) == "variant_not_enabled"
     dropped = send(after, Move(A, "2S"))[0]
     assert PassengerDroppedOff(A, 0, "c8", "2S", 7) in dropped
     to = send(state, Reroute(A, "c8", End.TO, "9S"))[1]
-    assert to.citizens["c8"].to_area == "9S" and to.citizens["c8"].origin == "5D"
+    assert to.person("c8").to_area == "9S" and to.person("c8").origin == "5D"
 
 
 def test_49_hand_secrecy() -> None:
@@ -591,7 +591,7 @@ def test_50_setup() -> None:
     state = send(state, PlacePolice(B, "3S"))[1]
     assert [(p.kind, p.area) for p in state.pawns[A]] == [("smuggler", "3H"), ("police", "3D")]
     assert [(p.kind, p.area) for p in state.pawns[B]] == [("smuggler", "3C"), ("police", "3S")]
-    goods = [state.citizens[c] for c in state.waiting]
+    goods = [state.person(c) for c in state.waiting]
     assert len(goods) == 8 and not any(g.origin_area.startswith("3") or (g.destination_area or "").startswith("3") for g in goods)
     assert state.phase is Phase.START and state.current == A and len(state.draw_pile) == 32
 
