@@ -27,6 +27,7 @@ from bench.recorded import record
 from bench.server import Server
 from domain import GAMES
 from domain.core.rng import SeededRng
+from events.envelope import Lifecycle
 from events.execute import Executor
 from events.store import EventStore
 from workers.reactor import Reactor
@@ -38,14 +39,14 @@ def fill(store: EventStore, finished: int, active: int) -> None:
     events = [event for batch in played.appends for event in batch]
     for _ in range(finished):
         game_id = uuid.uuid4().hex[:16]
-        store.create_game(game_id, "taki", {}, 2)
-        store.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status="finished")
+        store.games.create(game_id, "taki", {}, 2)
+        store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
     executor = Executor(store)
     for number in range(active):
         game_id = uuid.uuid4().hex[:16]
-        store.create_game(game_id, "taki", {}, 2)
+        store.games.create(game_id, "taki", {}, 2)
         for seat in range(2):
-            store.claim_seat(game_id, seat, f"p{seat}", f"token-{game_id}-{seat}")
+            store.seats.claim(game_id, seat, f"p{seat}", f"token-{game_id}-{seat}")
         executor.start(game_id, SeededRng(number))
 
 
@@ -74,9 +75,9 @@ def measure_reactions(store: EventStore, redis_url: str, probes: int) -> list[fl
     try:
         while len(waits) < probes:
             game_id = uuid.uuid4().hex[:16]
-            store.create_game(game_id, "taki", {"first_seat": 0}, 2)
-            store.claim_seat(game_id, 0, "person", f"token-{game_id}")
-            store.claim_seat(game_id, 1, "bot", None, bot="random")
+            store.games.create(game_id, "taki", {"first_seat": 0}, 2)
+            store.seats.claim(game_id, 0, "person", f"token-{game_id}")
+            store.seats.claim(game_id, 1, "bot", None, bot="random")
             executor.start(game_id, rng)
             loaded = executor.load(game_id)
             while len(waits) < probes and not (status := taki.status(loaded.state)).finished:

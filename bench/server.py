@@ -68,7 +68,7 @@ class Server:
                 command, times = " ".join(process.cmdline()), process.cpu_times()
             except psutil.NoSuchProcess:
                 continue
-            part = "store" if "redis-server" in command else "worker" if "cli worker" in command else "api"
+            part = "store" if "redis-server" in command else "worker" if "-m workers" in command else "api"
             spent[part] += times.user + times.system
         return spent
 

@@ -33,6 +33,7 @@ from bench.recorded import Recorded, long_game, record
 from bench.server import Server
 from domain import GAMES
 from events import keys
+from events.envelope import Lifecycle
 from events.execute import Executor, StateCache
 from events.store import EventStore
 
@@ -74,9 +75,9 @@ def _writer(kind: str, url: str, scripts: list[Recorded], games: list[str], thre
             if kind == "append":
                 if game.batch == 0:
                     game.game_id = f"{game.name}-{uuid.uuid4().hex[:8]}"
-                    store.create_game(game.game_id, script.game, script.options, script.seats)
-                game.version = store.append(game.game_id, game.version, list(batch), command_id=uuid.uuid4().hex,
-                                            actor="bench", status="active").version
+                    store.games.create(game.game_id, script.game, script.options, script.seats)
+                game.version = store.streams.append(game.game_id, game.version, list(batch), command_id=uuid.uuid4().hex,
+                                            actor="bench", status=Lifecycle.ACTIVE).version
                 events += len(batch)
             else:
                 event = batch[0]
@@ -118,13 +119,13 @@ def rebuild(store: EventStore, played: Recorded, repeats: int = 5) -> tuple[floa
     game_id = _stored(store, played)
     game = GAMES[played.game]
     options = game.parse_options(played.options, played.seats)
-    envelopes = store.read(game_id)
+    envelopes = store.streams.read(game_id)
     decoded = [game.events.decode(e.type, e.schema_version, e.payload) for e in envelopes]
     game.replay(options, played.seats, decoded)  # warm up
 
     def from_store() -> None:
         state = game.initial(options, played.seats)
-        for envelope in store.read(game_id):
+        for envelope in store.streams.read(game_id):
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
 
     def from_payloads() -> None:
@@ -167,10 +168,10 @@ def snapshot_reads(store: EventStore, played: Recorded, last: int = 5000) -> dic
 
 def _stored(store: EventStore, played: Recorded) -> str:
     game_id = f"{played.game}-{uuid.uuid4().hex[:8]}"
-    store.create_game(game_id, played.game, played.options, played.seats)
+    store.games.create(game_id, played.game, played.options, played.seats)
     version = 0
     for batch in played.appends:
-        version = store.append(game_id, version, list(batch), command_id=uuid.uuid4().hex, actor="bench").version
+        version = store.streams.append(game_id, version, list(batch), command_id=uuid.uuid4().hex, actor="bench").version
     return game_id
 
 

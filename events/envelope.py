@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from domain.core.game import Budget
@@ -24,6 +25,25 @@ class Envelope:
 
 
 OPENING_ACTORS = frozenset({"system", "fork", "import"})  # appends that are no player's move
+MAX_THINK_SECONDS = 30  # the longest an AI may think over one move, whatever budget it is given
+
+
+class Lifecycle(StrEnum):
+    """Where a game is in its life, as its record says: waiting for its seats to be taken, in
+    play, over, or cancelled (its seats were not all taken in time)."""
+
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class DeadlinePolicy(StrEnum):
+    """What happens when a seat's time to act is up."""
+
+    SKIP = "skip"  # the game's own timeout command is sent for the seat
+    AUTO = "auto"  # an AI plays the seat's move
+    FORFEIT = "forfeit"  # the seat leaves the game
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +57,12 @@ class NewEvent:
 
 @dataclass(frozen=True, slots=True)
 class TurnDeadline:
-    """How long a seat has to act, and what happens when the time is up: `skip` sends the
-    game's own timeout command, `auto` lets the AI at `level` play the move, `forfeit` makes
-    the seat leave the game. A player on vacation gets up to `vacation_days` more on each
+    """How long a seat has to act, and what happens when the time is up (`auto` lets the AI at
+    `level` play the move). A player on vacation gets up to `vacation_days` more on each
     deadline."""
 
     seconds: int
-    policy: str  # skip, auto, forfeit
+    policy: DeadlinePolicy
     level: str | None = None
     vacation_days: int = 0
     budget: Budget | None = None  # how long the AI at `level` thinks, if not as its level does
@@ -51,7 +70,7 @@ class TurnDeadline:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnDeadline:
         budget = data.get("budget")
-        return cls(**{**data, "budget": None if budget is None else Budget(**budget)})
+        return cls(**{**data, "policy": DeadlinePolicy(data["policy"]), "budget": None if budget is None else Budget(**budget)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +89,7 @@ class GameRecord:
     game: str
     options: dict[str, Any]
     seats: int
-    status: str  # waiting, active, finished, or cancelled (its seats were not all taken in time)
+    status: Lifecycle
     version: int
     created: int  # milliseconds since the epoch
     names: tuple[str | None, ...]  # the name at each seat, None while free

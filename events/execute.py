@@ -14,10 +14,11 @@ from typing import Any
 from domain import GAMES
 from domain.core.game import Game
 from domain.core.rng import Rng, SystemRng
-from events.envelope import Envelope, GameRecord, NewEvent, VersionConflict
+from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent, VersionConflict
 from events.snapshots import EVERY as SNAPSHOT_EVERY
 from events.snapshots import Snapshots
-from events.store import Appended, EventStore
+from events.store import EventStore
+from events.streams import Appended
 
 RETRIES = 5  # times an unconditional command is decided again after losing a race
 
@@ -72,16 +73,16 @@ class Executor:
         else the nearest snapshot, or else the start, then the events since."""
         cached = self.cache.get(game_id) if version is None else None
         if cached is not None:
-            record, newer = self.store.game_since(game_id, cached[0])  # one round trip
+            record, newer = self.store.streams.since(game_id, cached[0])  # one round trip
             if cached[0] <= record.version:  # else the store lost writes this process saw: rebuild
                 return self._fold(record, *cached, newer, remember=True)
-        record = self.store.game(game_id)
+        record = self.store.games.get(game_id)
         game = GAMES[record.game]
         target = record.version if version is None else min(version, record.version)
         at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
         if snapshot := self.snapshots.nearest(game_id, target, type(state)):
             at, state = snapshot
-        return self._fold(record, at, state, self.store.read(game_id, after=at, limit=target - at), remember=version is None)
+        return self._fold(record, at, state, self.store.streams.read(game_id, after=at, limit=target - at), remember=version is None)
 
     def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool) -> Loaded:
         """The game from `state` at version `at` on through `envelopes`, saving snapshots on the way."""
@@ -114,7 +115,7 @@ class Executor:
         newer state. A command sent again with the same `idempotency_key` returns the first
         answer and appends nothing. `loaded` is the game as the caller has just read it: the
         first decision is made on it rather than on a new read."""
-        if idempotency_key and (earlier := self.store.remembered(game_id, idempotency_key, fingerprint)):
+        if idempotency_key and (earlier := self.store.streams.remembered(game_id, idempotency_key, fingerprint)):
             return earlier
         for _ in range(RETRIES):
             loaded = loaded or self.load(game_id)
@@ -139,7 +140,7 @@ class Executor:
         if record.forked_from is None:
             actor, events = "system", game.setup(game.parse_options(record.options, record.seats), record.seats, rng or SystemRng())
         else:
-            opening = self.store.read(record.forked_from.game_id, limit=record.forked_from.version)
+            opening = self.store.streams.read(record.forked_from.game_id, limit=record.forked_from.version)
             actor, events = "fork", tuple(game.events.decode(e.type, e.schema_version, e.payload) for e in opening)
         try:
             return self._append(loaded, events, actor, None, "")
@@ -151,9 +152,9 @@ class Executor:
         for event in events:
             state = game.evolve(state, event)
         encoded = [NewEvent(*game.events.encode(event)) for event in events]
-        status = "finished" if game.status(state).finished else "active"
+        status = Lifecycle.FINISHED if game.status(state).finished else Lifecycle.ACTIVE
         started = time.perf_counter()
-        appended = self.store.append(
+        appended = self.store.streams.append(
             loaded.record.id, loaded.version, encoded,
             command_id=uuid.uuid4().hex, actor=actor, status=status,
             idempotency=(key, fingerprint) if key else None,

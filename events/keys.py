@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from events.envelope import Lifecycle
+
 PREFIX = "meeple"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -85,12 +87,9 @@ def game_index() -> str:
     return f"{PREFIX}:games"
 
 
-STATUSES = ("waiting", "active", "finished", "cancelled")
-
-
-def games_with_status(status: str) -> str:
+def games_with_status(status: Lifecycle) -> str:
     """Sorted set: the ids of the games with this status, by when they took it (see
-    EventStore.indexed for how it follows a game's status)."""
+    GameRecords.indexed for how it follows a game's status)."""
     return f"{PREFIX}:games:{status}"
 
 
@@ -103,6 +102,13 @@ def feed() -> str:
     """Stream: the `game` id of each append, for the reactor and the inbox streams (capped;
     the sweeper covers anything it misses)."""
     return f"{PREFIX}:feed"
+
+
+# RQ queues, by name (RQ builds their keys from it): AI seats' moves; deadlines and reminders,
+# scheduled for their time; deliveries to webhooks
+BOT_QUEUE = f"{PREFIX}-bots"
+DEADLINE_QUEUE = f"{PREFIX}-deadlines"
+NOTIFY_QUEUE = f"{PREFIX}-notify"
 
 
 def rate(subject: str, seconds: int, window: int) -> str:

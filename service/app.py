@@ -10,8 +10,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from events.execute import Executor
-from events.players import PlayerStore, Webhooks
 from events.store import EventStore
+from players.accounts import PlayerStore
+from players.webhooks import Webhooks
 from service import limits, metrics, observability
 from service.api.games import bp as games
 from service.api.players import bp as players
@@ -26,7 +27,7 @@ class GameId(BaseConverter):
     regex = r"(?!(?:types|import)$)[^/]+"
 
 
-def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:  # type: ignore[type-arg]
+def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:
     """The API over the store at `config.redis_url` (or over `client`, as tests do)."""
     config = config or Config.from_env()
     waiting = None

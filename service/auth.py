@@ -9,8 +9,8 @@ import secrets
 from flask import current_app, request
 
 from events.envelope import GameRecord
-from events.players import Player, PlayerStore
 from events.store import EventStore
+from players.accounts import Player, PlayerStore
 from service.errors import ApiError
 
 BEARER = re.compile(r"^Bearer ([A-Za-z0-9_-]{16,128})$")
@@ -42,7 +42,7 @@ def seat_for(store: EventStore, record: GameRecord) -> int | None:
     token = bearer_token()
     if token is None:
         return None
-    seat = store.seat_for_token(record, token)
+    seat = store.seats.for_token(record, token)
     if seat is None:
         raise ApiError(401, "unauthorized", "This token holds no seat in this game.")
     return seat

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
@@ -21,9 +20,10 @@ if TYPE_CHECKING:
 
 
 WORKER_NICENESS = 10
+WORKER = [sys.executable, "-m", "workers"]  # the workers run apart from the API: it imports none of them
 
 
-class _Gunicorn(BaseApplication):  # type: ignore[misc]
+class _Gunicorn(BaseApplication):
     """Gunicorn serving the API, configured from the command line rather than a file."""
 
     def __init__(self, config: Config, settings: dict[str, Any]) -> None:
@@ -63,8 +63,7 @@ def serve(args: argparse.Namespace) -> None:
     if not args.no_worker:
         assert config.redis_url is not None
         worker_process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "worker"],
-            env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
+            WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
         )
     try:
         _Gunicorn(config, {
@@ -95,28 +94,9 @@ def _background_child() -> None:
 
 
 def worker(args: argparse.Namespace) -> None:
-    """Run the reactor (feed consumer and sweeper) and an RQ worker with its scheduler."""
-    config = Config.from_env()
-    if config.redis_url is None:
-        raise SystemExit("meeple worker: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
-    import redis
-
-    from events.execute import Executor
-    from events.store import EventStore
-    from service.observability import json_logs
-    from workers.notify import NOTIFY
-    from workers.queues import BOTS, DEADLINES, work
-    from workers.reactor import Reactor
-
-    json_logs()
-    connection = redis.Redis.from_url(config.redis_url)
-    stop = threading.Event()
-    reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds, reminders=config.reminders)
-    threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
-    try:
-        work(connection, [BOTS, DEADLINES, NOTIFY])
-    finally:
-        stop.set()
+    """Become the workers' process (`python -m workers`): the reactor (feed consumer and
+    sweeper) and an RQ worker with its scheduler."""
+    os.execv(sys.executable, WORKER)
 
 
 def _read(command: str, path: str) -> GameLog:

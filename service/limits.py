@@ -9,14 +9,14 @@ import redis
 from flask import Flask, request
 
 from events import keys
-from events.store import hash_token
+from events.seats import hash_token
 from service.config import Rate
 from service.errors import ApiError
 
 UNLIMITED = {"v1.health", "metrics"}  # endpoints monitoring may call as often as it likes
 
 
-def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:  # type: ignore[type-arg]
+def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:
     """Count this request once against each `(key, rate)`; 429 if any is over its rate."""
     now = time.time()
     pipe = client.pipeline(transaction=False)
@@ -32,7 +32,7 @@ def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:  # type
                        retry_after=wait)
 
 
-def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:  # type: ignore[type-arg]
+def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
     """Count every request but the health check and the metrics scrape against the limits."""
 
     @app.before_request

@@ -10,16 +10,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
+from typing import cast
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from rq import Queue
-from rq.registry import ScheduledJobRegistry
 
+from events import keys
 from events.store import EventStore
-from workers.notify import NOTIFY
-from workers.queues import BOTS, DEADLINES
 
 LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -39,15 +38,16 @@ class StoreCollector(Collector):
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         games = GaugeMetricFamily("meeple_games", "Games by status.", labels=["status"])
-        for status, count in sorted(self.store.count_by_status().items()):
+        for status, count in sorted(self.store.games.count_by_status().items()):
             games.add_metric([status], count)
         yield games
         depths = GaugeMetricFamily("meeple_queue_depth", "Jobs waiting in each worker queue.", labels=["queue"])
-        for name in (BOTS, DEADLINES, NOTIFY):
+        for name in (keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE):
             depths.add_metric([name], Queue(name, connection=self.store.redis).count)
         yield depths
-        deadlines = ScheduledJobRegistry(DEADLINES, connection=self.store.redis)
-        oldest = self.store.redis.zrange(deadlines.key, 0, 0, withscores=True)  # scored by when each is due
+        deadlines = Queue(keys.DEADLINE_QUEUE, connection=self.store.redis).scheduled_job_registry
+        # the registry is scored by when each job is due
+        oldest = cast(list[tuple[bytes, float]], self.store.redis.zrange(deadlines.key, 0, 0, withscores=True))
         lag = max(0.0, time.time() - oldest[0][1]) if oldest else 0.0
         yield GaugeMetricFamily("meeple_deadline_lag_seconds",
                                 "How long the most overdue deadline has waited past its time to be applied.", value=lag)

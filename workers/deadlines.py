@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 
 from domain.core.rng import SystemRng
-from events.deadlines import due
+from events.envelope import DeadlinePolicy
 from events.execute import Loaded
+from players.deadlines import due
 from workers.acting import act_for
 from workers.notify import notify
 from workers.queues import MOVE_JOB_SECONDS, deadline_queue, job_executor, moment
@@ -31,9 +32,9 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
         return "postponed"
 
     def choose(loaded: Loaded) -> object:
-        if deadline.policy == "auto" and deadline.level is not None:
+        if deadline.policy is DeadlinePolicy.AUTO and deadline.level is not None:
             return loaded.game.bot(deadline.level, deadline.budget, time.perf_counter)(loaded.state, seat, SystemRng())
-        if deadline.policy == "forfeit":
+        if deadline.policy is DeadlinePolicy.FORFEIT:
             return loaded.game.forfeit_command(seat)
         return loaded.game.timeout_command(loaded.state, seat)
 

@@ -18,10 +18,9 @@ from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
 from events import keys
-from events.players import Webhooks
 from players import egress
+from players.webhooks import Webhooks
 
-NOTIFY = "meeple-notify"
 TIMEOUT_SECONDS = 5
 KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
 
@@ -40,7 +39,7 @@ def notify(connection: redis.Redis, game_id: str, key: str, player_id: str, noti
     marker = keys.notified(game_id, key)
     if connection.exists(marker):
         return
-    queue = Queue(NOTIFY, connection=connection)
+    queue = Queue(keys.NOTIFY_QUEUE, connection=connection)
     intervals = retry_intervals()
     for hook in Webhooks(connection).of(player_id):
         job_id = f"notify-{hook.id}-{game_id}-{key}"

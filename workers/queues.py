@@ -14,12 +14,11 @@ import redis
 from rq import Queue, Worker, get_current_job
 from rq.scheduler import RQScheduler
 
+from events import keys
+from events.envelope import MAX_THINK_SECONDS
 from events.execute import Executor
 from events.store import EventStore
 
-BOTS = "meeple-bots"
-DEADLINES = "meeple-deadlines"
-MAX_THINK_SECONDS = 30  # the longest an AI may think over one move
 MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
 
 _executors: dict[int, Executor] = {}
@@ -27,11 +26,11 @@ log = logging.getLogger("meeple.worker")
 
 
 def bot_queue(connection: redis.Redis) -> Queue:
-    return Queue(BOTS, connection=connection)
+    return Queue(keys.BOT_QUEUE, connection=connection)
 
 
 def deadline_queue(connection: redis.Redis) -> Queue:
-    return Queue(DEADLINES, connection=connection)
+    return Queue(keys.DEADLINE_QUEUE, connection=connection)
 
 
 def moment(at_ms: int) -> datetime:
@@ -57,7 +56,7 @@ class _Worker(Worker):
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.asked_to_stop = True
-        super().request_stop(signum, frame)
+        super().request_stop(signum, frame)  # type: ignore[no-untyped-call]  # RQ leaves it unannotated
 
 
 def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event) -> None:

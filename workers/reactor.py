@@ -19,13 +19,12 @@ from typing import TypeVar
 
 import redis
 from rq import Queue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
+from rq.job import JobStatus
 
 from domain.core.game import GameStatus
-from events import keys
-from events.deadlines import due
+from events.envelope import Lifecycle
 from events.execute import Executor, Loaded
+from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
 from workers.notify import notify
@@ -56,7 +55,7 @@ class Reactor:
         """Enqueue what the game's current version makes due; how many move or deadline jobs."""
         loaded = self.executor.load(game_id)
         if loaded.version == 0:
-            if loaded.record.status == "cancelled":
+            if loaded.record.status is Lifecycle.CANCELLED:
                 self._notify_cancelled(loaded)
             return 0
         status = loaded.game.status(loaded.state)
@@ -77,7 +76,7 @@ class Reactor:
         holders = loaded.record.holders
         if not holders:
             return
-        latest = self.executor.store.read(game_id, after=version - 1, limit=1)[0]
+        latest = self.executor.store.streams.read(game_id, after=version - 1, limit=1)[0]
         kind, _, acting = latest.actor.partition(":")
         base = _about(loaded)
         if kind == "deadline" and int(acting) in holders:
@@ -131,12 +130,12 @@ class Reactor:
                 )
         return True
 
-    def _needs_no_copy(self, job_id: str, queue: Queue) -> bool:
-        try:
-            status = Job.fetch(job_id, connection=self.redis).get_status()
-        except NoSuchJobError:
+    @staticmethod
+    def _needs_no_copy(job_id: str, queue: Queue) -> bool:
+        job = queue.fetch_job(job_id)
+        if job is None:
             return False
-        return status in (JobStatus.FINISHED, JobStatus.SCHEDULED) or self.redis.lpos(queue.key, job_id) is not None
+        return job.get_status() in (JobStatus.FINISHED, JobStatus.SCHEDULED) or queue.get_job_position(job) is not None
 
     def sweep(self) -> None:
         """Sweep every game at once."""
@@ -147,14 +146,14 @@ class Reactor:
         """Start every full game that never started, cancel every lobby whose time is up, and react
         to every game in play, one game a step."""
         store = self.executor.store
-        store.build_status_index()
-        for game_id, full in store.indexed("waiting"):
+        store.games.build_status_index()
+        for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
                 self._guarded(partial(self.executor.start, game_id), failed=None)
             else:
-                self._guarded(partial(store.cancel_lobby, game_id), failed=False)
+                self._guarded(partial(store.seats.cancel_lobby, game_id), failed=False)
             yield
-        for game_id, _ in store.indexed("active"):
+        for game_id, _ in store.games.indexed(Lifecycle.ACTIVE):
             self._guarded(partial(self.react, game_id), failed=0)  # one bad game stops no sweep
             yield
 
@@ -182,28 +181,17 @@ class Reactor:
         return False
 
     def _join_feed(self) -> bool:
-        """Join the reactors' consumer group on the feed, creating it if need be."""
-        try:
-            self.redis.xgroup_create(keys.feed(), GROUP, id="$", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        """Join the reactors' consumer group on the feed."""
+        self.executor.store.feed.join(GROUP)
         return True
 
     def _consume(self, wait: bool) -> None:
-        """React to the games announced on the feed, waiting up to a second for one if `wait`."""
-        try:
-            batches = self.redis.xreadgroup(GROUP, self.name, {keys.feed(): ">"}, count=100,
-                                            block=1000 if wait else None)
-        except redis.ResponseError as error:
-            if "NOGROUP" not in str(error):
-                raise
-            self._join_feed()  # the store restarted without its last writes; the sweep reacts to what was missed
-            return
-        for _, entries in batches or ():
-            for game_id in dict.fromkeys(fields[b"game"].decode() for _, fields in entries):  # each game once
-                self.react(game_id)
-            self.redis.xack(keys.feed(), GROUP, *(entry_id for entry_id, _ in entries))
+        """React to the games announced on the feed, waiting up to a second for one if `wait`
+        (what a store that restarted lost of the feed, the sweep reacts to)."""
+        announced = self.executor.store.feed.take(GROUP, self.name, 100, 1000 if wait else None)
+        for game_id in dict.fromkeys(game_id for _, game_id in announced):  # each game once
+            self.react(game_id)
+        self.executor.store.feed.ack(GROUP, announced)
 
     def _guarded(self, work: Callable[[], T], failed: T) -> T:
         """What `work` returns, or `failed` if it raised."""

@@ -8,9 +8,10 @@ from typing import Any
 from flask import current_app, request
 
 from events import keys
-from events.envelope import GameNotFound, GameRecord
+from events.envelope import GameNotFound, GameRecord, Lifecycle
 from events.execute import Executor
-from events.players import PlayerStore, Webhooks
+from players.accounts import PlayerStore
+from players.webhooks import Webhooks
 from service.errors import ApiError
 
 
@@ -48,6 +49,6 @@ def webhooks() -> Webhooks:
 def visible_version(record: GameRecord, seat: int | None) -> int:
     """The version the caller may see: all of it for a seat, or once the game is over; a
     spectator of a game with a `spectator_delay` sees it that many moves behind."""
-    if seat is not None or not record.spectator_delay or record.status == "finished":
+    if seat is not None or not record.spectator_delay or record.status is Lifecycle.FINISHED:
         return record.version
-    return executor().store.version_before_moves(record.id, record.version, record.spectator_delay)
+    return executor().store.streams.version_before_moves(record.id, record.version, record.spectator_delay)

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 
 from domain import GAMES
-from events.envelope import CANCELLED, NewEvent, Origin, TurnDeadline, VersionConflict
+from events.envelope import CANCELLED, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
 from service.api.context import executor, json_body, known_game, players, visible_version
@@ -84,12 +84,12 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
     game_id = auth.new_token()[:16]
     deadline = TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None
     lobby_seconds = settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"]
-    store.create_game(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from, lobby_seconds)
+    store.games.create(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from, lobby_seconds)
     for bot in settings["bots"]:
-        seated = store.claim_seat(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"], budget=bot["budget"])
+        seated = store.seats.claim(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"], budget=bot["budget"])
         if seated.taken == seated.seats:
             executor().start(game_id)
-    return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    return responses.summary(store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 @bp.post("/games/<game:game_id>/fork")
@@ -98,14 +98,14 @@ def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     with new seats: once the game is over (or before, to the admin token)."""
     body = parse(ForkSchema, json_body())
     store = executor().store
-    origin = store.game(known_game(game_id))
+    origin = store.games.get(known_game(game_id))
     check_settings(origin.game, origin.seats, body)
-    if origin.status != "finished" and not auth.is_admin():
+    if origin.status is not Lifecycle.FINISHED and not auth.is_admin():
         raise ApiError(409, "game_not_finished", "A game can be forked once it is over.")
     version = body["version"]
     if version > origin.version:
         raise ApiError(404, "version_not_found", f"The game is at version {origin.version}.", current=origin.version)
-    at, *following = store.read(game_id, after=version - 1, limit=2)
+    at, *following = store.streams.read(game_id, after=version - 1, limit=2)
     if following and following[0].command_id == at.command_id:
         raise ApiError(422, "not_a_move_boundary", f"Version {version} falls inside a move; fork where one ends.")
     loaded = executor().load(game_id, version)
@@ -131,19 +131,19 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
         raise ApiError(422, "invalid_log", "Only the log of a finished game can be imported.")
     store = executor().store
     game_id = auth.new_token()[:16]
-    store.create_game(game_id, log.game.name, log.options, log.seats)
+    store.games.create(game_id, log.game.name, log.options, log.seats)
     for seat, name in enumerate(log.names):
-        store.claim_seat(game_id, seat, name, None)
+        store.seats.claim(game_id, seat, name, None)
     events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
-    store.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status="finished")
-    return responses.summary(store.game(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
+    return responses.summary(store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 @bp.get("/games")
 def list_games() -> dict[str, Any]:
     """Games, newest first, by game and status; paginated by cursor."""
     query = parse(ListGamesSchema, request.args.to_dict())
-    records, following = executor().store.list_games(query["game"], query["status"], query["cursor"], query["limit"])
+    records, following = executor().store.games.page(query["game"], query["status"], query["cursor"], query["limit"])
     return {"games": [responses.summary(record) for record in records], "next": following}
 
 
@@ -152,7 +152,7 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     """Take a seat, as a person (answered with the seat's token; with a player token, the seat
     is also that player's) or for an AI; the game starts when the last seat is taken."""
     body = parse(JoinSchema, json_body())
-    record = executor().store.game(known_game(game_id))
+    record = executor().store.games.get(known_game(game_id))
     holder = auth.player(players(), required=False)
     bot = body["bot"]
     if bot is not None and bot not in GAMES[record.game].bots:
@@ -160,7 +160,7 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     if problem := check_budget(record.game, bot, body["budget"]):
         raise ApiError(422, "validation_error", "This AI level takes no budget.", errors={"budget": [problem]})
     token = None if bot else auth.new_token()
-    seated = executor().store.claim_seat(game_id, body["seat"], body["name"], token, bot=bot,
+    seated = executor().store.seats.claim(game_id, body["seat"], body["name"], token, bot=bot,
                                          player_id=None if holder is None or bot else holder.id, budget=body["budget"])
     if holder is not None and not bot:
         players().joined(holder.id, game_id)
@@ -173,19 +173,19 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
 def leave(game_id: str) -> dict[str, Any]:
     """Give up the caller's seat before the game starts; the seat's token then acts for nothing."""
     store = executor().store
-    record = store.game(known_game(game_id))
+    record = store.games.get(known_game(game_id))
     seat = auth.require_seat(store, record)
-    player_id = store.leave_seat(game_id, seat)
+    player_id = store.seats.leave(game_id, seat)
     if player_id is not None:
         players().left(player_id, game_id)
-    return responses.summary(store.game(game_id))
+    return responses.summary(store.games.get(game_id))
 
 
 @bp.get("/games/<game:game_id>")
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as the caller's seat (or a spectator, maybe some moves behind) may see it."""
     store = executor().store
-    record = store.game(known_game(game_id))
+    record = store.games.get(known_game(game_id))
     seat = auth.seat_for(store, record)
     visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
@@ -196,7 +196,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The game as it was at a past version, as the caller may see it."""
     store = executor().store
-    record = store.game(known_game(game_id))
+    record = store.games.get(known_game(game_id))
     seat = auth.seat_for(store, record)
     current = visible_version(record, seat)
     if version > current:
@@ -229,7 +229,7 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
-    if loaded.record.status == "cancelled":
+    if loaded.record.status is Lifecycle.CANCELLED:
         raise ApiError(409, "game_cancelled", CANCELLED)
     if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
@@ -253,11 +253,11 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 def export(game_id: str) -> Response:
     """The whole log as JSON Lines, for `meeple replay` and the import: once the game is over,
     or before to the server's admin token."""
-    record = executor().store.game(known_game(game_id))
+    record = executor().store.games.get(known_game(game_id))
     loaded = executor().load(game_id)
     if not loaded.game.status(loaded.state).finished and not auth.is_admin():
         raise ApiError(409, "game_not_finished", "A game's log is exported once the game is over.")
-    lines = export_lines(record, executor().store.read(game_id))
+    lines = export_lines(record, executor().store.streams.read(game_id))
     return Response("".join(lines), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'} | etag(record.version))
 
@@ -266,12 +266,12 @@ def export(game_id: str) -> Response:
 def game_events(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The log as the caller may see it, oldest first, paginated by version; all of it once finished."""
     store = executor().store
-    record = store.game(known_game(game_id))
+    record = store.games.get(known_game(game_id))
     seat = auth.seat_for(store, record)
     query = parse(EventsQuerySchema, request.args.to_dict())
     visible = visible_version(record, seat)
-    finished = record.status == "finished"
-    stored = store.read(game_id, after=query["after"], limit=max(0, min(query["limit"], visible - query["after"])))
+    finished = record.status is Lifecycle.FINISHED
+    stored = store.streams.read(game_id, after=query["after"], limit=max(0, min(query["limit"], visible - query["after"])))
     last = stored[-1].version if stored else query["after"]
     game = GAMES[record.game]
     return {

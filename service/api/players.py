@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import Blueprint, Response, request
 
-from events.deadlines import due
-from events.players import Player
+from players.accounts import Player
+from players.deadlines import due
 from service import auth
 from service.api.context import executor, json_body, players, webhooks
 from service.errors import ApiError

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from domain import GAMES
+from events.envelope import Lifecycle
 from events.store import EventStore
 from service import auth
 from service.api.context import executor, known_game, players, visible_version
@@ -50,10 +51,10 @@ def game_stream(game_id: str) -> Response:
     stream ends with an `end` message once the game is over and every event was sent, or once it
     is cancelled."""
     store = executor().store
-    record = store.game(known_game(game_id))
+    record = store.games.get(known_game(game_id))
     seat = auth.seat_for(store, record)
     after = resume_after()
-    if record.status == "cancelled" or (record.status == "finished" and after >= record.version):
+    if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
     return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
 
@@ -61,21 +62,21 @@ def game_stream(game_id: str) -> Response:
 def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
-        record = store.game(game_id)
-        if record.status == "cancelled":
-            yield sse({"version": 0, "status": "cancelled"}, event="end")
+        record = store.games.get(game_id)
+        if record.status is Lifecycle.CANCELLED:
+            yield sse({"version": 0, "status": record.status}, event="end")
             return
         visible = visible_version(record, seat)
-        finished = record.status == "finished"
+        finished = record.status is Lifecycle.FINISHED
         game = GAMES[record.game]
         while sent < visible:
-            for envelope in store.read(game_id, after=sent, limit=min(500, visible - sent)):
+            for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
                 sent = envelope.version
         if finished:
-            yield sse({"version": sent, "status": "finished"}, event="end")
+            yield sse({"version": sent, "status": record.status}, event="end")
             return
-        if not store.wait(game_id, record.version, heartbeat_ms):
+        if not store.streams.wait(game_id, record.version, heartbeat_ms):
             yield ": still here\n\n"
 
 
@@ -84,7 +85,7 @@ def inbox_stream() -> Response:
     """The player's inbox now (an `inbox` message), then a `game` message each time one of
     their games changes whose turn it is or ends."""
     player = caller()
-    position = executor().store.feed_position()
+    position = executor().store.feed.position()
     return event_stream(_inbox_messages(player.id, position, inbox(),
                                         current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
 
@@ -94,7 +95,7 @@ def _inbox_messages(player_id: str, position: str, snapshot: dict[str, Any], hea
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
     while True:
-        announced = executor().store.follow_feed(position, heartbeat_ms)
+        announced = executor().store.feed.follow(position, heartbeat_ms)
         if not announced:
             yield ": still here\n\n"
             continue

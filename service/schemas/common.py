@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from domain import GAMES
 from domain.core.game import Budget
-from events import keys
+from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
 from players import egress
-from workers.queues import MAX_THINK_SECONDS
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
@@ -38,7 +37,7 @@ def parse(schema: type[Schema], data: Any) -> dict[str, Any]:
     schema costs far more than loading with it); raises ValidationError."""
     if schema not in _SHARED:
         _SHARED[schema] = schema()
-    return _SHARED[schema].load(data)  # type: ignore[return-value]
+    return cast(dict[str, Any], _SHARED[schema].load(data))
 
 
 class BareSchema(Schema):
@@ -59,7 +58,7 @@ class Seconds(fields.Float):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid")
-        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-any-return]
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class BudgetSchema(Schema):
@@ -96,7 +95,7 @@ class BotSeatSchema(Schema):
 
 class TurnDeadlineSchema(Schema):
     seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=30 * 86400))
-    policy = fields.String(required=True, validate=validate.OneOf(["skip", "auto", "forfeit"]))
+    policy = fields.Enum(DeadlinePolicy, by_value=fields.String, required=True)
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
     vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365))
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
@@ -128,7 +127,7 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
         if problem := check_budget(game_name, bot["level"], bot["budget"]):
             raise ValidationError({"bots": [problem]})
     deadline = data["turn_deadline"]
-    if deadline and (deadline["policy"] == "auto") != (deadline["level"] in game.bots):
+    if deadline and (deadline["policy"] is DeadlinePolicy.AUTO) != (deadline["level"] in game.bots):
         raise ValidationError({"turn_deadline": [f"`auto` needs an AI level ({', '.join(game.bots)}); `skip` takes none."]})
     if deadline and (problem := check_budget(game_name, deadline["level"], deadline["budget"])):
         raise ValidationError({"turn_deadline": [problem]})
@@ -180,7 +179,7 @@ class DeliveriesQuerySchema(Schema):
 
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
-    status = fields.String(validate=validate.OneOf(keys.STATUSES), load_default=None)
+    status = fields.Enum(Lifecycle, by_value=fields.String, load_default=None)
     cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 

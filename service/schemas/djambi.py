@@ -29,7 +29,8 @@ class PlaySchema(Schema):
     player = fields.String(load_default=None, allow_none=True, validate=validate.OneOf([c.value for c in Color]))
 
 
-BARE = {"propose_draw": ProposeDraw, "accept_draw": AcceptDraw, "decline_draw": DeclineDraw, "resign": Resign}
+BARE: dict[str, type[ProposeDraw | AcceptDraw | DeclineDraw | Resign]] = {
+    "propose_draw": ProposeDraw, "accept_draw": AcceptDraw, "decline_draw": DeclineDraw, "resign": Resign}
 TYPES = ["play", *BARE]
 
 
@@ -38,11 +39,11 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     kind = command_kind(data, TYPES)
     if kind != "play":
         parse(BareSchema, data)
-        return BARE[kind](seat)  # type: ignore[abstract]
+        return BARE[kind](seat)
     play = parse(PlaySchema, data)
-    upper = {name: None if play[name] is None else play[name].upper() for name in ("to", "place", "exit", "report")}
+    optional: dict[str, str | None] = {name: None if play[name] is None else play[name].upper() for name in ("place", "exit", "report")}
     piece = play["piece"] if play["piece"] in IDS else play["piece"].upper()
-    return Play(seat, piece, player=None if play["player"] is None else Color(play["player"]), **upper)
+    return Play(seat, piece, play["to"].upper(), player=None if play["player"] is None else Color(play["player"]), **optional)
 
 
 def dump_command(command: Command) -> dict[str, Any]:

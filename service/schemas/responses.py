@@ -8,7 +8,7 @@ from typing import Any
 from domain.core.codec import to_primitive
 from domain.core.game import Budget, Game
 from domain.core.options import options_to_json
-from events.envelope import Envelope, GameRecord
+from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
 
 
@@ -24,7 +24,7 @@ def summary(record: GameRecord) -> dict[str, Any]:
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
         "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
-        "lobby_until": record.lobby_until if record.status in ("waiting", "cancelled") else None,
+        "lobby_until": record.lobby_until if record.status in (Lifecycle.WAITING, Lifecycle.CANCELLED) else None,
     }
 
 
@@ -39,7 +39,7 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
                   "scores": None if status.scores is None else list(status.scores)}
     return {
         **summary(record),
-        "status": "finished" if status.finished else "active" if started else _before_start(record),
+        "status": Lifecycle.FINISHED if status.finished else Lifecycle.ACTIVE if started else _before_start(record),
         "version": loaded.version,
         "options": options_to_json(game.parse_options(record.options, record.seats)),
         "you": seat,
@@ -49,9 +49,9 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _before_start(record: GameRecord) -> str:
+def _before_start(record: GameRecord) -> Lifecycle:
     """A game's status before its first event: cancelled if it never started, else waiting."""
-    return "cancelled" if record.status == "cancelled" else "waiting"
+    return Lifecycle.CANCELLED if record.status is Lifecycle.CANCELLED else Lifecycle.WAITING
 
 
 def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> dict[str, Any]:  # type: ignore[type-arg]

@@ -29,8 +29,9 @@ class PlaySchema(Schema):
             raise ValidationError("Give either `card` or `cards`.", "card")
 
 
-BARE = {"draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
-        "forfeit": Forfeit}
+BARE: dict[str, type[Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard | Forfeit]] = {
+    "draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
+    "forfeit": Forfeit}
 TYPES = ["play", *BARE]
 
 
@@ -39,7 +40,7 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     kind = command_kind(data, TYPES)
     if kind != "play":
         parse(BareSchema, data)
-        return BARE[kind](seat)  # type: ignore[abstract]
+        return BARE[kind](seat)
     play = parse(PlaySchema, data)
     cards = (play["card"],) if "card" in play else tuple(play["cards"])
     return Play(

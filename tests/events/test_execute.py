@@ -14,9 +14,9 @@ from events.store import EventStore
 
 
 def started_game(executor: Executor, seats: int = 2) -> str:
-    executor.store.create_game("g", "taki", {"first_seat": 1}, seats)
+    executor.store.games.create("g", "taki", {"first_seat": 1}, seats)
     for seat in range(seats):
-        executor.store.claim_seat("g", seat, f"p{seat}", f"token{seat}")
+        executor.store.seats.claim("g", seat, f"p{seat}", f"token{seat}")
     assert executor.start("g", SeededRng(1)) is not None
     return "g"
 
@@ -25,13 +25,13 @@ def test_start_appends_the_setup_once(executor: Executor) -> None:
     game = started_game(executor)
     assert executor.start(game) is None
     loaded = executor.load(game)
-    assert loaded.version == len(executor.store.read(game)) and loaded.state.current == 1
-    assert executor.store.game(game).status == "active"
+    assert loaded.version == len(executor.store.streams.read(game)) and loaded.state.current == 1
+    assert executor.store.games.get(game).status == "active"
 
 
 def test_a_game_does_not_start_before_every_seat_is_taken(executor: Executor) -> None:
-    executor.store.create_game("g", "taki", {}, 3)
-    executor.store.claim_seat("g", 0, "ann", "t")
+    executor.store.games.create("g", "taki", {}, 3)
+    executor.store.seats.claim("g", 0, "ann", "t")
     assert executor.start("g") is None and executor.load("g").version == 0
 
 
@@ -45,7 +45,7 @@ def test_execute_appends_what_decide_returns_and_the_state_follows(executor: Exe
     fresh = Executor(executor.store).load(game)
     assert fresh.state == after.state
     assert TAKI.replay(after.state.options, 2, [
-        TAKI.events.decode(e.type, e.schema_version, e.payload) for e in executor.store.read(game)]) == after.state
+        TAKI.events.decode(e.type, e.schema_version, e.payload) for e in executor.store.streams.read(game)]) == after.state
 
 
 def test_a_refused_command_appends_nothing(executor: Executor) -> None:
@@ -74,7 +74,7 @@ def test_a_retried_command_returns_the_first_answer(executor: Executor) -> None:
 def test_the_state_at_any_past_version(executor: Executor, store: EventStore) -> None:
     game = started_game(executor)
     executor.execute(game, Draw(1), actor="seat:1")
-    events = store.read(game)
+    events = store.streams.read(game)
     for version in (0, 1, len(events) - 1, len(events)):
         expected = TAKI.replay(executor.load(game).state.options, 2, [
             TAKI.events.decode(e.type, e.schema_version, e.payload) for e in events[:version]])

@@ -19,13 +19,13 @@ def test_appends_survive_a_restart(tmp_path: Path, stop: str) -> None:
     server = EmbeddedRedis(tmp_path)
     server.start()
     store = EventStore(redis.Redis.from_url(server.url))
-    store.create_game("g", "taki", {}, 2)
+    store.games.create("g", "taki", {}, 2)
     for version in range(50):
-        store.append("g", version, [NewEvent("e", 1, {"n": version})], command_id="c", actor="system")
+        store.streams.append("g", version, [NewEvent("e", 1, {"n": version})], command_id="c", actor="system")
     store.redis.close()
     server.stop() if stop == "terminate" else server.kill()
     with EmbeddedRedis(tmp_path) as again:
         store = EventStore(redis.Redis.from_url(again.url))
-        assert [e.payload["n"] for e in store.read("g")] == list(range(50))
-        assert store.game("g").version == 50
+        assert [e.payload["n"] for e in store.streams.read("g")] == list(range(50))
+        assert store.games.get("g").version == 50
         store.redis.close()

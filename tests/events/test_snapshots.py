@@ -22,12 +22,12 @@ def stored_game(store: EventStore, name: str, seats: int, seed: int) -> tuple[st
     game = GAMES[name]
     options = game.parse_options({}, seats)
     game_id = f"{name}-{seed}"
-    store.create_game(game_id, name, {}, seats)
+    store.games.create(game_id, name, {}, seats)
     opening = game.setup(options, seats, SeededRng(seed))
     batches = [opening] + [step.events for step in random_game(game, seats, options, seed)]
     states, state, version = [game.initial(options, seats)], game.initial(options, seats), 0
     for batch in batches:
-        store.append(game_id, version, [NewEvent(*game.events.encode(e)) for e in batch], command_id=f"c{version}", actor="system")
+        store.streams.append(game_id, version, [NewEvent(*game.events.encode(e)) for e in batch], command_id=f"c{version}", actor="system")
         for event in batch:
             state = game.evolve(state, event)
             states.append(state)
@@ -55,14 +55,14 @@ def test_a_load_replays_fewer_events_than_between_two_snapshots(store: EventStor
     game_id, states = stored_game(store, "taki", 2, seed=5)
     Executor(store).load(game_id)  # writes the snapshots
     replayed: list[int] = []
-    read = store.read
+    read = store.streams.read
 
     def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
         events = read(game_id, after, limit)
         replayed.append(len(events))
         return events
 
-    store.read = counting  # type: ignore[method-assign]
+    store.streams.read = counting  # type: ignore[method-assign]
     for version in (EVERY * 2 + EVERY - 1, len(states) - 1):
         assert Executor(store).load(game_id, version).state == states[version]
     assert max(replayed) < EVERY

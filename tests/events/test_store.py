@@ -9,8 +9,9 @@ import pytest
 import redis
 
 from events import keys
-from events.envelope import GameNotFound, IdempotencyKeyReused, NewEvent, SeatUnavailable, VersionConflict
-from events.store import EventStore, hash_token
+from events.envelope import GameNotFound, IdempotencyKeyReused, Lifecycle, NewEvent, SeatUnavailable, VersionConflict
+from events.seats import hash_token
+from events.store import EventStore
 
 
 def events(*names: str) -> list[NewEvent]:
@@ -18,66 +19,66 @@ def events(*names: str) -> list[NewEvent]:
 
 
 def new_game(store: EventStore, game_id: str = "g1", seats: int = 2) -> str:
-    store.create_game(game_id, "taki", {}, seats)
+    store.games.create(game_id, "taki", {}, seats)
     return game_id
 
 
 def test_appends_number_events_from_one_without_gaps(store: EventStore) -> None:
     game = new_game(store)
-    first = store.append(game, 0, events("a", "b"), command_id="c1", actor="system")
-    second = store.append(game, 2, events("c"), command_id="c2", actor="seat:0")
+    first = store.streams.append(game, 0, events("a", "b"), command_id="c1", actor="system")
+    second = store.streams.append(game, 2, events("c"), command_id="c2", actor="seat:0")
     assert (first.version, second.version) == (2, 3)
-    stored = store.read(game)
+    stored = store.streams.read(game)
     assert [e.version for e in stored] == [1, 2, 3]
     assert [(e.type, e.payload, e.command_id, e.actor, e.schema_version) for e in stored] == [
         ("a", {"n": 0}, "c1", "system", 1), ("b", {"n": 1}, "c1", "system", 1), ("c", {"n": 0}, "c2", "seat:0", 1)]
     assert stored[0].game_id == game and stored[0].time > 0
     assert list(first.events) == stored[:2]
-    assert store.game(game).version == 3
+    assert store.games.get(game).version == 3
 
 
 def test_reads_pages_after_a_version(store: EventStore) -> None:
     game = new_game(store)
-    store.append(game, 0, events(*"abcde"), command_id="c", actor="system")
-    assert [e.version for e in store.read(game, after=2, limit=2)] == [3, 4]
-    assert [e.version for e in store.read(game, after=4)] == [5]
-    assert store.read(game, after=5) == []
+    store.streams.append(game, 0, events(*"abcde"), command_id="c", actor="system")
+    assert [e.version for e in store.streams.read(game, after=2, limit=2)] == [3, 4]
+    assert [e.version for e in store.streams.read(game, after=4)] == [5]
+    assert store.streams.read(game, after=5) == []
 
 
 def test_a_stale_expected_version_writes_nothing(store: EventStore) -> None:
     game = new_game(store)
-    store.append(game, 0, events("a"), command_id="c", actor="system")
+    store.streams.append(game, 0, events("a"), command_id="c", actor="system")
     with pytest.raises(VersionConflict) as conflict:
-        store.append(game, 0, events("b"), command_id="c", actor="system")
+        store.streams.append(game, 0, events("b"), command_id="c", actor="system")
     assert (conflict.value.expected, conflict.value.actual) == (0, 1)
-    assert [e.type for e in store.read(game)] == ["a"]
+    assert [e.type for e in store.streams.read(game)] == ["a"]
 
 
 def test_an_unknown_game_is_not_found(store: EventStore) -> None:
     with pytest.raises(GameNotFound):
-        store.append("nope", 0, events("a"), command_id="c", actor="system")
+        store.streams.append("nope", 0, events("a"), command_id="c", actor="system")
     with pytest.raises(GameNotFound):
-        store.game("nope")
-    assert store.read("nope") == []
+        store.games.get("nope")
+    assert store.streams.read("nope") == []
 
 
 def test_an_idempotency_key_answers_a_retry_with_the_first_result(store: EventStore) -> None:
     game = new_game(store)
-    first = store.append(game, 0, events("a", "b"), command_id="c", actor="seat:0", idempotency=("k1", "play r5"))
-    retry = store.append(game, 0, events("x"), command_id="c2", actor="seat:0", idempotency=("k1", "play r5"))
+    first = store.streams.append(game, 0, events("a", "b"), command_id="c", actor="seat:0", idempotency=("k1", "play r5"))
+    retry = store.streams.append(game, 0, events("x"), command_id="c2", actor="seat:0", idempotency=("k1", "play r5"))
     assert retry.replayed and retry.version == 2 and retry.events == first.events
-    assert store.remembered(game, "k1", "play r5") == retry
-    assert len(store.read(game)) == 2
+    assert store.streams.remembered(game, "k1", "play r5") == retry
+    assert len(store.streams.read(game)) == 2
     with pytest.raises(IdempotencyKeyReused):
-        store.append(game, 2, events("y"), command_id="c3", actor="seat:0", idempotency=("k1", "draw"))
-    assert store.remembered(game, "k2", "draw") is None
+        store.streams.append(game, 2, events("y"), command_id="c3", actor="seat:0", idempotency=("k1", "draw"))
+    assert store.streams.remembered(game, "k2", "draw") is None
 
 
 def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
     game = new_game(store, "tagged")
-    store.claim_seat(game, None, "ann", "secret")
-    store.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
-    global_keys = {keys.game_index(), keys.feed(), *(keys.games_with_status(status) for status in keys.STATUSES)}
+    store.seats.claim(game, None, "ann", "secret")
+    store.streams.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
+    global_keys = {keys.game_index(), keys.feed(), *(keys.games_with_status(status) for status in Lifecycle)}
     names = {key.decode() for key in client.keys("*")} - global_keys
     assert names and all("{tagged}" in name for name in names)
     slots = {keys.meta(game), keys.stream(game), keys.seats(game), keys.tokens(game), keys.idempotency(game, "k")}
@@ -86,54 +87,54 @@ def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: red
 
 def test_each_append_tells_the_feed_which_game_changed(store: EventStore) -> None:
     first, second = new_game(store, "g1"), new_game(store, "g2")
-    position = store.feed_position()
-    store.append(first, 0, events("a"), command_id="c1", actor="system")
-    store.append(second, 0, events("b"), command_id="c2", actor="system")
-    announced = [game for _, game in store.follow_feed(position, timeout_ms=100)]
+    position = store.feed.position()
+    store.streams.append(first, 0, events("a"), command_id="c1", actor="system")
+    store.streams.append(second, 0, events("b"), command_id="c2", actor="system")
+    announced = [game for _, game in store.feed.follow(position, timeout_ms=100)]
     assert [game for game, _ in itertools.groupby(announced)] == [first, second]  # twice when a server first runs the script
 
 
 def test_the_record_and_the_newer_events_come_together(store: EventStore) -> None:
     game = new_game(store)
-    store.append(game, 0, events("a", "b", "c"), command_id="c", actor="system")
-    record, newer = store.game_since(game, 1)
+    store.streams.append(game, 0, events("a", "b", "c"), command_id="c", actor="system")
+    record, newer = store.streams.since(game, 1)
     assert record.version == 3 and [e.version for e in newer] == [2, 3]
     with pytest.raises(GameNotFound):
-        store.game_since("nope", 0)
+        store.streams.since("nope", 0)
 
 
 def test_appends_go_on_after_the_server_forgets_its_scripts(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
     game = new_game(store)
-    store.append(game, 0, events("a"), command_id="c1", actor="system")
+    store.streams.append(game, 0, events("a"), command_id="c1", actor="system")
     client.script_flush()
-    assert store.append(game, 1, events("b"), command_id="c2", actor="seat:0").version == 2
-    assert [e.type for e in store.read(game)] == ["a", "b"]
+    assert store.streams.append(game, 1, events("b"), command_id="c2", actor="seat:0").version == 2
+    assert [e.type for e in store.streams.read(game)] == ["a", "b"]
     opening = new_game(store, "g2")
     client.script_flush()
-    store.append(opening, 0, events("a"), command_id="c3", actor="system", status="active")
+    store.streams.append(opening, 0, events("a"), command_id="c3", actor="system", status="active")
     announced = [fields[b"game"] for _, fields in client.xrange(keys.feed())]
     assert announced[-2:] == [b"g2", b"g2"]  # told before the append ran, and again after it
-    assert list(store.indexed("active")) == [("g2", False)]
+    assert list(store.games.indexed("active")) == [("g2", False)]
 
 
 def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, client: redis.Redis) -> None:  # type: ignore[type-arg]
     game = new_game(store, seats=3)
-    assert store.claim_seat(game, 2, "cy", "t2").seat == 2
-    assert store.claim_seat(game, None, "ann", "t0").seat == 0
+    assert store.seats.claim(game, 2, "cy", "t2").seat == 2
+    assert store.seats.claim(game, None, "ann", "t0").seat == 0
     with pytest.raises(SeatUnavailable) as taken:
-        store.claim_seat(game, 2, "bo", "tx")
+        store.seats.claim(game, 2, "bo", "tx")
     assert taken.value.reason == "seat_taken"
     with pytest.raises(SeatUnavailable) as missing:
-        store.claim_seat(game, 3, "bo", "tx")
+        store.seats.claim(game, 3, "bo", "tx")
     assert missing.value.reason == "no_such_seat"
-    seated = store.claim_seat(game, None, "bo", "t1")
+    seated = store.seats.claim(game, None, "bo", "t1")
     assert (seated.seat, seated.taken, seated.seats) == (1, 3, 3)
     with pytest.raises(SeatUnavailable) as full:
-        store.claim_seat(game, None, "di", "t3")
+        store.seats.claim(game, None, "di", "t3")
     assert full.value.reason == "game_full"
-    record = store.game(game)
-    assert [store.seat_for_token(record, token) for token in ("t0", "t1", "t2", "nope")] == [0, 1, 2, None]
-    assert store.game(game).names == ("ann", "bo", "cy")
+    record = store.games.get(game)
+    assert [store.seats.for_token(record, token) for token in ("t0", "t1", "t2", "nope")] == [0, 1, 2, None]
+    assert store.games.get(game).names == ("ann", "bo", "cy")
     stored = client.hgetall(keys.tokens(game))
     assert hash_token("t0").encode() in stored and b"t0" not in stored
 
@@ -141,43 +142,43 @@ def test_seats_are_claimed_once_and_tokens_are_stored_hashed(store: EventStore, 
 def test_lists_games_newest_first_filtered_and_paged(store: EventStore) -> None:
     for number in range(5):
         new_game(store, f"g{number}")
-    store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
-    page, following = store.list_games(None, None, 0, 2)
+    store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
+    page, following = store.games.page(None, None, 0, 2)
     assert [r.id for r in page] == ["g4", "g3"] and following == 2
-    page, following = store.list_games(None, None, following, 10)
+    page, following = store.games.page(None, None, following, 10)
     assert [r.id for r in page] == ["g2", "g1", "g0"] and following is None
-    page, _ = store.list_games("taki", "active", 0, 10)
+    page, _ = store.games.page("taki", "active", 0, 10)
     assert [r.id for r in page] == ["g1"]
-    assert store.list_games("djambi", None, 0, 10) == ([], None)
+    assert store.games.page("djambi", None, 0, 10) == ([], None)
 
 
 def test_games_are_filed_by_status(store: EventStore) -> None:
     for number in range(4):
         new_game(store, f"g{number}")
-    store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
-    store.append("g2", 0, events("a"), command_id="c", actor="system", status="active")
-    store.append("g2", 1, events("b"), command_id="c", actor="seat:0", status="finished")
+    store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
+    store.streams.append("g2", 0, events("a"), command_id="c", actor="system", status="active")
+    store.streams.append("g2", 1, events("b"), command_id="c", actor="seat:0", status="finished")
     with pytest.raises(VersionConflict):  # a start that lost its race changes nothing
-        store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
-    store.claim_seat("g3", 0, "ann", "t0")
-    store.claim_seat("g3", 1, "bo", "t1")
-    assert store.count_by_status() == {"waiting": 2, "active": 1, "finished": 1, "cancelled": 0}
-    assert list(store.indexed("waiting")) == [("g0", False), ("g3", True)]
-    assert list(store.indexed("active")) == [("g1", False)]
-    assert [r.id for r in store.list_games(None, "finished", 0, 10)[0]] == ["g2"]
-    assert [r.id for r in store.list_games("taki", "waiting", 0, 10)[0]] == ["g3", "g0"]
+        store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
+    store.seats.claim("g3", 0, "ann", "t0")
+    store.seats.claim("g3", 1, "bo", "t1")
+    assert store.games.count_by_status() == {"waiting": 2, "active": 1, "finished": 1, "cancelled": 0}
+    assert list(store.games.indexed("waiting")) == [("g0", False), ("g3", True)]
+    assert list(store.games.indexed("active")) == [("g1", False)]
+    assert [r.id for r in store.games.page(None, "finished", 0, 10)[0]] == ["g2"]
+    assert [r.id for r in store.games.page("taki", "waiting", 0, 10)[0]] == ["g3", "g0"]
 
 
 def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventStore) -> None:
     """The index move after a game's last append is lost if its process dies in between."""
     new_game(store, "g0")
-    store.append("g0", 0, events("a"), command_id="c", actor="system", status="active")
+    store.streams.append("g0", 0, events("a"), command_id="c", actor="system", status="active")
     store.redis.hset(keys.meta("g0"), "status", "finished")  # the last append, without its move
     store.redis.zadd(keys.games_with_status("active"), {"gone": 1})
-    assert [r.id for r in store.list_games(None, "active", 0, 10)[0]] == []
+    assert [r.id for r in store.games.page(None, "active", 0, 10)[0]] == []
     feed = store.redis.xlen(keys.feed())
-    assert list(store.indexed("active")) == []
-    assert store.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}
+    assert list(store.games.indexed("active")) == []
+    assert store.games.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}
     announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed())][feed:]
     assert announced == [b"g0"]  # told again, so that its end is told; the game that is gone is not
 
@@ -185,14 +186,14 @@ def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventSto
 def test_the_status_indexes_are_built_for_a_store_older_than_them(store: EventStore) -> None:
     for number in range(3):
         new_game(store, f"g{number}")
-    store.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
-    store.append("g2", 0, events("a"), command_id="c", actor="system", status="finished")
-    store.redis.delete(*(keys.games_with_status(status) for status in keys.STATUSES))
-    store.build_status_index()
-    assert store.count_by_status() == {"waiting": 1, "active": 1, "finished": 1, "cancelled": 0}
+    store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
+    store.streams.append("g2", 0, events("a"), command_id="c", actor="system", status="finished")
+    store.redis.delete(*(keys.games_with_status(status) for status in Lifecycle))
+    store.games.build_status_index()
+    assert store.games.count_by_status() == {"waiting": 1, "active": 1, "finished": 1, "cancelled": 0}
     store.redis.delete(keys.games_with_status("active"))
-    store.build_status_index()  # once only
-    assert store.count_by_status() == {"waiting": 1, "active": 0, "finished": 1, "cancelled": 0}
+    store.games.build_status_index()  # once only
+    assert store.games.count_by_status() == {"waiting": 1, "active": 0, "finished": 1, "cancelled": 0}
 
 
 @pytest.mark.redis
@@ -205,7 +206,7 @@ def test_racing_appends_at_one_version_let_exactly_one_win(real_redis: redis.Red
     def race(number: int) -> None:
         barrier.wait()
         try:
-            store.append(game, 0, events(f"e{number}"), command_id=str(number), actor="seat:0")
+            store.streams.append(game, 0, events(f"e{number}"), command_id=str(number), actor="seat:0")
             outcomes.append("won")
         except VersionConflict:
             outcomes.append("conflict")
@@ -216,4 +217,4 @@ def test_racing_appends_at_one_version_let_exactly_one_win(real_redis: redis.Red
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["conflict"] * 19 + ["won"]
-    assert [e.version for e in store.read(game)] == [1]
+    assert [e.version for e in store.streams.read(game)] == [1]

@@ -76,7 +76,7 @@ def test_the_worker_beside_the_api_yields_the_cpu_to_it(tmp_path: Path) -> None:
     process, _ = start(tmp_path / "var")
     try:
         children = psutil.Process(process.pid).children(recursive=True)
-        worker = next(child for child in children if "worker" in child.cmdline())
+        worker = next(child for child in children if "workers" in child.cmdline())
         api = [child for child in children if "serve" in child.cmdline()]
         assert api and all(child.nice() == 0 for child in api)
         assert worker.nice() == WORKER_NICENESS > 0

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from events.envelope import MAX_THINK_SECONDS
 from tests.contract import ContractClient
-from workers.queues import MAX_THINK_SECONDS
 
 
 def bearer(token: str) -> dict[str, str]:

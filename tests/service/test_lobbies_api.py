@@ -7,6 +7,7 @@ import threading
 import fakeredis
 import pytest
 
+from events import clock
 from events.store import EventStore
 from service.app import create_app
 from tests.contract import ContractClient
@@ -39,12 +40,10 @@ def join(api: ContractClient, game_id: str, name: str, **headers: str) -> dict[s
 
 def cancel(store: EventStore, game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reactor's sweep, once the game's lobby time is up."""
-    import events.store
-
-    until = store.game(game_id).lobby_until
+    until = store.games.get(game_id).lobby_until
     assert until is not None
-    monkeypatch.setattr(events.store, "_now", lambda: until)
-    assert store.cancel_lobby(game_id)
+    monkeypatch.setattr(clock, "now", lambda: until)
+    assert store.seats.cancel_lobby(game_id)
     monkeypatch.undo()
 
 
@@ -109,7 +108,7 @@ def test_a_cancelled_game_takes_no_one_and_no_command(
 def test_the_stream_of_a_game_cancelled_while_watched_ends(store: EventStore) -> None:
     api = ContractClient(create_app(unlimited(stream_heartbeat_ms=50), client=store.redis).test_client())
     game_id = lobby(api, lobby_seconds=1)
-    sweep = threading.Timer(1.1, store.cancel_lobby, args=(game_id,))  # the reactor, once the second is up
+    sweep = threading.Timer(1.1, store.seats.cancel_lobby, args=(game_id,))  # the reactor, once the second is up
     sweep.start()
     answer = api.get(f"/v1/games/{game_id}/stream")  # returns when the stream ends
     sweep.join()

@@ -19,7 +19,7 @@ from tests.service.conftest import unlimited
 def secrets_from(executor: Executor, game_id: str, seat: int | None) -> set[str]:
     """Other hands and the draw pile, less the cards turned face up and buried under it (§3.3)."""
     state = executor.load(game_id).state
-    turned = {e.payload["card"] for e in executor.store.read(game_id, limit=20) if e.type == "leading_card_turned"}
+    turned = {e.payload["card"] for e in executor.store.streams.read(game_id, limit=20) if e.type == "leading_card_turned"}
     hidden = {card.id for card in state.draw_pile} - turned
     for other, hand in enumerate(state.hands):
         if other != seat:

@@ -28,15 +28,15 @@ def new_game(executor: Executor, bots: dict[int, str], seats: int = 4, game: str
     """A started game with an AI of level `bots[seat]` at those seats (within `budgets[seat]`, if
     given) and people at the others; its id and the people's tokens."""
     game_id = f"g{time.monotonic_ns()}"
-    executor.store.create_game(game_id, game, options or {}, seats)
+    executor.store.games.create(game_id, game, options or {}, seats)
     tokens = {}
     for seat in range(seats):
         if seat in bots:
-            executor.store.claim_seat(game_id, seat, f"{bots[seat]} bot", None, bot=bots[seat],
+            executor.store.seats.claim(game_id, seat, f"{bots[seat]} bot", None, bot=bots[seat],
                                       budget=(budgets or {}).get(seat))
         else:
             tokens[seat] = f"token-{seat}-{game_id}"
-            executor.store.claim_seat(game_id, seat, "person", tokens[seat])
+            executor.store.seats.claim(game_id, seat, "person", tokens[seat])
     executor.start(game_id, SeededRng(len(bots)))
     return game_id, tokens
 
@@ -45,9 +45,9 @@ def two_people(executor: Executor, deadline: TurnDeadline | None, options: dict[
                rng: ScriptedRng | None = None) -> str:
     """A started two-seat TAKI game of people, with a turn deadline."""
     game_id = f"d{time.monotonic_ns()}"
-    executor.store.create_game(game_id, "taki", options or {}, 2, deadline)
+    executor.store.games.create(game_id, "taki", options or {}, 2, deadline)
     for seat in range(2):
-        executor.store.claim_seat(game_id, seat, f"p{seat}", f"token-{seat}-{game_id}")
+        executor.store.seats.claim(game_id, seat, f"p{seat}", f"token-{seat}-{game_id}")
     executor.start(game_id, rng or ScriptedRng())
     return game_id
 

@@ -31,7 +31,7 @@ def test_a_game_of_bots_plays_to_the_end_by_itself(executor: Executor, start_wor
     game_id, _ = new_game(executor, {0: "random", 1: "greedy", 2: "search", 3: "greedy"}, game=game)
     start_worker()
     assert wait_for(lambda: finished(executor, game_id), timeout=240)
-    actors = {e.actor for e in executor.store.read(game_id)} - {"system"}
+    actors = {e.actor for e in executor.store.streams.read(game_id)} - {"system"}
     assert actors and actors <= {"bot:0", "bot:1", "bot:2", "bot:3"}  # a short game may end before every seat moves
 
 

@@ -15,7 +15,7 @@ from domain.core.rng import Rng
 from domain.taki import TAKI
 from domain.taki.commands import Command
 from domain.taki.state import TakiState
-from events.envelope import TurnDeadline
+from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from tests.workers.conftest import new_game, two_people
 from workers.bots import play_bot_turn
@@ -56,14 +56,14 @@ def test_a_bot_seat_thinks_within_its_budget(executor: Executor, spy: Spy, budge
     bot_queue(executor.store.redis).enqueue(play_bot_turn, game_id, loaded.version, 0)
     SimpleWorker([bot_queue(executor.store.redis)], connection=executor.store.redis).work(burst=True)
     assert spy.seen == [budget or spy.budget] and spy.clocks == [time.perf_counter]
-    assert executor.store.read(game_id, after=loaded.version)[0].actor == "bot:0"
+    assert executor.store.streams.read(game_id, after=loaded.version)[0].actor == "bot:0"
 
 
 def test_an_auto_deadline_plays_within_its_budget(executor: Executor, spy: Spy) -> None:
-    game_id = two_people(executor, TurnDeadline(1, "auto", "search", budget=Budget(iterations=2)))
+    game_id = two_people(executor, TurnDeadline(1, DeadlinePolicy.AUTO, "search", budget=Budget(iterations=2)))
     version = executor.load(game_id).version
     time.sleep(1.1)  # the deadline passes
     deadline_queue(executor.store.redis).enqueue(apply_deadline, game_id, version, 0)
     SimpleWorker([deadline_queue(executor.store.redis)], connection=executor.store.redis).work(burst=True)
     assert spy.seen == [Budget(iterations=2)] and spy.clocks == [time.perf_counter]
-    assert executor.store.read(game_id, after=version)[0].actor == "deadline:0"
+    assert executor.store.streams.read(game_id, after=version)[0].actor == "deadline:0"

@@ -10,10 +10,10 @@ from rq.job import Job
 from domain.core.rng import ScriptedRng
 from domain.taki.cards import DECK
 from domain.taki.commands import Draw, Play
-from events.deadlines import Due, due
-from events.envelope import Envelope, TurnDeadline
+from events.envelope import DeadlinePolicy, Envelope, TurnDeadline
 from events.execute import Executor
-from events.players import PlayerStore
+from players.accounts import PlayerStore
+from players.deadlines import Due, due
 from tests.conftest import Start
 from tests.workers.conftest import two_people, wait_for
 
@@ -23,14 +23,14 @@ pytestmark = pytest.mark.redis
 def commands(executor: Executor, game_id: str) -> list[Envelope]:
     """The first event of each command after the setup."""
     firsts: dict[str, Envelope] = {}
-    for envelope in executor.store.read(game_id):
+    for envelope in executor.store.streams.read(game_id):
         if envelope.actor != "system":
             firsts.setdefault(envelope.command_id, envelope)
     return sorted(firsts.values(), key=lambda e: e.version)
 
 
 def test_skip_sends_the_games_timeout_command_once(executor: Executor, start_worker: Start) -> None:
-    game_id = two_people(executor, TurnDeadline(1, "skip"))
+    game_id = two_people(executor, TurnDeadline(1, DeadlinePolicy.SKIP))
     setup_version = executor.load(game_id).version
     start_worker()
     assert wait_for(lambda: len(commands(executor, game_id)) >= 2, timeout=30)
@@ -41,14 +41,14 @@ def test_skip_sends_the_games_timeout_command_once(executor: Executor, start_wor
 
 
 def test_auto_lets_the_ai_play_the_move(executor: Executor, start_worker: Start) -> None:
-    game_id = two_people(executor, TurnDeadline(1, "auto", "greedy"))
+    game_id = two_people(executor, TurnDeadline(1, DeadlinePolicy.AUTO, "greedy"))
     start_worker()
     assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
     assert commands(executor, game_id)[0].actor == "deadline:0"
 
 
 def test_a_move_in_time_makes_the_deadline_do_nothing(executor: Executor, start_worker: Start) -> None:
-    game_id = two_people(executor, TurnDeadline(2, "skip"))
+    game_id = two_people(executor, TurnDeadline(2, DeadlinePolicy.SKIP))
     version = executor.load(game_id).version
     start_worker()
     job_id = f"deadline-{game_id}-{version}-0"
@@ -69,7 +69,7 @@ def test_a_plus3_window_closes_by_its_own_deadline(executor: Executor, start_wor
     assert executor.load(game_id).state.plus3 is not None
     start_worker()
     assert wait_for(lambda: executor.load(game_id).state.plus3 is None, timeout=30)
-    passed = [e for e in executor.store.read(game_id) if e.type == "plus3_passed"]
+    passed = [e for e in executor.store.streams.read(game_id) if e.type == "plus3_passed"]
     assert [(e.actor, e.payload["seat"]) for e in passed] == [("deadline:1", 1)]
     assert len(executor.load(game_id).state.hands[1]) == 11
 
@@ -77,14 +77,14 @@ def test_a_plus3_window_closes_by_its_own_deadline(executor: Executor, start_wor
 def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executor, start_worker: Start) -> None:
     players = PlayerStore(executor.store.redis)
     ann = players.register("ann", "ann", "ann-token-0123456789")
-    executor.store.create_game("v", "taki", {}, 2, TurnDeadline(1, "skip", vacation_days=1))
-    executor.store.claim_seat("v", 0, "ann", "seat-token-ann", player_id=ann.id)
-    executor.store.claim_seat("v", 1, "bo", "seat-token-bo")
+    executor.store.games.create("v", "taki", {}, 2, TurnDeadline(1, DeadlinePolicy.SKIP, vacation_days=1))
+    executor.store.seats.claim("v", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("v", 1, "bo", "seat-token-bo")
     executor.start("v", ScriptedRng())
     version = executor.load("v").version
-    since = executor.store.read("v", after=version - 1)[0].time
+    since = executor.store.streams.read("v", after=version - 1)[0].time
     players.set_vacation(ann.id, since + 4000)  # back 4 s after the turn began, within the day allowed
-    assert due(executor.store, executor.load("v"), 0) == Due(since + 4000, "skip", None)
+    assert due(executor.store, executor.load("v"), 0) == Due(since + 4000, DeadlinePolicy.SKIP, None)
     start_worker()
     time.sleep(2.5)
     assert executor.load("v").version == version  # the 1 s deadline waited
@@ -95,7 +95,7 @@ def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executo
 
 
 def test_forfeit_makes_the_silent_seat_leave(executor: Executor, start_worker: Start) -> None:
-    game_id = two_people(executor, TurnDeadline(1, "forfeit"))
+    game_id = two_people(executor, TurnDeadline(1, DeadlinePolicy.FORFEIT))
     start_worker()
     assert wait_for(lambda: executor.load(game_id).state.is_over, timeout=30)
     state = executor.load(game_id).state

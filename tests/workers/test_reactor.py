@@ -14,18 +14,18 @@ from rq import Queue
 from domain.core.rng import SeededRng
 from events import keys
 from events.execute import Executor
-from events.players import PlayerStore, Webhooks
+from players.accounts import PlayerStore
+from players.webhooks import Webhooks
 from tests.workers.conftest import reacting, wait_for
-from workers.notify import NOTIFY
 from workers.reactor import Reactor
 
 pytestmark = pytest.mark.redis
 
 
 def started_game(executor: Executor, game_id: str) -> None:
-    executor.store.create_game(game_id, "taki", {}, 2)
+    executor.store.games.create(game_id, "taki", {}, 2)
     for seat in range(2):
-        executor.store.claim_seat(game_id, seat, f"p{seat}", f"token-{game_id}-{seat}")
+        executor.store.seats.claim(game_id, seat, f"p{seat}", f"token-{game_id}-{seat}")
     executor.start(game_id, SeededRng(1))
 
 
@@ -57,15 +57,15 @@ def noted(reactor: Reactor, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.
 
 
 def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Executor) -> None:
-    executor.store.create_game("full", "taki", {}, 2)
+    executor.store.games.create("full", "taki", {}, 2)
     for seat in range(2):  # the last seat taken, and its API process gone before the start
-        executor.store.claim_seat("full", seat, f"p{seat}", f"token-{seat}")
-    executor.store.create_game("half", "taki", {}, 2)
-    executor.store.claim_seat("half", 0, "p0", "token-half")
+        executor.store.seats.claim("full", seat, f"p{seat}", f"token-{seat}")
+    executor.store.games.create("half", "taki", {}, 2)
+    executor.store.seats.claim("half", 0, "p0", "token-half")
     Reactor(executor).sweep()
-    assert executor.load("full").version > 0 and executor.store.game("full").status == "active"
+    assert executor.load("full").version > 0 and executor.store.games.get("full").status == "active"
     assert executor.load("half").version == 0
-    assert [game_id for game_id, _ in executor.store.indexed("active")] == ["full"]
+    assert [game_id for game_id, _ in executor.store.games.indexed("active")] == ["full"]
 
 
 def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,15 +84,15 @@ def test_a_cancelled_lobby_whose_announcement_was_lost_is_told_by_the_sweep(exec
     redis = executor.store.redis
     ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
     Webhooks(redis).add(ann.id, "hook", "http://127.0.0.1:9/", "s" * 64)
-    executor.store.create_game("lobby", "taki", {}, 2, lobby_seconds=1)
-    executor.store.claim_seat("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.games.create("lobby", "taki", {}, 2, lobby_seconds=1)
+    executor.store.seats.claim("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
     redis.hset(keys.meta("lobby"), "status", "cancelled")  # the cancel script, its process gone before telling
-    notices = Queue(NOTIFY, connection=redis)
+    notices = Queue(keys.NOTIFY_QUEUE, connection=redis)
     with running(Reactor(executor, sweep_seconds=60)):
         assert wait_for(lambda: notices.count == 1, timeout=10)
     [job] = notices.get_jobs()
     assert (job.args[0], job.args[2]["kind"]) == (ann.id, "game_cancelled")
-    assert [game_id for game_id, _ in executor.store.indexed("cancelled")] == ["lobby"]
+    assert [game_id for game_id, _ in executor.store.games.indexed("cancelled")] == ["lobby"]
 
 
 def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(

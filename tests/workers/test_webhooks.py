@@ -16,9 +16,11 @@ import pytest
 
 from domain.core.rng import SeededRng
 from domain.taki.commands import Draw
-from events.envelope import TurnDeadline
+from events import keys
+from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
-from events.players import PlayerStore, Webhooks
+from players.accounts import PlayerStore
+from players.webhooks import Webhooks
 from tests.conftest import Start
 from tests.workers.conftest import reacting, wait_for
 
@@ -69,9 +71,9 @@ def test_notifications_are_signed_retried_and_logged(
     ok = hooks.add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
     flaky = hooks.add(ann.id, "flaky", f"{receiver}/flaky", "t" * 64)
     hooks.add(bo.id, "down", f"{receiver}/down", "u" * 64)
-    executor.store.create_game("w", "taki", {"first_seat": 1}, 2)
-    executor.store.claim_seat("w", 0, "ann", "seat-token-ann", player_id=ann.id)
-    executor.store.claim_seat("w", 1, "bo", "seat-token-bo", player_id=bo.id)
+    executor.store.games.create("w", "taki", {"first_seat": 1}, 2)
+    executor.store.seats.claim("w", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("w", 1, "bo", "seat-token-bo", player_id=bo.id)
     executor.start("w", SeededRng(3))
     monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_RETRY", "1,1,1")
     start_worker()
@@ -105,9 +107,9 @@ def test_reminders_and_applied_deadlines_are_notified(
     monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", "2")
     start_worker()
     assert wait_for(lambda: reacting(redis), timeout=30)  # the reminder, due a second into the turn, is not missed
-    executor.store.create_game("r", "taki", {}, 2, TurnDeadline(3, "skip"))
-    executor.store.claim_seat("r", 0, "ann", "seat-token-ann", player_id=ann.id)
-    executor.store.claim_seat("r", 1, "bo", "seat-token-bo")
+    executor.store.games.create("r", "taki", {}, 2, TurnDeadline(3, DeadlinePolicy.SKIP))
+    executor.store.seats.claim("r", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("r", 1, "bo", "seat-token-bo")
     executor.start("r", SeededRng(4))
 
     def kinds() -> list[str]:
@@ -127,9 +129,9 @@ def test_a_webhook_on_a_private_address_is_refused_once_and_logged(
     hooks = Webhooks(redis)
     hooks.add(ann.id, "ip", f"{receiver}/ip", "s" * 64)
     hooks.add(ann.id, "name", receiver.replace("127.0.0.1", "localhost") + "/name", "t" * 64)
-    executor.store.create_game("p", "taki", {"first_seat": 0}, 2)
-    executor.store.claim_seat("p", 0, "ann", "seat-token-ann", player_id=ann.id)
-    executor.store.claim_seat("p", 1, "bo", "seat-token-bo")
+    executor.store.games.create("p", "taki", {"first_seat": 0}, 2)
+    executor.store.seats.claim("p", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("p", 1, "bo", "seat-token-bo")
     executor.start("p", SeededRng(6))
     start_worker()
 
@@ -144,16 +146,15 @@ def test_a_webhook_on_a_private_address_is_refused_once_and_logged(
 def test_the_end_of_a_game_is_notified_to_every_player(executor: Executor) -> None:
     from rq import Queue
 
-    from workers.notify import NOTIFY
     from workers.reactor import Reactor
 
     redis = executor.store.redis
     players, hooks = PlayerStore(redis), Webhooks(redis)
     for name in ("ann", "bo"):
         hooks.add(players.register(name, name, f"{name}-token-0123456789").id, "hook", "http://127.0.0.1:9/", "s" * 64)
-    executor.store.create_game("e", "taki", {}, 2)
+    executor.store.games.create("e", "taki", {}, 2)
     for seat, name in enumerate(("ann", "bo")):
-        executor.store.claim_seat("e", seat, name, f"seat-{name}", player_id=name)
+        executor.store.seats.claim("e", seat, name, f"seat-{name}", player_id=name)
     executor.start("e", SeededRng(5))
     loaded = executor.load("e")
     while not loaded.game.status(loaded.state).finished:
@@ -163,7 +164,7 @@ def test_the_end_of_a_game_is_notified_to_every_player(executor: Executor) -> No
     reactor = Reactor(executor)
     reactor.react("e")
     reactor.react("e")  # once only
-    jobs = Queue(NOTIFY, connection=redis).get_jobs()
+    jobs = Queue(keys.NOTIFY_QUEUE, connection=redis).get_jobs()
     assert sorted((job.args[0], job.args[2]["kind"]) for job in jobs) == [("ann", "game_over"), ("bo", "game_over")]
     assert jobs[0].args[2]["ranking"] == [list(place) for place in loaded.game.status(loaded.state).ranking]
 
@@ -174,16 +175,16 @@ def test_a_lobby_whose_time_is_up_is_cancelled_and_its_players_are_told(
     redis = executor.store.redis
     ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
     hook = Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
-    executor.store.create_game("lobby", "taki", {}, 3, lobby_seconds=1)
-    executor.store.claim_seat("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
-    executor.store.claim_seat("lobby", 1, "greedy bot", None, bot="greedy")
-    executor.store.create_game("patient", "taki", {}, 3, lobby_seconds=3600)
+    executor.store.games.create("lobby", "taki", {}, 3, lobby_seconds=1)
+    executor.store.seats.claim("lobby", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("lobby", 1, "greedy bot", None, bot="greedy")
+    executor.store.games.create("patient", "taki", {}, 3, lobby_seconds=3600)
     start_worker()
     assert wait_for(lambda: len(Receiver.received) == 1, timeout=30)
     _, headers, body = Receiver.received[0]
     assert verified(hook.secret, headers, body)
     assert json.loads(body) == {"id": "lobby-cancelled-0", "kind": "game_cancelled", "game_id": "lobby", "game": "taki",
                                 "version": 0, "seat": 0}
-    assert executor.store.game("lobby").status == "cancelled" and executor.store.game("patient").status == "waiting"
+    assert executor.store.games.get("lobby").status == "cancelled" and executor.store.games.get("patient").status == "waiting"
     time.sleep(2)  # further sweeps tell no one again
     assert len(Receiver.received) == 1

@@ -7,15 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.game import Budget
+from events.envelope import DeadlinePolicy
 from events.execute import Loaded
-from events.players import PlayerStore
 from events.store import EventStore
+from players.accounts import PlayerStore
 
 
 @dataclass(frozen=True, slots=True)
 class Due:
     at: int  # milliseconds since the epoch
-    policy: str  # skip: the game's timeout command; auto: the AI at `level` plays, within `budget` if set
+    policy: DeadlinePolicy  # the rules' own deadline skips; `auto` plays the AI at `level`, within `budget` if set
     level: str | None
     budget: Budget | None = None
 
@@ -25,10 +26,10 @@ def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
     seconds, turn = loaded.game.response_seconds(loaded.state), loaded.record.deadline
     if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move or (seconds is None and turn is None):
         return None
-    since = store.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
+    since = store.streams.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
     candidates: list[Due] = []
     if seconds is not None:
-        candidates.append(Due(since + seconds * 1000, "skip", None))
+        candidates.append(Due(since + seconds * 1000, DeadlinePolicy.SKIP, None))
     if turn is not None:
         at = since + turn.seconds * 1000
         holder = loaded.record.holders.get(seat)

@@ -1,0 +1,177 @@
+"""Game records — what the store keeps about a game beside its events — and the indexes that
+list them: every game by creation time, and the games of each status by when they took it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from typing import Any, cast
+
+import redis
+from redis.client import Pipeline
+
+from domain.core.game import Budget
+from events import clock, feed, keys
+from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
+
+PARTS = 5  # the hashes a game's record is read from (ask)
+
+
+class GameRecords:
+    """The records of the games in one Redis server or cluster, and their indexes."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def create(
+        self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
+        spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
+    ) -> GameRecord:
+        """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free."""
+        now = clock.now()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.meta(game_id), mapping={
+            "game": game, "options": json.dumps(options), "seats": seats, "status": Lifecycle.WAITING, "version": 0,
+            "created": now, "deadline": json.dumps(None if deadline is None else dataclasses.asdict(deadline)),
+            "spectator_delay": spectator_delay,
+            "forked_from": json.dumps(None if forked_from is None else dataclasses.asdict(forked_from)),
+        })
+        if lobby_seconds is not None:
+            pipe.hset(keys.meta(game_id), "lobby_until", now + lobby_seconds * 1000)
+        pipe.zadd(keys.game_index(), {game_id: now})
+        pipe.zadd(keys.games_with_status(Lifecycle.WAITING), {game_id: now})
+        pipe.execute()
+        return self.get(game_id)
+
+    def get(self, game_id: str) -> GameRecord:
+        """The game's record; raises GameNotFound."""
+        pipe = self.redis.pipeline(transaction=False)
+        ask(pipe, game_id)
+        return parse(game_id, *pipe.execute())
+
+    def page(self, game: str | None, status: Lifecycle | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
+        """Games filtered, newest first (by when they took `status`, if given); the page and the
+        offset of the next one (None at the end)."""
+        found: list[GameRecord] = []
+        index = keys.game_index() if status is None else keys.games_with_status(status)
+        for position, ids in self._index_pages(index, offset, max(limit, 50)):
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                ask(pipe, game_id)
+            answers = pipe.execute()
+            for number, game_id in enumerate(ids):
+                fields = answers[number * PARTS:(number + 1) * PARTS]
+                if not fields[0]:
+                    continue  # a game an index still holds though it failed to be created
+                record = parse(game_id, *fields)
+                if (game is None or record.game == game) and (status is None or record.status == status):
+                    found.append(record)
+                    if len(found) == limit:
+                        return found, position + number + 1
+        return found, None
+
+    def count_by_status(self) -> dict[Lifecycle, int]:
+        """How many games wait for players, are in play, are over and were cancelled, as the
+        status indexes hold them (a game whose process died as it finished counts as in play
+        until the next sweep)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for status in Lifecycle:
+            pipe.zcard(keys.games_with_status(status))
+        return dict(zip(Lifecycle, pipe.execute(), strict=True))
+
+    def indexed(self, status: Lifecycle) -> Iterator[tuple[str, bool]]:
+        """The ids of the games with `status`, oldest first, each with whether every seat is taken.
+
+        A game changes index in the round trip of the append that starts it, and in the one
+        after the append that ends it: the index of games in play may hold a game that is over,
+        never lack one that is not. A game found under a status it has left is moved to its own
+        and announced on the feed again, so that whatever its change meant is told even when the
+        process that changed it died before telling (each notification goes out once however often
+        its game is announced)."""
+        index, position = keys.games_with_status(status), 0
+        while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hmget(keys.meta(game_id), "status", "seats")
+                pipe.hlen(keys.seats(game_id))
+            answers, filing, moved = pipe.execute(), self.redis.pipeline(transaction=False), 0
+            for game_id, (actual, seats), taken in zip(ids, answers[::2], answers[1::2], strict=True):
+                if actual == status.encode():
+                    yield game_id, taken == int(seats)
+                else:
+                    file(filing, game_id, status, None if actual is None else Lifecycle(actual.decode()), clock.now())
+                    if actual is not None:
+                        feed.announce(filing, game_id)
+                    moved += 1
+            filing.execute()
+            position += len(ids) - moved
+
+    def build_status_index(self) -> None:
+        """File every game under its status, once: for a store written before the status indexes."""
+        if self.redis.exists(keys.status_index_built()):
+            return
+        for _, ids in self._index_pages(keys.game_index(), 0, 1000):
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hmget(keys.meta(game_id), "status", "created")
+            filing = self.redis.pipeline(transaction=False)
+            for game_id, (status, created) in zip(ids, pipe.execute(), strict=True):
+                if status is not None:
+                    filing.zadd(keys.games_with_status(Lifecycle(status.decode())), {game_id: int(created)}, nx=True)
+            filing.execute()
+        self.redis.set(keys.status_index_built(), 1)
+
+    def _index_pages(self, index: str, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
+        """The game ids of an index, newest first, in pages from `start`: each page's position and ids."""
+        position = start
+        while ids := cast(list[bytes], self.redis.zrevrange(index, position, position + size - 1)):
+            yield position, [raw_id.decode() for raw_id in ids]
+            position += len(ids)
+
+
+def file(pipe: Pipeline, game_id: str, old: Lifecycle, new: Lifecycle | None, now: int) -> None:
+    """Queue on `pipe` the move of a game from the index of status `old` to that of `new` (None:
+    a game that is gone)."""
+    pipe.zrem(keys.games_with_status(old), game_id)
+    if new is not None:
+        pipe.zadd(keys.games_with_status(new), {game_id: now}, nx=True)
+
+
+def ask(pipe: Pipeline, game_id: str) -> None:
+    """Queue on `pipe` the PARTS reads that make a game's record."""
+    pipe.hgetall(keys.meta(game_id))
+    pipe.hgetall(keys.seats(game_id))
+    pipe.hgetall(keys.bots(game_id))
+    pipe.hgetall(keys.players(game_id))
+    pipe.hgetall(keys.tokens(game_id))
+
+
+def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes],
+          holders: dict[bytes, bytes], token_seats: dict[bytes, bytes]) -> GameRecord:
+    """The record the answers to `ask` make; raises GameNotFound."""
+    if not meta:
+        raise GameNotFound(game_id)
+    seats = int(meta[b"seats"])
+
+    def per_seat(values: dict[bytes, bytes]) -> tuple[str | None, ...]:
+        return tuple(values[str(seat).encode()].decode() if str(seat).encode() in values else None for seat in range(seats))
+
+    return GameRecord(
+        id=game_id,
+        game=meta[b"game"].decode(),
+        options=json.loads(meta[b"options"]),
+        seats=seats,
+        status=Lifecycle(meta[b"status"].decode()),
+        version=int(meta[b"version"]),
+        created=int(meta[b"created"]),
+        names=per_seat(seat_names),
+        bots=per_seat(bots),
+        deadline=TurnDeadline.from_json(deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
+        spectator_delay=int(meta.get(b"spectator_delay", 0)),
+        forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
+        holders={int(seat): holder.decode() for seat, holder in holders.items()},
+        token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
+        lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
+        budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
+    )

@@ -1,0 +1,110 @@
+"""Seats and tokens: taking a seat, giving it up while the game waits for its players, the
+cancellation of a lobby whose time ran out, and the seat a bearer token acts for. Each change
+of seats is checked atomically in the game's slot, so a game either starts or is cancelled."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import cast
+
+import redis
+
+from domain.core.game import Budget
+from events import clock, feed, keys, records, scripts
+from events.envelope import CANCELLED, GameNotFound, GameRecord, Lifecycle, SeatNotLeft, SeatUnavailable
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    seat: int
+    taken: int
+    seats: int
+
+
+class Seats:
+    """The seats of the games in one Redis server or cluster."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._claim = scripts.register(client, "claim_seat.lua")
+        self._leave = scripts.register(client, "leave_seat.lua")
+        self._cancel = scripts.register(client, "cancel_lobby.lua")
+
+    def claim(
+        self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
+        player_id: str | None = None, budget: Budget | None = None,
+    ) -> Seated:
+        """Seat `name` at `seat` (or the lowest free seat): a person holding `token` (and, if
+        registered, `player_id`, who may hold one seat per game), or an AI of level `bot`, thinking
+        within `budget` if given."""
+        answer = cast(list[bytes], self._claim(
+            keys=_seat_keys(game_id),
+            args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
+                  "" if budget is None else json.dumps(dataclasses.asdict(budget))],
+        ))
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome != "ok":
+            raise SeatUnavailable(outcome, _SEAT_PROBLEMS[outcome])
+        return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
+
+    def leave(self, game_id: str, seat: int) -> str | None:
+        """Free a seat of a game still waiting for players; the registered player who held it, if
+        any (whose list of games still names the game). Raises SeatNotLeft."""
+        answer = cast(list[bytes], self._leave(keys=_seat_keys(game_id), args=[seat]))
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome != "ok":
+            raise SeatNotLeft(outcome, _LEAVE_PROBLEMS[outcome])
+        return answer[1].decode() or None
+
+    def cancel_lobby(self, game_id: str) -> bool:
+        """Cancel the game if its lobby time has passed with seats still free; whether it did. The
+        feed is told, so the reactor notifies its players and their inbox streams show it."""
+        now = clock.now()
+        cancelled = bool(self._cancel(keys=[keys.meta(game_id), keys.seats(game_id)], args=[now]))
+        if cancelled:
+            pipe = self.redis.pipeline(transaction=False)
+            records.file(pipe, game_id, Lifecycle.WAITING, Lifecycle.CANCELLED, now)
+            feed.announce(pipe, game_id)
+            pipe.execute()
+        return cancelled
+
+    def for_token(self, record: GameRecord, token: str) -> int | None:
+        """The seat a token acts for in the game: a seat token's own, or the seat its player holds."""
+        digest = hash_token(token)
+        if digest in record.token_seats:
+            return record.token_seats[digest]
+        player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), digest))
+        return None if player_id is None else record.seat_of(player_id.decode())
+
+
+def _seat_keys(game_id: str) -> list[str]:
+    """The keys the claim and leave scripts change."""
+    return [keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id)]
+
+
+_SEAT_PROBLEMS = {
+    "started": "The game has already started: every seat is taken.",
+    "no_such_seat": "The game has no such seat.",
+    "seat_taken": "That seat is taken.",
+    "game_full": "Every seat is taken.",
+    "already_seated": "You already hold a seat in this game.",
+    "cancelled": CANCELLED,
+}
+
+_LEAVE_PROBLEMS = {
+    "started": "Every seat is taken and the game has started: leave it by its own rules (e.g. forfeit).",
+    "cancelled": CANCELLED,
+    "seat_free": "That seat is free.",
+}

@@ -1,0 +1,190 @@
+"""Event streams: one per game, appended atomically at an expected version (once per
+idempotency key), read by version, and waited on for what comes next."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, cast
+
+import redis
+from redis.client import Pipeline
+
+from events import clock, feed, keys, records, scripts
+from events.envelope import (
+    OPENING_ACTORS,
+    Envelope,
+    GameNotFound,
+    GameRecord,
+    IdempotencyKeyReused,
+    Lifecycle,
+    NewEvent,
+    VersionConflict,
+)
+
+IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
+
+_Entries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The outcome of an append: the version reached, the envelopes written and whether the
+    game is over. `replayed` is true when an idempotency key answered with an earlier append
+    (and `finished` then tells whether the game is over now)."""
+
+    version: int
+    events: tuple[Envelope, ...]
+    finished: bool = False
+    replayed: bool = False
+
+
+class Streams:
+    """The event streams of the games in one Redis server or cluster."""
+
+    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
+        """`waiting` serves the blocking reads of live streams (its socket timeout must outlast them)."""
+        self.redis = client
+        self.waiting = waiting
+        self._append = scripts.register(client, "append.lua")
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
+        """Events with versions after `after`, oldest first, at most `limit`."""
+        if limit == 0:
+            return []
+        entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
+        return _envelopes(game_id, cast(_Entries, entries))
+
+    def since(self, game_id: str, after: int) -> tuple[GameRecord, list[Envelope]]:
+        """The game's record and its events after version `after` up to the record's version, in
+        one round trip; raises GameNotFound."""
+        pipe = self.redis.pipeline(transaction=False)
+        records.ask(pipe, game_id)
+        pipe.xrange(keys.stream(game_id), f"{after + 1}-0", "+")
+        *fields, entries = pipe.execute()
+        record = records.parse(game_id, *fields)
+        newer = _envelopes(game_id, entries)
+        # an append between reading the record and the stream waits for the next load
+        return record, [envelope for envelope in newer if envelope.version <= record.version]
+
+    def wait(self, game_id: str, version: int, timeout_ms: int) -> bool:
+        """Block until the game passes `version` (True) or `timeout_ms` goes by (False)."""
+        return bool(self.waiting.xread({keys.stream(game_id): f"{version}-0"}, count=1, block=timeout_ms))
+
+    def version_before_moves(self, game_id: str, version: int, moves: int) -> int:
+        """The version the game had before its last `moves` moves up to `version` (one move is
+        one command; never before the end of its opening)."""
+        seen: set[str] = set()
+        newest = f"{version}-0"
+        while True:
+            entries = cast(_Entries, self.redis.xrevrange(keys.stream(game_id), newest, "-", count=100))
+            for entry_id, fields in entries:
+                actor, command = fields[b"a"].decode(), fields[b"c"].decode()
+                if actor in OPENING_ACTORS or (command not in seen and len(seen) == moves):
+                    return int(entry_id.split(b"-")[0])
+                seen.add(command)
+            if len(entries) < 100:
+                return 0
+            newest = f"({entries[-1][0].decode()}"
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: list[NewEvent],
+        *,
+        command_id: str,
+        actor: str,
+        status: Lifecycle | None = None,
+        idempotency: tuple[str, str] | None = None,
+    ) -> Appended:
+        """Append `events` if the game is at `expected_version`, else raise VersionConflict.
+        `idempotency` is (key, fingerprint of the command): a key seen before answers with
+        the events it appended then, and writes nothing."""
+        now = clock.now()
+        key, fingerprint = idempotency or ("", "")
+        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
+        for event in events:
+            args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
+        script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
+        opening = status if expected_version == 0 else None
+        answer = self._append_and_announce(script_keys, args, game_id, opening, now)
+        outcome = answer[0].decode()
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome == "conflict":
+            raise VersionConflict(expected_version, int(answer[1]))
+        if outcome == "duplicate":
+            return self._earlier(game_id, answer[1].decode(), fingerprint)
+        version = int(answer[1])
+        if status == Lifecycle.FINISHED and expected_version > 0:
+            pipe = self.redis.pipeline(transaction=False)
+            records.file(pipe, game_id, Lifecycle.ACTIVE, Lifecycle.FINISHED, now)
+            pipe.execute()
+        envelopes = tuple(
+            Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
+            for number, event in enumerate(events, start=1)
+        )
+        return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
+
+    def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
+                             now: int) -> list[bytes]:
+        """Run the append script and tell the feed that the game may have changed, in one round
+        trip; an `opening` append (the first, which starts the game with that status) also files
+        the game under it. The feed and the indexes live in no game's slot, so the script cannot
+        write them: they are written even when the append writes nothing, which costs the feed's
+        consumers a needless look, and leaves the indexes right (a first append fails only
+        because another one came first)."""
+        def announce(pipe: Pipeline) -> None:
+            feed.announce(pipe, game_id)
+            if opening is not None:
+                records.file(pipe, game_id, Lifecycle.WAITING, opening, now)
+
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
+        announce(pipe)
+        try:
+            return cast(list[bytes], pipe.execute()[0])
+        except redis.exceptions.NoScriptError:
+            # a server that does not hold the script yet: the announcement went out before the
+            # append, and a reaction to it saw nothing new, so it is made again after the append
+            answer = cast(list[bytes], self._append(keys=script_keys, args=args))
+            again = self.redis.pipeline(transaction=False)
+            announce(again)
+            again.execute()
+            return answer
+
+    def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
+        """The earlier answer to a command sent with this idempotency key, if any."""
+        stored = cast(bytes | None, self.redis.get(keys.idempotency(game_id, key)))
+        return None if stored is None else self._earlier(game_id, stored.decode(), fingerprint)
+
+    def _earlier(self, game_id: str, stored: str, fingerprint: str) -> Appended:
+        earlier_fingerprint, first, last = stored.rsplit("|", 2)
+        if earlier_fingerprint != fingerprint:
+            raise IdempotencyKeyReused()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
+        pipe.hget(keys.meta(game_id), "status")
+        entries, status = pipe.execute()
+        earlier = tuple(_envelopes(game_id, entries))
+        return Appended(int(last), earlier, finished=status == Lifecycle.FINISHED.encode(), replayed=True)
+
+
+def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
+    """Stream entries as envelopes; the payloads are parsed as one JSON array, which is much
+    faster than one parse each."""
+    payloads = json.loads(b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]")
+    return [
+        Envelope(
+            game_id=game_id,
+            version=int(entry_id.split(b"-")[0]),
+            type=fields[b"t"].decode(),
+            schema_version=int(fields[b"s"]),
+            payload=payload,
+            command_id=fields[b"c"].decode(),
+            actor=fields[b"a"].decode(),
+            time=int(fields[b"at"]),
+        )
+        for (entry_id, fields), payload in zip(entries, payloads)
+    ]
