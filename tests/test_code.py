@@ -1,18 +1,21 @@
-"""The code itself: `mypy --strict` passes on domain/ and events/, and ruff finds nothing
-(both configured in pyproject.toml)."""
+"""The code itself: `mypy --strict` passes on the whole package, ruff finds nothing (both
+configured in pyproject.toml), and each layer imports only the layers beneath it."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from mypy import api
 
 ROOT = Path(__file__).parents[1]
+LAYERS = ("domain", "events", "players", "service", "workers")  # each may import only those before it
 
 
-def test_domain_and_events_type_check_strictly() -> None:
+def test_the_package_type_checks_strictly() -> None:
     report, errors, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(ROOT / ".mypy_cache")])
     assert status == 0, report + errors
 
@@ -20,3 +23,43 @@ def test_domain_and_events_type_check_strictly() -> None:
 def test_ruff_finds_nothing() -> None:
     checked = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def imported(path: Path, root: Path) -> Iterator[str]:
+    """Every module the file imports, at its top, inside a function or only for type checking."""
+    package = list(path.relative_to(root).parent.parts)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []  # a relative import's package
+            if node.module:
+                yield ".".join([*base, node.module])
+            else:
+                yield from (".".join([*base, alias.name]) for alias in node.names)
+
+
+def upward_imports(root: Path) -> list[str]:
+    """Each import of a layer above the importing module's own, as `path imports module`."""
+    return [
+        f"{path.relative_to(root)} imports {module}"
+        for rank, layer in enumerate(LAYERS)
+        for path in sorted((root / layer).rglob("*.py"))
+        for module in imported(path, root)
+        if module.split(".")[0] in LAYERS[rank + 1:]
+    ]
+
+
+def test_each_layer_imports_only_the_layers_beneath_it() -> None:
+    assert upward_imports(ROOT) == []
+
+
+def test_an_upward_import_is_found_wherever_it_is_written(tmp_path: Path) -> None:
+    for layer in LAYERS:
+        (tmp_path / layer / "core").mkdir(parents=True)
+    (tmp_path / "domain" / "core" / "rules.py").write_text("def later() -> None:\n    from events import keys\n")
+    (tmp_path / "events" / "core" / "store.py").write_text("from ... import players\nfrom .. import store\n")
+    (tmp_path / "service" / "core" / "app.py").write_text("import workers.queues\nimport events.keys\n")
+    assert upward_imports(tmp_path) == [
+        "domain/core/rules.py imports events", "events/core/store.py imports players", "service/core/app.py imports workers.queues",
+    ]
