@@ -3,6 +3,7 @@ WORKDIR /app
 COPY pyproject.toml README.md openapi.yaml ./
 COPY domain domain
 COPY events events
+COPY players players
 COPY service service
 COPY workers workers
 RUN pip install --no-cache-dir .
