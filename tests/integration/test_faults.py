@@ -20,6 +20,7 @@ import redis
 import requests
 
 from bench.server import free_port
+from events.envelope import Lifecycle
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
 from tests.conftest import Start
@@ -117,23 +118,23 @@ def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path, start_work
         games = [player.game_id for player in players] + bots + [abandoned]
         events = EventStore(client)
         deadline = time.monotonic() + 120
-        while unfinished := [game_id for game_id in games if events.game(game_id).status != "finished"]:
-            assert time.monotonic() < deadline, {game_id: (events.game(game_id), events.read(game_id)[-1:])
+        while unfinished := [game_id for game_id in games if events.games.get(game_id).status is not Lifecycle.FINISHED]:
+            assert time.monotonic() < deadline, {game_id: (events.games.get(game_id), events.streams.read(game_id)[-1:])
                                                  for game_id in unfinished}
             time.sleep(0.5)
 
         for game_id in games:
-            stored = events.read(game_id)
+            stored = events.streams.read(game_id)
             assert [event.version for event in stored] == list(range(1, len(stored) + 1))  # no gap, no duplicate
-            assert events.game(game_id).version == len(stored)
+            assert events.games.get(game_id).version == len(stored)
         for player in players:
-            stored = {event.version: event for event in events.read(player.game_id)}
+            stored = {event.version: event for event in events.streams.read(player.game_id)}
             for answer in player.accepted:
                 for event in answer["events"]:
                     assert (stored[event["version"]].command_id, stored[event["version"]].type) == \
                         (event["command_id"], event["type"])
         assert sum(len(player.accepted) for player in players) > 50
-        assert any(event.actor.startswith("deadline:") for event in events.read(abandoned))
+        assert any(event.actor.startswith("deadline:") for event in events.streams.read(abandoned))
     finally:
         api.terminate()
         api.wait(timeout=30)
