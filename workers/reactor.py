@@ -33,10 +33,7 @@ from workers.queues import MOVE_JOB_SECONDS, bot_queue, deadline_queue, moment
 log = logging.getLogger("meeple.reactor")
 T = TypeVar("T")
 
-GROUP = "reactors"
-# A job needs no copy when it is done, or still waiting in its queue. One that a worker took
-# (started, or dequeued but not started) may belong to a worker that died (kill -9): it is
-# enqueued again, and whichever copy runs second finds its version stale.
+GROUP = "reactors"  # the reactors' consumer group on the feed
 
 
 class Reactor:
@@ -132,6 +129,9 @@ class Reactor:
 
     @staticmethod
     def _needs_no_copy(job_id: str, queue: Queue) -> bool:
+        """Whether the job is done, scheduled, or still waiting in `queue`. One that a worker took
+        (started, or dequeued but not started) may belong to a worker that died (kill -9): it is
+        enqueued again, and whichever copy runs second finds its version stale."""
         job = queue.fetch_job(job_id)
         if job is None:
             return False
