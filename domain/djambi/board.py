@@ -26,9 +26,10 @@ def row_of(at: Square) -> int:
 
 def name(at: Square) -> str:
     """`A1` … `I9`."""
-    return f"{COLUMNS[column_of(at)]}{row_of(at)}"
+    return _NAMED[at]
 
 
+_NAMED = tuple(f"{COLUMNS[column_of(at)]}{row_of(at)}" for at in SQUARES)
 NAMES = {name(at): at for at in SQUARES}
 MAZE = NAMES["E5"]
 

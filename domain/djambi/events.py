@@ -106,7 +106,8 @@ class DrawDeclined:
 
 @dataclass(frozen=True, slots=True)
 class DrawOfferLapsed:
-    """An action was taken while a draw was on offer, which cancels it (§18.4)."""
+    """The open draw offer ends unanswered: an action was taken (§18.4), or the player who
+    made it left the game (§16)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from domain.djambi.events import (
     Event,
     GameEnded,
     GameStarted,
+    PassReason,
     PlayerEliminated,
     TurnKind,
     TurnPassed,
@@ -66,7 +67,7 @@ def evolve(state: DjambiState, event: Event) -> DjambiState:
             for kill in kills:
                 alive[IDS[kill.piece]] = False
             return replace(state, board=tuple(board), where=tuple(where), alive=tuple(alive),
-                           quiet=0 if kills else state.quiet + 1, passed=frozenset())
+                           quiet=0 if kills else state.quiet + 1, passed=frozenset(), timed_out=False)
         case PlayerEliminated(seat, reason, _):
             living = state.alive
             if reason is not Elimination.KILLED:  # the chief dies where it stands
@@ -80,14 +81,15 @@ def evolve(state: DjambiState, event: Event) -> DjambiState:
             index = COLORS.index(army)
             controllers = state.controllers[:index] + (to,) + state.controllers[index + 1:]
             return replace(state, controllers=controllers, hostage=None if army is state.hostage else state.hostage)
-        case TurnPassed(seat, _):
-            return replace(state, quiet=state.quiet + 1, passed=state.passed | {seat})
+        case TurnPassed(seat, reason):
+            return replace(state, quiet=state.quiet + 1, passed=state.passed | {seat},
+                           timed_out=state.timed_out or reason is PassReason.TIMEOUT)
         case DrawOffered(seat):
-            return replace(state, draw_offer=frozenset({seat}))
+            return replace(state, draw_offer=frozenset({seat}), draw_proposer=seat)
         case DrawAccepted(seat):
             return replace(state, draw_offer=(state.draw_offer or frozenset()) | {seat})
         case DrawDeclined() | DrawOfferLapsed():
-            return replace(state, draw_offer=None)
+            return replace(state, draw_offer=None, draw_proposer=None)
         case GameEnded(result, winners, reason):
             return replace(state, result=Result(result, winners, reason), current=None)
         case _:

@@ -1,5 +1,7 @@
-"""What a piece may do: movement (§6), who may be targeted (§7), each piece's action (§8) and
-the maze actions (§9). Every rule about a single action lives here; `rules.py` asks."""
+"""What a piece may do: who may act with it (§5), movement (§6), who may be targeted (§7),
+each piece's action (§8), the maze actions (§9) and the choices that complete an action
+(§18.1). Each rule is checked by one function here: `rules.violation` runs them on a command,
+and `actions` and `choices` list the candidates they let through."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from enum import StrEnum
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 from domain.djambi.board import MAZE, ORTHOGONAL_NEIGHBOURS, RAYS, SQUARES, Square, name
-from domain.djambi.pieces import Kind, Piece, chief_of, kind_of
+from domain.djambi.pieces import PIECES, Kind, Piece, chief_of, kind_of, piece_id
 from domain.djambi.state import DjambiState
 
 
@@ -35,6 +37,18 @@ class Choice:
     report: Square | None = None
 
 
+# §5: one piece of an army the player controls
+
+def piece_violation(state: DjambiState, seat: Seat, piece: Piece) -> RuleViolation | None:
+    """A player acts with a living piece of an army it controls, one it `is_own` (§5): never an
+    orphaned (§12) or a hostage (§14) piece."""
+    if is_own(state, seat, piece):
+        return None
+    whose = "an orphaned piece (§12)" if state.is_orphaned(piece) else (
+        "a hostage piece (§14)" if state.is_hostage(piece) else "not a piece of an army you control")
+    return RuleViolation("not_your_piece", f"{piece_id(piece)} is {whose}.")
+
+
 # §6: movement — straight lines, no jumping; militants go one or two squares
 
 def reachable(state: DjambiState, start: Square, kind: Kind) -> Iterator[Square]:
@@ -54,6 +68,7 @@ def reachable(state: DjambiState, start: Square, kind: Kind) -> Iterator[Square]
 # §7: who may be targeted
 
 def is_own(state: DjambiState, seat: Seat, piece: Piece) -> bool:
+    """A piece of an army the player controls, captured or devolved ones included."""
     return state.controller(piece) == seat
 
 
@@ -85,7 +100,7 @@ def action(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> Action |
         return RuleViolation("illegal_destination", f"{where}: only a chief may stay on the maze (§9.1).")
     if not state.alive[occupant]:
         if kind is Kind.NECROMOBILE:
-            return Action.MAZE if to == MAZE else Action.CARRY
+            return _enter_maze(state, seat, piece, where) if to == MAZE else Action.CARRY
         return RuleViolation("illegal_destination", f"{where}: only a necromobile may move onto a corpse (§6).")
     if to == MAZE and kind_of(occupant) is not Kind.CHIEF:
         return RuleViolation("illegal_destination", f"{where}: only a chief may stand on the maze (§9.1).")
@@ -96,17 +111,25 @@ def action(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> Action |
             if not is_killable(state, seat, occupant):
                 return RuleViolation("illegal_destination", f"{where}: {_why_not_killable(state, seat, occupant)}")
             if kind is Kind.ASSASSIN:
-                return Action.MAZE if to == MAZE else Action.ASSASSINATE
+                return _enter_maze(state, seat, piece, where) if to == MAZE else Action.ASSASSINATE
             return Action.KILL
         case Kind.DIPLOMAT:
             if not is_manipulable(state, seat, occupant):
                 why = "it is orphaned (§12)" if state.is_orphaned(occupant) else "it is one of your own (§7)"
                 return RuleViolation("illegal_destination", f"{where}: the diplomat may not manipulate that piece: {why}.")
-            return Action.MAZE if to == MAZE else Action.MANIPULATE
+            return _enter_maze(state, seat, piece, where) if to == MAZE else Action.MANIPULATE
         case Kind.REPORTER:
             return RuleViolation("illegal_destination", f"{where}: a reporter moves only onto an empty square (§8.4).")
         case _:
             return RuleViolation("illegal_destination", f"{where}: a necromobile moves only onto empty squares and corpses (§8.6).")
+
+
+def _enter_maze(state: DjambiState, seat: Seat, piece: Piece, where: str) -> Action | RuleViolation:
+    """A maze action, if the piece has somewhere to leave the maze to: an entry with no exit
+    cannot be completed, so it is no legal destination (§9.3)."""
+    if not exits(state, seat, piece):
+        return RuleViolation("illegal_destination", f"{where}: the {kind_of(piece)} would find no exit from the maze (§9.3).")
+    return Action.MAZE
 
 
 def _why_not_killable(state: DjambiState, seat: Seat, piece: Piece) -> str:
@@ -123,20 +146,103 @@ def kills_at_destination(act: Action, piece: Piece) -> bool:
     return act in (Action.KILL, Action.ASSASSINATE) or (act is Action.MAZE and kind_of(piece) is Kind.ASSASSIN)
 
 
-# the choices that complete each action
+# §18.1: the choices that complete an action — `exit`, `place`, `report` — each one rule
 
-def place_squares(state: DjambiState, seat: Seat, piece: Piece, to: Square, exit: Square | None = None) -> set[Square]:
-    """Where the displaced piece may be put: any empty field square once the action has moved
-    (the acting piece's start square is free, its final square is not); E5 only for a chief a
-    diplomat manipulated off a field square (`diplomat_chief_into_maze`, §8.5)."""
-    start, final = state.where[piece], to if exit is None else exit
-    board = state.board
-    squares = {square for square in SQUARES if (board[square] is None or square == start) and square not in (final, MAZE)}
-    displaced = board[to]
-    if (exit is None and kind_of(piece) is Kind.DIPLOMAT and board[MAZE] is None and displaced is not None
-            and kind_of(displaced) is Kind.CHIEF and state.options.diplomat_chief_into_maze):
-        squares.add(MAZE)
-    return squares
+def choice_violation(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action, choice: Choice) -> RuleViolation | None:
+    """Why these choices do not complete the action, or None (§18.1, §18.2)."""
+    reason = (exit_problem(state, seat, piece, act, choice.exit)
+              or place_problem(state, piece, to, act, choice.exit, choice.place)
+              or report_problem(state, seat, piece, to, act, choice.report))
+    return None if reason is None else RuleViolation(reason, _explain(reason, state, seat, piece, to, choice))
+
+
+def exit_problem(state: DjambiState, seat: Seat, piece: Piece, act: Action, exit: Square | None) -> str | None:
+    """A maze action names where the piece leaves E5 to, one of its `exits` (§9.3 step 2); no
+    other action names an exit."""
+    if act is not Action.MAZE:
+        return None if exit is None else "exit_forbidden"
+    if exit is None:
+        return "exit_required"
+    return None if exit in exits(state, seat, piece) else "illegal_exit"
+
+
+def needs_place(piece: Piece, act: Action) -> bool:
+    """Whether the player puts down a displaced piece (`place`): a militant's or chief's victim,
+    a diplomat's or necromobile's load, also in their maze actions; never the assassin's
+    victim, whose corpse goes to the assassin's start square (§8, §9.3, §18.1)."""
+    return act in _PLACING or (act is Action.MAZE and kind_of(piece) is not Kind.ASSASSIN)
+
+
+_PLACING = frozenset({Action.KILL, Action.MANIPULATE, Action.CARRY})
+
+
+def place_problem(state: DjambiState, piece: Piece, to: Square, act: Action, exit: Square | None,
+                  place: Square | None) -> str | None:
+    """An action that displaces a piece names a square `is_place` allows for it; no other
+    action names a place."""
+    if not needs_place(piece, act):
+        return None if place is None else "place_forbidden"
+    if place is None:
+        return "place_required"
+    return None if is_place(state, piece, to, exit, place) else "illegal_place"
+
+
+def is_place(state: DjambiState, piece: Piece, to: Square, exit: Square | None, square: Square) -> bool:
+    """Whether a displaced piece may be put on `square`: an empty field square once the action
+    has moved (the acting piece's start square is free, its final square is not); E5 only for
+    a chief a diplomat manipulated off a field square (`diplomat_chief_into_maze`, §8.5)."""
+    if square == (to if exit is None else exit):
+        return False
+    if square == MAZE:
+        displaced = state.board[to]
+        return (exit is None and kind_of(piece) is Kind.DIPLOMAT and state.board[MAZE] is None and displaced is not None
+                and kind_of(displaced) is Kind.CHIEF and state.options.diplomat_chief_into_maze)
+    return state.board[square] is None or square == state.where[piece]
+
+
+def report_problem(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action, report: Square | None) -> str | None:
+    """Only a reporter reports, on one of its `report_targets`; it may abstain unless
+    `reporter_may_abstain` is off and it has a target (§8.4)."""
+    if act is not Action.REPORT:
+        return None if report is None else "report_forbidden"
+    targets = report_targets(state, seat, piece, to)
+    if report is None:
+        return "report_required" if targets and not state.options.reporter_may_abstain else None
+    return None if report in targets else "illegal_report"
+
+
+def _explain(reason: str, state: DjambiState, seat: Seat, piece: Piece, to: Square, choice: Choice) -> str:
+    """The sentence for a player that goes with a choice's `reason`."""
+    start, kind = state.where[piece], kind_of(piece)
+    assert start is not None
+    where = f"{name(start)}-{name(to)}"
+    match reason:
+        case "exit_required":
+            return f"{where}: say where the {kind} leaves the maze to (`exit`, §9.3)."
+        case "exit_forbidden":
+            return f"{where} is no maze action: `exit` has no meaning here."
+        case "illegal_exit":
+            assert choice.exit is not None
+            return (f"{where} exit {name(choice.exit)}: the exit is a move from E5 to an empty square "
+                    "(not the assassin's start square), or a master move onto a chief it may target (§9.3, §9.5).")
+        case "place_required":
+            return f"{where}: say where the displaced piece goes (`place`)."
+        case "place_forbidden":
+            why = "the corpse goes to the assassin's start square (§8.3)" if kind is Kind.ASSASSIN else "nothing is displaced"
+            return f"{where}: `place` has no meaning here: {why}."
+        case "illegal_place":
+            assert choice.place is not None
+            return (f"{where} place {name(choice.place)}: the displaced piece goes on an empty field square, "
+                    "not on the maze and not where the acting piece ends (§8, §9.3).")
+        case "report_forbidden":
+            return f"{where}: only a reporter reports (§8.4)."
+        case "illegal_report":
+            assert choice.report is not None
+            return (f"{where} report {name(choice.report)}: the reporter kills a killable piece on a square "
+                    "orthogonally next to where it arrives (§8.4).")
+        case _:
+            targets = report_targets(state, seat, piece, to)
+            return f"{where}: the reporter must kill one of {', '.join(map(name, targets))} (§8.4)."
 
 
 def exits(state: DjambiState, seat: Seat, piece: Piece) -> dict[Square, bool]:
@@ -168,36 +274,38 @@ def report_targets(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> 
             if square != start and (victim := state.board[square]) is not None and is_killable(state, seat, victim)]
 
 
+# the listings: candidates, filtered through the checks above
+
+# the candidates for each choice: none, or a square next to where the piece goes (`report`), on
+# the maze's lines (`exit`) or anywhere (`place`)
+REPORTS = tuple((None, *ORTHOGONAL_NEIGHBOURS[to]) for to in SQUARES)
+EXITS = (None, *sorted(square for ray in RAYS[MAZE] for square in ray))
+PLACES = (None, *SQUARES)
+
+
 def choices(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action) -> Iterator[Choice]:
-    """Every complete set of choices for an action (§18.1): none, one per place, exit or report."""
-    match act:
-        case Action.MOVE | Action.ASSASSINATE:
-            yield Choice()
-        case Action.KILL | Action.MANIPULATE | Action.CARRY:
-            for place in sorted(place_squares(state, seat, piece, to)):
-                yield Choice(place=place)
-        case Action.REPORT:
-            targets = report_targets(state, seat, piece, to)
-            if state.options.reporter_may_abstain or not targets:
-                yield Choice()
-            for target in targets:
-                yield Choice(report=target)
-        case Action.MAZE:
-            for exit in sorted(exits(state, seat, piece)):
-                if kind_of(piece) is Kind.ASSASSIN:
-                    yield Choice(exit=exit)
-                else:
-                    for place in sorted(place_squares(state, seat, piece, to, exit)):
-                        yield Choice(place=place, exit=exit)
+    """Every complete set of choices for an action (§18.1): the candidates the rules of each
+    choice let through, in a stable order."""
+    for report in REPORTS[to]:
+        if report_problem(state, seat, piece, to, act, report) is not None:
+            continue
+        for exit in EXITS:
+            if exit_problem(state, seat, piece, act, exit) is not None:
+                continue
+            for place in PLACES:
+                if place_problem(state, piece, to, act, exit, place) is None:
+                    yield Choice(place=place, exit=exit, report=report)
 
 
 def actions(state: DjambiState, seat: Seat) -> Iterator[tuple[Piece, Square, Action]]:
-    """Every (piece, destination) `seat` may play, with its action; a maze entry only when it
-    has an exit (§9.3)."""
-    for piece in state.pieces_of(seat):
+    """Every (piece, destination) `seat` may play, with its action: of its pieces (§5) and the
+    squares they reach (§6), those where the move means an action (§6 table, §9.3). Each can
+    be completed: a maze entry has an exit, and 36 pieces leave empty squares to place on."""
+    for piece in PIECES:
         start = state.where[piece]
-        assert start is not None
+        if start is None or not state.alive[piece] or not is_own(state, seat, piece):
+            continue
         for to in reachable(state, start, kind_of(piece)):
             act = action(state, seat, piece, to)
-            if isinstance(act, Action) and (act is not Action.MAZE or exits(state, seat, piece)):
+            if isinstance(act, Action):
                 yield piece, to, act

@@ -1,8 +1,11 @@
-"""The Djambi rulebook around the action: validating a play (§18.2), what follows it — army
-capture (§11.1), the end-of-turn order (§10), encirclement (§11.2), devolution (§12), the turn
-order (§13), passes and the end of the game (§16) — and the other commands (§18.4).
+"""The Djambi rulebook around the action: validating a command (§18.2), what follows an
+action — army capture (§11.1), the end-of-turn order (§10), encirclement (§11.2), devolution
+(§12), the turn order (§13), passes and the end of the game (§16) — and the other commands
+(§18.4).
 
-`decide` is the one place that applies the rules; `legal_commands` lists what it accepts."""
+`violation` says why a command is refused, running each rule's one check (those of a single
+action live in `moves.py`); `decide` raises what it returns, and `legal_commands` lists the
+candidates the same checks let through."""
 
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ from domain.djambi.events import (
     TurnStarted,
 )
 from domain.djambi.evolve import evolve
-from domain.djambi.moves import Action, Choice, actions, choices, exits, place_squares, reachable, report_targets
+from domain.djambi.moves import Action, Choice, actions, choice_violation, choices, piece_violation, reachable
 from domain.djambi.moves import action as action_of
 from domain.djambi.notation import Move, format_move
 from domain.djambi.options import Encirclement, NecromobileRescue
@@ -53,23 +56,46 @@ class Turn(Recorder[DjambiState, Event]):
         return self.state.result is not None
 
 
+def violation(state: DjambiState, command: Command) -> RuleViolation | None:
+    """Why `command` is refused now, or None. decide and legal_commands both ask."""
+    if (problem := _seat_violation(state, command.seat)) is not None:
+        return problem
+    match command:
+        case Play():
+            try:
+                read_play(state, command)
+            except RuleViolation as refused:
+                return refused
+            return None
+        case Skip(seat):
+            return _turn_violation(state, seat)
+        case Resign():
+            return None
+        case ProposeDraw() | AcceptDraw() | DeclineDraw():
+            return _draw_offer_violation(state, command)
+        case _:
+            assert_never(command)
+
+
 def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or RuleViolation. Djambi has no chance: `rng` is unused."""
-    if state.result is not None:
-        raise RuleViolation("game_over", "The game is over.")
-    if command.seat not in state.remaining:
-        raise RuleViolation("not_in_game", "You are out of the game.")
+    if (problem := violation(state, command)) is not None:
+        raise problem
     turn = Turn(state)
     match command:
         case Play():
             _play(turn, command)
         case Skip(seat):
-            _require_turn(state, seat)
             _pass(turn, seat, state.kind, PassReason.TIMEOUT)
         case Resign(seat):
             _resign(turn, seat)
-        case ProposeDraw() | AcceptDraw() | DeclineDraw():
-            _draw_offer(turn, command)
+        case ProposeDraw(seat):
+            turn.emit(DrawOffered(seat))
+        case AcceptDraw(seat):
+            turn.emit(DrawAccepted(seat))
+            _draw_if_agreed(turn)
+        case DeclineDraw(seat):
+            turn.emit(DrawDeclined(seat))
         case _:
             assert_never(command)
     return tuple(turn.events)
@@ -77,9 +103,20 @@ def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
 
 # §18.2: validating a play
 
-def _require_turn(state: DjambiState, seat: Seat) -> None:
+def _seat_violation(state: DjambiState, seat: Seat) -> RuleViolation | None:
+    """Every command comes from a player still in a game still going on."""
+    if state.result is not None:
+        return RuleViolation("game_over", "The game is over.")
+    if seat not in state.remaining:
+        return RuleViolation("not_in_game", "You are out of the game.")
+    return None
+
+
+def _turn_violation(state: DjambiState, seat: Seat) -> RuleViolation | None:
+    """A turn is played, or passed, by the player to move."""
     if seat != state.current:
-        raise RuleViolation("not_your_turn", f"It is {state.color_of(state.current or 0)}'s turn.")
+        return RuleViolation("not_your_turn", f"It is {state.color_of(state.current or 0)}'s turn.")
+    return None
 
 
 def _square(text: str | None, field: str, reason: str) -> Square | None:
@@ -105,16 +142,15 @@ def _acting_piece(state: DjambiState, seat: Seat, text: str) -> Piece:
             what = "a corpse" if state.is_corpse(square) else "nothing"
             raise RuleViolation("no_piece_there", f"{name(square)} holds {what}, not a living piece.")
         piece = found
-    if state.controller(piece) != seat:
-        whose = "an orphaned piece (§12)" if state.is_orphaned(piece) else (
-            "a hostage piece (§14)" if state.is_hostage(piece) else "not a piece of an army you control")
-        raise RuleViolation("not_your_piece", f"{piece_id(piece)} is {whose}.")
+    if (problem := piece_violation(state, seat, piece)) is not None:
+        raise problem
     return piece
 
 
-def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Choice]:
+def read_play(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Choice]:
     """The action a play asks for, every choice checked (§18.1, §18.2), or RuleViolation."""
-    _require_turn(state, play.seat)
+    if (problem := _turn_violation(state, play.seat)) is not None:
+        raise problem
     if play.player is not None and play.player is not state.color_of(play.seat):
         raise RuleViolation("wrong_player", f"This seat plays {state.color_of(play.seat)}, not {play.player}.")
     piece = _acting_piece(state, play.seat, play.piece)
@@ -129,37 +165,14 @@ def validate(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Cho
     act = action_of(state, play.seat, piece, to)
     if isinstance(act, RuleViolation):
         raise act
-    place = _square(play.place, "place", "illegal_place")
-    exit = _square(play.exit, "exit", "illegal_exit")
-    report = _square(play.report, "report", "illegal_report")
-    where = f"{name(start)}-{name(to)}"
-    if act is Action.MAZE and exit is None:
-        raise RuleViolation("exit_required", f"{where}: say where the {kind_of(piece)} leaves the maze to (`exit`, §9.3).")
-    if act is not Action.MAZE and exit is not None:
-        raise RuleViolation("exit_forbidden", f"{where} is no maze action: `exit` has no meaning here.")
-    needs_place = act in (Action.KILL, Action.MANIPULATE, Action.CARRY) or (
-        act is Action.MAZE and kind_of(piece) is not Kind.ASSASSIN)
-    if needs_place and place is None:
-        raise RuleViolation("place_required", f"{where}: say where the displaced piece goes (`place`).")
-    if not needs_place and place is not None:
-        why = "the corpse goes to the assassin's start square (§8.3)" if kind_of(piece) is Kind.ASSASSIN else "nothing is displaced"
-        raise RuleViolation("place_forbidden", f"{where}: `place` has no meaning here: {why}.")
-    if act is not Action.REPORT and report is not None:
-        raise RuleViolation("report_forbidden", f"{where}: only a reporter reports (§8.4).")
-    if exit is not None and exit not in exits(state, play.seat, piece):
-        raise RuleViolation("illegal_exit", f"{where} exit {name(exit)}: the exit is a move from E5 to an empty square "
-                                  "(not the assassin's start square), or a master move onto a chief it may target (§9.3, §9.5).")
-    if place is not None and place not in place_squares(state, play.seat, piece, to, exit):
-        raise RuleViolation("illegal_place", f"{where} place {name(place)}: the displaced piece goes on an empty field square, "
-                                   "not on the maze and not where the acting piece ends (§8, §9.3).")
-    if act is Action.REPORT:
-        targets = report_targets(state, play.seat, piece, to)
-        if report is not None and report not in targets:
-            raise RuleViolation("illegal_report", f"{where} report {name(report)}: the reporter kills a killable piece on a square "
-                                        "orthogonally next to where it arrives (§8.4).")
-        if report is None and targets and not state.options.reporter_may_abstain:
-            raise RuleViolation("report_required", f"{where}: the reporter must kill one of {', '.join(map(name, targets))} (§8.4).")
-    return piece, to, act, Choice(place=place, exit=exit, report=report)
+    choice = Choice(
+        place=_square(play.place, "place", "illegal_place"),
+        exit=_square(play.exit, "exit", "illegal_exit"),
+        report=_square(play.report, "report", "illegal_report"),
+    )
+    if (problem := choice_violation(state, play.seat, piece, to, act, choice)) is not None:
+        raise problem
+    return piece, to, act, choice
 
 
 # the action itself, as the pieces it moves and kills
@@ -233,7 +246,7 @@ def _given(square: Square | None) -> Square:
 
 
 def _play(turn: Turn, play: Play) -> None:
-    piece, to, act, choice = validate(turn.state, play)
+    piece, to, act, choice = read_play(turn.state, play)
     if turn.state.draw_offer is not None:
         turn.emit(DrawOfferLapsed())  # §18.4: any move cancels an open offer
     taken = carry_out(turn.state, play.seat, piece, to, act, choice)
@@ -289,6 +302,7 @@ def _settle(turn: Turn) -> None:
     if not turn.state.remaining:  # every remaining player encircled at once
         turn.emit(GameEnded("draw", tuple(encircled), "all_encircled"))
     else:
+        _offer_ends_with_its_proposer(turn)
         _draw_if_agreed(turn)
 
 
@@ -411,13 +425,13 @@ def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
 def _pass(turn: Turn, seat: Seat, kind: TurnKind, reason: PassReason) -> None:
     turn.emit(TurnPassed(seat, reason))
     if turn.state.passed >= set(turn.state.remaining):  # a full cycle of passes (§16)
-        turn.emit(GameEnded("draw", turn.state.remaining, "no_legal_action"))
+        turn.emit(GameEnded("draw", turn.state.remaining, "abandoned" if turn.state.timed_out else "no_legal_action"))
         return
     _play_on(turn, seat, kind)
 
 
 def has_action(state: DjambiState, seat: Seat) -> bool:
-    return any(next(choices(state, seat, piece, to, act), None) is not None for piece, to, act in actions(state, seat))
+    return next(actions(state, seat), None) is not None
 
 
 # §16, §18.4: resigning and draws by agreement
@@ -437,22 +451,24 @@ def _resign(turn: Turn, seat: Seat) -> None:
         _pass(turn, current, kind, PassReason.NO_LEGAL_ACTION)
 
 
-def _draw_offer(turn: Turn, command: ProposeDraw | AcceptDraw | DeclineDraw) -> None:
-    offer, seat = turn.state.draw_offer, command.seat
+def _draw_offer_violation(state: DjambiState, command: ProposeDraw | AcceptDraw | DeclineDraw) -> RuleViolation | None:
+    """One offer at a time; the others accept or decline it, each once (§18.4)."""
+    offer = state.draw_offer
     if isinstance(command, ProposeDraw):
         if offer is not None:
-            raise RuleViolation("draw_already_offered", "A draw is already on offer: accept or decline it.")
-        turn.emit(DrawOffered(seat))
-        return
+            return RuleViolation("draw_already_offered", "A draw is already on offer: accept or decline it.")
+        return None
     if offer is None:
-        raise RuleViolation("no_draw_offered", "No draw is on offer.")
-    if seat in offer:
-        raise RuleViolation("draw_already_accepted", "You have already accepted this draw.")
-    if isinstance(command, DeclineDraw):
-        turn.emit(DrawDeclined(seat))
-        return
-    turn.emit(DrawAccepted(seat))
-    _draw_if_agreed(turn)
+        return RuleViolation("no_draw_offered", "No draw is on offer.")
+    if command.seat in offer:
+        return RuleViolation("draw_already_accepted", "You have already accepted this draw.")
+    return None
+
+
+def _offer_ends_with_its_proposer(turn: Turn) -> None:
+    """An offer lapses once the player who made it is out of the game (§16)."""
+    if turn.state.draw_offer is not None and turn.state.draw_proposer not in turn.state.remaining:
+        turn.emit(DrawOfferLapsed())
 
 
 def _draw_if_agreed(turn: Turn) -> None:
@@ -465,8 +481,9 @@ def _draw_if_agreed(turn: Turn) -> None:
 # what a seat may send now
 
 def legal_plays(state: DjambiState, seat: Seat) -> Iterator[Play]:
-    """Every complete play (§18.3): each action with each of its sets of choices."""
-    if state.result is not None or seat != state.current:
+    """Every complete play (§18.3): each action with each of its sets of choices, when the
+    seat may play at all."""
+    if _seat_violation(state, seat) is not None or _turn_violation(state, seat) is not None:
         return
     for piece, to, act in actions(state, seat):
         for choice in choices(state, seat, piece, to, act):
@@ -474,15 +491,9 @@ def legal_plays(state: DjambiState, seat: Seat) -> Iterator[Play]:
 
 
 def legal_commands(state: DjambiState, seat: Seat) -> tuple[Command, ...]:
-    if state.result is not None or seat not in state.remaining:
-        return ()
-    commands: list[Command] = list(legal_plays(state, seat))
-    if state.draw_offer is None:
-        commands.append(ProposeDraw(seat))
-    elif seat not in state.draw_offer:
-        commands += [AcceptDraw(seat), DeclineDraw(seat)]
-    commands.append(Resign(seat))
-    return tuple(commands)
+    """The complete plays, then the other commands a player may send (§18.4), in that order."""
+    others = (ProposeDraw(seat), AcceptDraw(seat), DeclineDraw(seat), Resign(seat))
+    return (*legal_plays(state, seat), *(command for command in others if violation(state, command) is None))
 
 
 def timeout_command(state: DjambiState, seat: Seat) -> Command:

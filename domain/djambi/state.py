@@ -36,7 +36,9 @@ class DjambiState:
     turn_no: int = 0
     quiet: int = 0  # turns in a row without a kill or an elimination (§16)
     passed: frozenset[Seat] = frozenset()  # who passed since the last action
+    timed_out: bool = False  # whether one of those passes was a turn deadline's (§16)
     draw_offer: frozenset[Seat] | None = None  # who accepted the open offer, its proposer included
+    draw_proposer: Seat | None = None  # who made the open offer
     result: Result | None = None
 
     def color_of(self, seat: Seat) -> Color:

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import pytest
+
+from domain.core.errors import RuleViolation
 from domain.core.rng import SeededRng
 from domain.djambi import DJAMBI
-from domain.djambi.events import Elimination, GameEnded, PassReason, PlayerEliminated, TurnKind, TurnPassed, TurnStarted
+from domain.djambi.commands import AcceptDraw, Command, ProposeDraw, Resign, Skip
+from domain.djambi.events import (
+    ArmyControlChanged,
+    DrawOfferLapsed,
+    Elimination,
+    Event,
+    GameEnded,
+    PassReason,
+    PlayerEliminated,
+    TurnKind,
+    TurnPassed,
+    TurnStarted,
+)
 from domain.djambi.moves import actions
 from domain.djambi.options import DjambiOptions
 from domain.djambi.pieces import START, piece_id
 from domain.djambi.rules import legal_plays
+from domain.djambi.state import DjambiState
 from tests.domain.djambi.positions import (
     BLUE,
     GREEN,
@@ -228,7 +244,7 @@ def test_24_no_exit_no_entry() -> None:
     walls = "X@C3 X@D5 X@D6 X@E4 X@E6 X@F4 X@F5 X@F6"
     assassin = position(f"{walls} rC@A9 rA@D4 bC@E5 yC@I1 gC@A1", RED)
     assert "E5" not in dest(assassin, "D4")
-    assert rejected(assassin, "D4-E5 exit D4") == "illegal_exit"
+    assert rejected(assassin, "D4-E5 exit D4") == "illegal_destination"  # no exit at all: the entry is refused
     diplomat = position(f"{walls} rC@A9 rD@D4 bC@E5 yC@I1 gC@A1", RED)
     assert {p.split()[2] for p in plays(diplomat, "D4", "E5")} == {"D4"}
 
@@ -397,6 +413,56 @@ def test_43_no_legal_action_pass() -> None:
     events, after = play(state, "E1-D1")
     assert events[-3:] == (TurnStarted(1, REGULAR, 2), TurnPassed(1, PassReason.NO_LEGAL_ACTION), TurnStarted(2, REGULAR, 3))
     assert 1 in after.remaining and to_move(after) == (YELLOW, REGULAR)
+
+
+# Leaving: timeouts, draw offers and resignations
+
+def test_44_four_timeouts_in_a_row_abandon_the_game() -> None:
+    state = position("rC@A9 bC@I9 yC@I1 gC@A1", RED)
+    for seat in range(4):
+        events, state = send(state, Skip(seat))
+    assert events[-2:] == (TurnPassed(3, PassReason.TIMEOUT), GameEnded("draw", (0, 1, 2, 3), "abandoned"))
+
+
+def test_45_a_draw_offer_ends_with_its_proposer() -> None:
+    state = position("rC@A9 bC@I9 yC@I1 gC@A1", RED)
+    _, offered = send(state, ProposeDraw(2))
+    _, accepted = send(offered, AcceptDraw(0))
+    events, after = send(accepted, Resign(2))
+    assert events[-1] == DrawOfferLapsed() and after.draw_offer is None
+    assert ProposeDraw(0) in DJAMBI.legal_commands(after, 0) and AcceptDraw(1) not in DJAMBI.legal_commands(after, 1)
+    assert refused(after, AcceptDraw(1)) == "no_draw_offered"
+    _, still = send(accepted, Resign(1))  # an acceptor or a bystander leaving leaves the offer open
+    assert still.draw_offer == {0, 2}
+
+
+def test_46_a_resigned_chiefs_corpse_completes_an_encirclement() -> None:
+    text = "bC@A9 X@A8 X@B8 rC@B9 rN@E3 yC@I1 gC@A1"
+    for to_move_ in (RED, BLUE, YELLOW):
+        events, after = send(position(text, to_move_), Resign(0))
+        assert events[:4] == (PlayerEliminated(0, Elimination.RESIGNED), ArmyControlChanged(RED, 0, None),
+                              PlayerEliminated(1, Elimination.ENCIRCLED), ArmyControlChanged(BLUE, 1, None))
+        assert "X@B9" in pieces(after) and to_move(after) == (YELLOW, REGULAR)
+    events, after = send(position(text.replace(" gC@A1", ""), BLUE), Resign(0))
+    assert events[-1] == GameEnded("win", (2,), "won") and DJAMBI.status(after).ranking == ((2,), (0, 1), (3,))
+    rescued = position(text + " bN@E7", YELLOW)
+    assert 1 in send(rescued, Resign(0))[1].remaining
+    in_power = position(text.replace("yC@I1", "yC@E5"), YELLOW, bonus_after=GREEN)
+    _, after = send(in_power, Resign(0))
+    assert 1 not in after.remaining and controller(after, RED) is YELLOW and controller(after, BLUE) is YELLOW
+
+
+def send(state: DjambiState, command: Command) -> tuple[tuple[Event, ...], DjambiState]:
+    events = DJAMBI.decide(state, command, SeededRng(0))
+    for event in events:
+        state = DJAMBI.evolve(state, event)
+    return events, state
+
+
+def refused(state: DjambiState, command: Command) -> str:
+    with pytest.raises(RuleViolation) as refusal:
+        DJAMBI.decide(state, command, SeededRng(0))
+    return refusal.value.reason
 
 
 def test_options_are_the_defaults_of_section_3() -> None:
