@@ -1,8 +1,10 @@
--- Seat a player: the requested seat if free, else the lowest free one.
--- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash
+-- Seat a player: the requested seat if free, else the seat reserved for them, else the lowest
+-- free seat reserved for nobody. A reserved seat is taken by its registered player only.
+-- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash,
+-- KEYS[6] reservations hash
 -- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person),
 -- ARGV[5] registered player id ('' for none), ARGV[6] the bot's budget as JSON ('' for its level's own)
--- Returns {'ok', seat, seats taken, seat count} or {error reason}.
+-- Returns {'ok', seat, seats taken, seat count} or {error reason, seat if any}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
   return {'missing'}
@@ -22,6 +24,16 @@ if ARGV[5] ~= '' then
     end
   end
 end
+-- the seat reserved for this player, if any: free, since they hold no seat and nobody else may take it
+local own
+if ARGV[5] ~= '' then
+  local reservations = redis.call('HGETALL', KEYS[6])
+  for i = 1, #reservations, 2 do
+    if reservations[i + 1] == ARGV[5] then
+      own = tonumber(reservations[i])
+    end
+  end
+end
 local seat
 if ARGV[1] ~= '' then
   seat = tonumber(ARGV[1])
@@ -31,15 +43,28 @@ if ARGV[1] ~= '' then
   if redis.call('HEXISTS', KEYS[2], seat) == 1 then
     return {'seat_taken'}
   end
+  local invited = redis.call('HGET', KEYS[6], seat)
+  if invited and invited ~= ARGV[5] then
+    return {'seat_reserved', seat}
+  end
+  if own and own ~= seat then
+    return {'reserved_for_you', own}
+  end
+elseif own then
+  seat = own
 else
+  local reserved_free = false
   for candidate = 0, total - 1 do
     if redis.call('HEXISTS', KEYS[2], candidate) == 0 then
-      seat = candidate
-      break
+      if redis.call('HEXISTS', KEYS[6], candidate) == 0 then
+        seat = candidate
+        break
+      end
+      reserved_free = true
     end
   end
   if not seat then
-    return {'game_full'}
+    return {reserved_free and 'seats_reserved' or 'game_full'}
   end
 end
 redis.call('HSET', KEYS[2], seat, ARGV[2])

@@ -101,10 +101,20 @@ class GameRecord:
     token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
     lobby_until: int | None = None  # ms since the epoch: cancelled then if seats are still free
     budgets: Mapping[int, Budget] = field(default_factory=dict)  # seat → the budget its AI thinks within, if not its level's
+    unlisted: bool = False  # never listed; reachable by its id only
+    reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
+    rematch_of: str | None = None  # the finished game this one is the rematch of
+    rematch: str | None = None  # this game's rematch, once one was asked for
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""
         return next((seat for seat, holder in self.holders.items() if holder == player_id), None)
+
+    def invitation(self, player_id: str) -> int | None:
+        """The seat reserved for a registered player that is still free for them, while the game waits."""
+        if self.status is not Lifecycle.WAITING:
+            return None
+        return next((seat for seat, invited in self.reserved.items() if invited == player_id and self.names[seat] is None), None)
 
 
 class GameNotFound(Exception):
@@ -142,6 +152,10 @@ class SeatRefused(Exception):
 
 class SeatUnavailable(SeatRefused):
     """A join that cannot be seated: the seat is taken, out of range, or the game is full."""
+
+
+class SeatReserved(SeatRefused):
+    """A join refused because the seat (or every free seat) is reserved for another player."""
 
 
 class SeatNotLeft(SeatRefused):

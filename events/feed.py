@@ -31,6 +31,12 @@ class Feed:
         self.redis = client
         self.waiting = waiting
 
+    def tell(self, game_id: str) -> None:
+        """Announce now that the game may have changed (e.g. a new game inviting players)."""
+        pipe = self.redis.pipeline(transaction=False)
+        announce(pipe, game_id)
+        pipe.execute()
+
     def position(self) -> str:
         """The id of the newest announcement, to follow the feed from."""
         newest = cast(_Entries, self.redis.xrevrange(keys.feed(), "+", "-", count=1))

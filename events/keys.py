@@ -36,13 +36,20 @@ def players(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:players"
 
 
+def reservations(game_id: str) -> str:
+    """Hash: seat number → the id of the registered player the seat is reserved for (only they
+    may take it)."""
+    return f"{PREFIX}:{{{game_id}}}:reserved"
+
+
 def player(player_id: str) -> str:
     """Hash: a registered player's name, token hash and creation time."""
     return f"{PREFIX}:player:{{{player_id}}}"
 
 
 def player_games(player_id: str) -> str:
-    """Sorted set: the games a player holds a seat in, by joining time."""
+    """Sorted set: the games a player holds a seat in or is invited to (a seat is reserved for
+    them), by joining or invitation time."""
     return f"{PREFIX}:player:{{{player_id}}}:games"
 
 

@@ -1,4 +1,5 @@
--- Give up a seat of a game still waiting for players.
+-- Give up a seat of a game still waiting for players (a reserved seat stays reserved: the
+-- reservations hash, KEYS[6], is left as it is).
 -- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash
 -- ARGV[1] seat
 -- Returns {'ok', registered player id or ''} or {error reason}.

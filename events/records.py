@@ -1,11 +1,13 @@
 """Game records — what the store keeps about a game beside its events — and the indexes that
-list them: every game by creation time, and the games of each status by when they took it."""
+list them: every game by creation time, and the games of each status by when they took it. An
+unlisted game is filed in the indexes like any other (the reactor's sweep reads them) but never
+shown on a page of them."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
 import redis
@@ -15,7 +17,7 @@ from domain.core.game import Budget
 from events import clock, feed, keys
 from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
 
-PARTS = 5  # the hashes a game's record is read from (ask)
+PARTS = 6  # the hashes a game's record is read from (ask)
 
 
 class GameRecords:
@@ -27,8 +29,11 @@ class GameRecords:
     def create(
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
         spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
+        unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
     ) -> GameRecord:
-        """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free."""
+        """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
+        An `unlisted` game is never shown in a listing; a `reserved` seat (seat → registered player
+        id) can be taken by its player only."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -39,6 +44,12 @@ class GameRecords:
         })
         if lobby_seconds is not None:
             pipe.hset(keys.meta(game_id), "lobby_until", now + lobby_seconds * 1000)
+        if unlisted:
+            pipe.hset(keys.meta(game_id), "unlisted", 1)
+        if rematch_of is not None:
+            pipe.hset(keys.meta(game_id), "rematch_of", rematch_of)
+        if reserved:
+            pipe.hset(keys.reservations(game_id), mapping={str(seat): player_id for seat, player_id in reserved.items()})
         pipe.zadd(keys.game_index(), {game_id: now})
         pipe.zadd(keys.games_with_status(Lifecycle.WAITING), {game_id: now})
         pipe.execute()
@@ -51,8 +62,8 @@ class GameRecords:
         return parse(game_id, *pipe.execute())
 
     def page(self, game: str | None, status: Lifecycle | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
-        """Games filtered, newest first (by when they took `status`, if given); the page and the
-        offset of the next one (None at the end)."""
+        """Listed games filtered, newest first (by when they took `status`, if given); the page
+        and the offset of the next one (None at the end). Unlisted games are passed over."""
         found: list[GameRecord] = []
         index = keys.game_index() if status is None else keys.games_with_status(status)
         for position, ids in self._index_pages(index, offset, max(limit, 50)):
@@ -65,11 +76,31 @@ class GameRecords:
                 if not fields[0]:
                     continue  # a game an index still holds though it failed to be created
                 record = parse(game_id, *fields)
+                if record.unlisted:
+                    continue
                 if (game is None or record.game == game) and (status is None or record.status == status):
                     found.append(record)
                     if len(found) == limit:
                         return found, position + number + 1
         return found, None
+
+    def name_rematch(self, game_id: str, rematch_id: str) -> str:
+        """Name `rematch_id` as the game's rematch unless it already has one; the rematch it names."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hsetnx(keys.meta(game_id), "rematch", rematch_id)
+        pipe.hget(keys.meta(game_id), "rematch")
+        return cast(bytes, pipe.execute()[1]).decode()
+
+    def discard(self, game_id: str) -> None:
+        """Delete a game that never started and that nobody was told of (a rematch made in a race
+        another one won): its record and its place in the indexes."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.delete(keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id),
+                    keys.tokens(game_id), keys.reservations(game_id))
+        pipe.zrem(keys.game_index(), game_id)
+        for status in Lifecycle:
+            pipe.zrem(keys.games_with_status(status), game_id)
+        pipe.execute()
 
     def count_by_status(self) -> dict[Lifecycle, int]:
         """How many games wait for players, are in play, are over and were cancelled, as the
@@ -145,10 +176,11 @@ def ask(pipe: Pipeline, game_id: str) -> None:
     pipe.hgetall(keys.bots(game_id))
     pipe.hgetall(keys.players(game_id))
     pipe.hgetall(keys.tokens(game_id))
+    pipe.hgetall(keys.reservations(game_id))
 
 
 def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes], bots: dict[bytes, bytes],
-          holders: dict[bytes, bytes], token_seats: dict[bytes, bytes]) -> GameRecord:
+          holders: dict[bytes, bytes], token_seats: dict[bytes, bytes], reserved: dict[bytes, bytes]) -> GameRecord:
     """The record the answers to `ask` make; raises GameNotFound."""
     if not meta:
         raise GameNotFound(game_id)
@@ -174,4 +206,8 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
         budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
+        unlisted=meta.get(b"unlisted") == b"1",
+        reserved={int(seat): player_id.decode() for seat, player_id in reserved.items()},
+        rematch_of=meta[b"rematch_of"].decode() if b"rematch_of" in meta else None,
+        rematch=meta[b"rematch"].decode() if b"rematch" in meta else None,
     )

@@ -1,6 +1,7 @@
-"""Seats and tokens: taking a seat, giving it up while the game waits for its players, the
-cancellation of a lobby whose time ran out, and the seat a bearer token acts for. Each change
-of seats is checked atomically in the game's slot, so a game either starts or is cancelled."""
+"""Seats and tokens: taking a seat (a reserved one by its player only), giving it up while the
+game waits for its players, the cancellation of a lobby whose time ran out, and the seat a bearer
+token acts for. Each change of seats is checked atomically in the game's slot, so a game either
+starts or is cancelled, and a reserved seat is never taken by anyone else."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import redis
 
 from domain.core.game import Budget
 from events import clock, feed, keys, records, scripts
-from events.envelope import CANCELLED, GameNotFound, GameRecord, Lifecycle, SeatNotLeft, SeatUnavailable
+from events.envelope import CANCELLED, GameNotFound, GameRecord, Lifecycle, SeatNotLeft, SeatReserved, SeatUnavailable
 
 
 def hash_token(token: str) -> str:
@@ -42,9 +43,10 @@ class Seats:
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
         player_id: str | None = None, budget: Budget | None = None,
     ) -> Seated:
-        """Seat `name` at `seat` (or the lowest free seat): a person holding `token` (and, if
-        registered, `player_id`, who may hold one seat per game), or an AI of level `bot`, thinking
-        within `budget` if given."""
+        """Seat `name` at `seat` (or else the seat reserved for `player_id`, or else the lowest free
+        seat reserved for nobody): a person holding `token` (and, if registered, `player_id`, who may
+        hold one seat per game), or an AI of level `bot`, thinking within `budget` if given. Raises
+        SeatReserved for a seat reserved for someone else, SeatUnavailable for other refusals."""
         answer = cast(list[bytes], self._claim(
             keys=_seat_keys(game_id),
             args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
@@ -53,6 +55,10 @@ class Seats:
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
+        if outcome in _RESERVED_PROBLEMS:
+            raise SeatReserved(outcome, _RESERVED_PROBLEMS[outcome])
+        if outcome == "reserved_for_you":
+            raise SeatUnavailable(outcome, f"Seat {int(answer[1])} is reserved for you: take that one (or name no seat).")
         if outcome != "ok":
             raise SeatUnavailable(outcome, _SEAT_PROBLEMS[outcome])
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
@@ -91,7 +97,8 @@ class Seats:
 
 def _seat_keys(game_id: str) -> list[str]:
     """The keys the claim and leave scripts change."""
-    return [keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id)]
+    return [keys.meta(game_id), keys.seats(game_id), keys.tokens(game_id), keys.bots(game_id), keys.players(game_id),
+            keys.reservations(game_id)]
 
 
 _SEAT_PROBLEMS = {
@@ -101,6 +108,11 @@ _SEAT_PROBLEMS = {
     "game_full": "Every seat is taken.",
     "already_seated": "You already hold a seat in this game.",
     "cancelled": CANCELLED,
+}
+
+_RESERVED_PROBLEMS = {
+    "seat_reserved": "That seat is reserved for an invited player: only they can take it, with their player token.",
+    "seats_reserved": "Every free seat is reserved for an invited player.",
 }
 
 _LEAVE_PROBLEMS = {

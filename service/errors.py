@@ -14,7 +14,14 @@ from werkzeug.exceptions import HTTPException
 
 from domain.core.errors import RuleViolation
 from domain.core.options import OptionsInvalid
-from events.envelope import GameNotFound, IdempotencyKeyReused, SeatNotLeft, SeatUnavailable, VersionConflict
+from events.envelope import (
+    GameNotFound,
+    IdempotencyKeyReused,
+    SeatNotLeft,
+    SeatReserved,
+    SeatUnavailable,
+    VersionConflict,
+)
 
 log = logging.getLogger("meeple")
 
@@ -65,6 +72,8 @@ def handle_error(error: Exception) -> Response:
             return problem(409, "version_conflict", str(error), current=error.actual)
         case IdempotencyKeyReused():
             return problem(422, "idempotency_key_reused", str(error))
+        case SeatReserved():
+            return problem(403, "seat_reserved", str(error), reason=error.reason)
         case SeatUnavailable():
             return problem(409, "seat_unavailable", str(error), reason=error.reason)
         case SeatNotLeft():

@@ -1,4 +1,5 @@
-"""API v1: create and list games, join them, read their views and logs, send commands."""
+"""API v1: create and list games, join them, read their views and logs, send commands, offer
+rematches."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import dataclasses
 import json
 import re
 import uuid
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, g, request, url_for
+from marshmallow import ValidationError
 
 from domain import GAMES
-from events.envelope import CANCELLED, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
+from domain.core.game import Budget
+from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
 from service.api.context import executor, json_body, known_game, players, visible_version
@@ -31,6 +35,7 @@ from service.schemas.common import (
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
+T = TypeVar("T")
 IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
@@ -79,17 +84,43 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str, Any],
               forked_from: Origin | None = None) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create a game with its settings (turn deadline, spectator delay, lobby time, AI seats,
-    starting it if they fill it); the answer to its creation."""
-    store = executor().store
+    starting it if they fill it, seats reserved for registered players, unlisted); the answer to
+    its creation."""
+    reserved = {reservation["seat"]: reservation["player"] for reservation in settings["reserved"]}
+    if unknown := [player_id for player_id in reserved.values() if players().get(player_id) is None]:
+        raise ValidationError({"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
     game_id = auth.new_token()[:16]
-    deadline = TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None
-    lobby_seconds = settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"]
-    store.games.create(game_id, game, options, seats, deadline, settings["spectator_delay"], forked_from, lobby_seconds)
-    for bot in settings["bots"]:
-        seated = store.seats.claim(game_id, bot["seat"], f"{bot['level']} bot", None, bot=bot["level"], budget=bot["budget"])
+    _open_game(
+        game_id, game, options, seats,
+        deadline=TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None,
+        spectator_delay=settings["spectator_delay"],
+        lobby_seconds=settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"],
+        bots=[(bot["seat"], bot["level"], bot["budget"]) for bot in settings["bots"]],
+        unlisted=settings["unlisted"], reserved=reserved, forked_from=forked_from,
+    )
+    _invite(game_id, reserved)
+    return responses.summary(executor().store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+def _open_game(game_id: str, game: str, options: dict[str, Any], seats: int, *, deadline: TurnDeadline | None,
+               spectator_delay: int, lobby_seconds: int, bots: list[tuple[int, str, Budget | None]], unlisted: bool,
+               reserved: Mapping[int, str], forked_from: Origin | None = None, rematch_of: str | None = None) -> None:
+    """Store a new game and seat its AIs (each a seat, a level and a budget), starting it if they fill it."""
+    store = executor().store
+    store.games.create(game_id, game, options, seats, deadline, spectator_delay, forked_from, lobby_seconds,
+                       unlisted=unlisted, reserved=reserved, rematch_of=rematch_of)
+    for seat, level, budget in bots:
+        seated = store.seats.claim(game_id, seat, f"{level} bot", None, bot=level, budget=budget)
         if seated.taken == seated.seats:
             executor().start(game_id)
-    return responses.summary(store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+def _invite(game_id: str, reserved: Mapping[int, str]) -> None:
+    """Put the game in the inbox of each player a seat is reserved for, and tell their inbox streams."""
+    if reserved:
+        for player_id in reserved.values():
+            players().invited(player_id, game_id)
+        executor().store.feed.tell(game_id)
 
 
 @bp.post("/games/<game:game_id>/fork")
@@ -176,9 +207,47 @@ def leave(game_id: str) -> dict[str, Any]:
     record = store.games.get(known_game(game_id))
     seat = auth.require_seat(store, record)
     player_id = store.seats.leave(game_id, seat)
-    if player_id is not None:
+    if player_id is not None and record.reserved.get(seat) != player_id:  # an invitation stays in the inbox
         players().left(player_id, game_id)
     return responses.summary(store.games.get(game_id))
+
+
+@bp.post("/games/<game:game_id>/rematch")
+def rematch(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Offer a finished game again, to one of its seats: a new unlisted game of the same game,
+    options and settings, seats rotated by one, each registered player's seat reserved for them
+    and each AI's kept. One rematch per game: asked again, the same one answers."""
+    store = executor().store
+    origin = store.games.get(known_game(game_id))
+    auth.require_seat(store, origin)
+    if origin.status is not Lifecycle.FINISHED:
+        raise ApiError(409, "game_not_finished", "A rematch is offered once the game is over.")
+    if origin.rematch is not None:
+        return _rematch_answer(origin.rematch, 200)
+    rematch_id = auth.new_token()[:16]
+    reserved = _rotated(origin, origin.holders)
+    budgets = _rotated(origin, origin.budgets)
+    bots = [(seat, level, budgets.get(seat)) for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items()
+            if level is not None]
+    lobby = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else current_app.config["MEEPLE_LOBBY_SECONDS"]
+    _open_game(rematch_id, origin.game, origin.options, origin.seats, deadline=origin.deadline,
+               spectator_delay=origin.spectator_delay, lobby_seconds=lobby, bots=bots, unlisted=True,
+               reserved=reserved, rematch_of=game_id)
+    if (named := store.games.name_rematch(game_id, rematch_id)) != rematch_id:
+        store.games.discard(rematch_id)  # another seat asked at the same time, and its rematch was named first
+        return _rematch_answer(named, 200)
+    _invite(rematch_id, reserved)
+    return _rematch_answer(rematch_id, 201)
+
+
+def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
+    """What each seat had, moved on to the next seat (the last seat's to seat 0)."""
+    return {(seat + 1) % record.seats: value for seat, value in by_seat.items()}
+
+
+def _rematch_answer(rematch_id: str, status: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return (responses.summary(executor().store.games.get(rematch_id)), status,
+            {"Location": url_for(".get_game", game_id=rematch_id)})
 
 
 @bp.get("/games/<game:game_id>")

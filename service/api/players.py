@@ -90,24 +90,29 @@ def deliveries() -> dict[str, Any]:
 
 @bp.get("/me/inbox")
 def inbox() -> dict[str, Any]:
-    """The player's games: those waiting for them first (soonest deadline first), then the rest."""
+    """The player's games: those waiting for their move first (soonest deadline first), then their
+    invitations (games with a seat reserved for them, not yet taken), then the rest."""
     player = caller()
     entries = [inbox_entry(game_id, player.id) for game_id in players().games(player.id)]
-    entries = [entry for entry in entries if entry["seat"] is not None]  # a seat given up may linger in the list
-    entries.sort(key=lambda entry: (not entry["your_turn"], entry["deadline"] is None, entry["deadline"] or 0))
+    # a seat given up, or an invitation to a game that was cancelled, may linger in the list
+    entries = [entry for entry in entries if entry["seat"] is not None or entry["invitation"] is not None]
+    entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["deadline"] is None,
+                                    entry["deadline"] or 0))
     return {"games": entries}
 
 
 def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
-    """One of a player's games: its summary, their seat, whether it is their turn and until when."""
+    """One of a player's games: its summary, their seat (or the seat it invites them to), whether
+    it is their turn and until when."""
     loaded = executor().load(game_id)
     seat = loaded.record.seat_of(player_id)
     status = loaded.game.status(loaded.state)
     your_turn = loaded.version > 0 and seat in status.to_move
     deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
     return {
-        "game": responses.summary(loaded.record),
+        "game": responses.summary(loaded.record, seated=seat is not None),
         "seat": seat,
+        "invitation": loaded.record.invitation(player_id),
         "your_turn": your_turn,
         "deadline": None if deadline is None else deadline.at,
     }

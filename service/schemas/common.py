@@ -28,6 +28,7 @@ def _printable(text: str) -> None:
 
 
 NAME = validate.And(validate.Length(min=1, max=64), _printable)
+PLAYER_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="Must be a player's id.")
 
 _SHARED: dict[type[Schema], Schema] = {}
 
@@ -59,6 +60,15 @@ class Seconds(fields.Float):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """true or false, given as a JSON boolean, not a string or a number."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
 
 
 class BudgetSchema(Schema):
@@ -105,22 +115,36 @@ class VacationSchema(Schema):
     until = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION))
 
 
+class ReservedSeatSchema(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
+    player = fields.String(required=True, validate=PLAYER_ID)
+
+
 class GameSettingsSchema(Schema):
-    """What a new game may set beside its rules: AI seats, a turn deadline, a spectator delay, and
-    how long it waits for its seats to be taken (the server's default if not given)."""
+    """What a new game may set beside its rules: AI seats, seats reserved for registered players,
+    whether it is listed, a turn deadline, a spectator delay, and how long it waits for its seats
+    to be taken (the server's default if not given)."""
 
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
+    reserved = fields.List(fields.Nested(ReservedSeatSchema), load_default=list)
+    unlisted = Flag(load_default=False)
     lobby_seconds = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY))
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
     spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
 
 
 def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
-    """The AI seats and the deadline fit this game and its seat count."""
+    """The AI seats, the reserved seats and the deadline fit this game and its seat count."""
     game = GAMES[game_name]
     taken = [bot["seat"] for bot in data["bots"]]
     if len(set(taken)) != len(taken) or any(seat >= seats for seat in taken):
         raise ValidationError({"bots": ["Each bot needs its own seat of this game."]})
+    reserved = [reservation["seat"] for reservation in data["reserved"]]
+    if len(set(reserved)) != len(reserved) or any(seat >= seats or seat in taken for seat in reserved):
+        raise ValidationError({"reserved": ["Each reservation needs its own seat of this game, not a bot's."]})
+    invited = [reservation["player"] for reservation in data["reserved"]]
+    if len(set(invited)) != len(invited):
+        raise ValidationError({"reserved": ["A player holds one seat of a game: reserve one for each."]})
     if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
         raise ValidationError({"bots": [f"No AI level {', '.join(sorted(unknown))}; {game.title} has {', '.join(game.bots)}."]})
     for bot in data["bots"]:
@@ -191,3 +215,15 @@ class EventsQuerySchema(Schema):
 
 class ExpectedVersionSchema(Schema):
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)
+
+
+class StreamTicketSchema(Schema):
+    """Which stream a ticket opens: a game's (`game_id`), as the token's seat, or the player's inbox."""
+
+    stream = fields.String(required=True, validate=validate.OneOf(["game", "inbox"]))
+    game_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+
+    @validates_schema
+    def _game_named(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if (data["stream"] == "game") != (data["game_id"] is not None):
+            raise ValidationError("A game's stream names its game_id; the inbox names none.", "game_id")

@@ -12,19 +12,25 @@ from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
 
 
-def summary(record: GameRecord) -> dict[str, Any]:
+def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
+    """The game's record as anyone may see it; its rematch (an unlisted game) only if the caller is
+    `seated` in it."""
     return {
         "id": record.id,
         "game": record.game,
         "status": record.status,
         "version": record.version,
         "created": record.created,
-        "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat))}
+        "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat)),
+                   "reserved_for": record.reserved.get(seat)}
                   for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
         "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
         "lobby_until": record.lobby_until if record.status in (Lifecycle.WAITING, Lifecycle.CANCELLED) else None,
+        "unlisted": record.unlisted,
+        "rematch_of": record.rematch_of,
+        "rematch": record.rematch if seated else None,
     }
 
 
@@ -38,7 +44,7 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         result = {"ranking": [list(place) for place in status.ranking], "reason": status.reason,
                   "scores": None if status.scores is None else list(status.scores)}
     return {
-        **summary(record),
+        **summary(record, seated=seat is not None),
         "status": Lifecycle.FINISHED if status.finished else Lifecycle.ACTIVE if started else _before_start(record),
         "version": loaded.version,
         "options": options_to_json(game.parse_options(record.options, record.seats)),

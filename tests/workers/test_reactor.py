@@ -12,7 +12,7 @@ import pytest
 from rq import Queue
 
 from domain.core.rng import SeededRng
-from events import keys
+from events import clock, keys
 from events.execute import Executor
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
@@ -108,3 +108,24 @@ def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(
         assert wait_for(lambda: reacting(redis), timeout=10)
         started_game(executor, "new")
         assert wait_for(lambda: "new" in reacted, timeout=10)
+
+
+def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = executor.store.games
+    games.create("hidden-full", "taki", {}, 2, unlisted=True)
+    for seat in range(2):  # its starter gone before the start
+        executor.store.seats.claim("hidden-full", seat, f"p{seat}", f"token-hidden-{seat}")
+    games.create("hidden-lobby", "taki", {}, 2, lobby_seconds=1, unlisted=True, reserved={0: "p-ann"})
+    games.create("hidden-bots", "taki", {}, 2, unlisted=True)
+    for seat in range(2):
+        executor.store.seats.claim("hidden-bots", seat, "random bot", None, bot="random")
+    executor.start("hidden-bots", SeededRng(3))
+    now = clock.now()
+    monkeypatch.setattr(clock, "now", lambda: now + 2000)
+    reactor = Reactor(executor)
+    reactor.sweep()
+    assert games.get("hidden-full").status == "active" and games.get("hidden-lobby").status == "cancelled"
+    loaded = executor.load("hidden-bots")
+    [seat] = loaded.game.status(loaded.state).to_move
+    assert reactor.queue.fetch_job(f"bot-hidden-bots-{loaded.version}-{seat}") is not None  # its AI's move is due
+    assert games.page(None, None, 0, 10) == ([], None)
