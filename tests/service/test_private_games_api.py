@@ -9,6 +9,7 @@ import fakeredis
 import pytest
 
 from events import keys
+from events.records import GameRecords
 from events.store import EventStore
 from service.app import create_app
 from tests.contract import ContractClient
@@ -219,3 +220,33 @@ def test_a_rematch_of_a_rematch_names_its_own_origin(api: ContractClient) -> Non
     api.post(f"/v1/games/{second}/commands", json={"type": "forfeit"}, headers=bearer(bo["token"]))
     third = api.post(f"/v1/games/{second}/rematch", headers=bearer(ann["token"])).json
     assert third["rematch_of"] == second and [seat["reserved_for"] for seat in third["seats"]] == [ann["id"], bo["id"]]
+
+
+def test_a_fork_may_be_unlisted_with_seats_reserved(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    origin = create(api, seats=2)["id"]
+    tokens = [join(api, origin, name).json["token"] for name in ("ann", "bo")]
+    version = api.post(f"/v1/games/{origin}/commands", json={"type": "draw"}, headers=bearer(tokens[0])).json["version"]
+    api.post(f"/v1/games/{origin}/commands", json={"type": "forfeit"}, headers=bearer(tokens[1]))
+    fork = api.post(f"/v1/games/{origin}/fork", json={"version": version, "unlisted": True,
+                                                      "reserved": [{"seat": 0, "player": ann["id"]}]})
+    assert fork.status_code == 201 and fork.json["unlisted"] and fork.json["seats"][0]["reserved_for"] == ann["id"]
+    assert fork.json["id"] not in listed(api, "") and inbox(api, ann["token"]) == [(fork.json["id"], None, 0)]
+
+
+def test_of_two_rematches_asked_at_once_the_one_named_first_is_kept_and_the_other_discarded(
+        api: ContractClient, store: EventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    origin, ann, _, _ = finished_with_players(api)
+    name_rematch = GameRecords.name_rematch
+
+    def another_seat_first(self: GameRecords, game_id: str, rematch_id: str) -> str:
+        store.games.create("first", "taki", {}, 4, unlisted=True, rematch_of=game_id)
+        name_rematch(self, game_id, "first")
+        return name_rematch(self, game_id, rematch_id)
+
+    monkeypatch.setattr(GameRecords, "name_rematch", another_seat_first)
+    answer = api.post(f"/v1/games/{origin}/rematch", headers=bearer(ann["token"]))
+    assert answer.status_code == 200 and answer.json["id"] == "first"
+    games = {key.split(b"{")[1].split(b"}")[0] for key in store.redis.keys("meeple:{*}:meta")}
+    assert games == {origin.encode(), b"first"}  # the other rematch is gone, and invited nobody
+    assert inbox(api, ann["token"]) == [(origin, 0, None)]
