@@ -20,7 +20,7 @@ from domain.djambi.commands import Command, Resign
 from domain.djambi.events import CODEC, Event
 from domain.djambi.evolve import evolve, initial
 from domain.djambi.options import DjambiOptions, check_options
-from domain.djambi.rules import decide, legal_commands, response_seconds, timeout_command
+from domain.djambi.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
 from domain.djambi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.djambi.state import DjambiState, status
 from domain.djambi.views import redact, render, view
@@ -44,6 +44,7 @@ DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = Game(
     bots=BOTS,
     timeout_command=timeout_command,
     forfeit_command=Resign,
+    listed_form=listed_form,
     response_seconds=response_seconds,
     render=render,
 )

@@ -9,6 +9,8 @@ candidates the same checks let through."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Iterator
 from typing import assert_never
 
@@ -494,6 +496,18 @@ def legal_commands(state: DjambiState, seat: Seat) -> tuple[Command, ...]:
     """The complete plays, then the other commands a player may send (§18.4), in that order."""
     others = (ProposeDraw(seat), AcceptDraw(seat), DeclineDraw(seat), Resign(seat))
     return (*legal_plays(state, seat), *(command for command in others if violation(state, command) is None))
+
+
+def listed_form(state: DjambiState, command: Command) -> Command:
+    """The listed spelling of a play (§18.1): its piece named by the square it stands on, and
+    no `player` when that is the seat's own colour."""
+    if not isinstance(command, Play):
+        return command
+    piece = IDS.get(command.piece)
+    start = state.where[piece] if piece is not None and state.alive[piece] else None
+    own = 0 <= command.seat < len(state.players) and command.player is state.color_of(command.seat)
+    return dataclasses.replace(command, piece=command.piece if start is None else name(start),
+                               player=None if own else command.player)
 
 
 def timeout_command(state: DjambiState, seat: Seat) -> Command:

@@ -19,7 +19,7 @@ from domain.taki.commands import Command, Forfeit
 from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import TakiOptions, check_options
-from domain.taki.rules import decide, legal_commands, response_seconds, timeout_command
+from domain.taki.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
 from domain.taki.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.taki.state import TakiState, status
 from domain.taki.views import redact, render, view
@@ -43,6 +43,7 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     bots=BOTS,
     timeout_command=timeout_command,
     forfeit_command=Forfeit,
+    listed_form=listed_form,
     response_seconds=response_seconds,
     render=render,
     audit=audit,

@@ -168,6 +168,8 @@ def decide(state: TakiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or a RuleViolation saying why it is refused."""
     if state.is_over:
         raise RuleViolation("game_over", "The game is over.")
+    if not 0 <= command.seat < len(state.hands):
+        raise RuleViolation("not_in_game", f"No seat {command.seat} plays.")
     table = Table(state, rng)
     match command:
         case Play():
@@ -420,6 +422,15 @@ def forfeit(table: Table, seat: Seat) -> None:
 
 
 # §17.3, §11.1: when time runs out
+
+def listed_form(state: TakiState, command: Command) -> Command | None:
+    """A play of several cards, or one that also closes, leaves or announces, is a batch
+    (§17.2); every other command is listed as it is."""
+    if isinstance(command, Play) and (len(command.cards) > 1 or command.colors or command.announce_last_card
+                                      or command.close_taki is not None):
+        return None
+    return command
+
 
 def timeout_command(state: TakiState, seat: Seat) -> Command:
     """What `seat` does when its deadline passes (§17.3): pass a +3, end a run or a King's
