@@ -10,7 +10,6 @@ candidates the same checks let through."""
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Iterator
 from typing import assert_never
 
