@@ -10,7 +10,7 @@ from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
 from domain.djambi.commands import Command, Play, Resign
 from domain.djambi.evolve import evolve
-from domain.djambi.moves import Action, Choice, actions, choices, kills_at_destination
+from domain.djambi.moves import Action, Choice, actions, choices, kills_at_destination, needs_place
 from domain.djambi.pieces import Kind, Piece, kind_of
 from domain.djambi.rules import as_play, decide
 from domain.djambi.state import DjambiState, status
@@ -84,7 +84,7 @@ def _candidates(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: A
     """A few sensible completions instead of all of them: every report and exit, but only the
     best-looking square to put a displaced piece on."""
     every = list(choices(state, seat, piece, to, act))
-    if act in (Action.MOVE, Action.ASSASSINATE, Action.REPORT) or (act is Action.MAZE and kind_of(piece) is Kind.ASSASSIN):
+    if not needs_place(piece, act):
         return every
     by_exit: dict[Square | None, Choice] = {}
     for choice in every:
