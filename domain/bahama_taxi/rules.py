@@ -384,7 +384,7 @@ def _candidates(state: TaxiState, seat: Seat) -> Iterator[Command]:
         for to in NEIGHBOURS[area] if area is not None else ():
             yield Move(seat, to, pawn)
             yield from (Step(seat, to, pawn, target) for target in _targets(state))
-        yield Stay(seat, pawn)
+    yield from (Stay(seat, pawn) for pawn in pawns)  # after every cab's moves: each kind of command listed together
     yield StopMoving(seat)
     yield from _transfers(state, seat)
     yield from _reroutes(state)

@@ -130,11 +130,11 @@ def dump_command(command: Command) -> dict[str, Any]:
         case PlacePolice(_, area):
             return {"type": "place_police", "area": area}
         case Move(_, to, pawn, pick_up):
-            return {"type": "move", "to": to, "pawn": pawn} | ({} if pick_up is None else {"pick_up": list(pick_up)})
+            return {"type": "move", "pawn": pawn, "to": to} | ({} if pick_up is None else {"pick_up": list(pick_up)})
         case Stay(_, pawn):
             return {"type": "stay", "pawn": pawn}
         case Step(_, to, pawn, target):
-            return {"type": "step", "to": to, "pawn": pawn} | ({"target": target} if target else {})
+            return {"type": "step", "pawn": pawn, "to": to} | ({"target": target} if target else {})
         case StopMoving():
             return {"type": "stop_moving"}
         case PickUp(_, citizens):

@@ -213,6 +213,10 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=100)
 
 
+class LegalCommandsQuerySchema(Schema):
+    form = fields.String(validate=validate.OneOf(["list", "grouped"]), load_default="list")
+
+
 class ExpectedVersionSchema(Schema):
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)
 
