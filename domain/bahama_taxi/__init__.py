@@ -8,9 +8,10 @@ Each pickup draws a new citizen while the pile lasts. The game ends the moment n
 waiting; the highest income wins.
 
 Where each rule lives: the city and its fares `board.py`, the deck `cards.py`, setup
-`setup.py`, what each command may do `rules.py`, how a turn runs (drop-offs, pickups, the
-next pawn turn, dice rolls, the end of the game) `flow.py`, what is allowed now
-`legality.py`, Contraband's arrests `contraband.py`. The full rules are
+`setup.py`, why a command is refused now and what a seat may send `rules.py` (each rule
+checked in one function), who may board `boarding.py`, what a command does `decide.py`, how a
+turn runs (drop-offs, pickups, the next pawn turn, dice rolls, the end of the game)
+`flow.py`, Contraband's arrests `contraband.py`. The full rules are
 `docs/rules/bahama_taxi.md`; functions cite their sections.
 """
 
