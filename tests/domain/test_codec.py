@@ -88,3 +88,32 @@ def test_every_real_upcaster_is_tested_against_a_stored_payload() -> None:
             for version in range(1, game.events.version(name)):
                 payload, event = STORED[game.name, name, version]
                 assert game.events.decode(name, version, payload) == event
+
+
+@pytest.mark.parametrize(("name", "payload", "problem"), [
+    ("citizen_appeared", {"citizen": "c1", "origin": "1A", "destination": ["?"]}, "`destination` must be null or a string"),
+    ("citizen_appeared", {"citizen": "c1", "origin": "1A", "destination": -1}, "`destination` must be null or a string"),
+    ("citizen_appeared", {"citizen": "c1", "origin": None, "destination": "2B"}, "`origin` must be a string"),
+    ("citizen_appeared", {"citizen": "c1", "origin": "1A"}, "`destination` is missing"),
+    ("citizen_appeared", {"citizen": "c1", "origin": "1A", "destination": None, "fare": 3}, "`fare` is no field"),
+    ("turn_ended", {"seat": 1.5}, "`seat` must be an integer"),
+    ("turn_ended", {"seat": True}, "`seat` must be an integer"),
+    ("turn_ended", {"seat": "0"}, "`seat` must be an integer"),
+    ("hand_dealt", {"seat": 0, "cards": "1A"}, "`cards` must be a list"),
+    ("hand_dealt", {"seat": 0, "cards": ["1A", None]}, r"`cards\[1\]` must be a string"),
+    ("turn_skipped", {"seat": 0, "pawn": 0, "reason": "bored"}, "`reason` must be one of"),
+    ("game_ended", {"incomes": [1, 2], "ranking": [[1], 0], "reason": "won"}, r"`ranking\[1\]` must be a list"),
+    ("citizen_appeared", ["c1", "1A", None], "`payload` must be an object"),
+])
+def test_a_payload_not_of_its_events_type_is_refused_naming_the_field(name: str, payload: Any, problem: str) -> None:
+    with pytest.raises(UnknownEvent, match=problem):
+        GAMES["bahama_taxi"].events.decode(name, 1, payload)
+
+
+def test_a_nested_record_is_read_field_by_field() -> None:
+    djambi = GAMES["djambi"].events
+    payload = {"seat": 0, "move": "C9-D9", "moves": [{"piece": "red.militant1", "origin": "C9", "to": "D9"}], "kills": []}
+    name, version, written = djambi.encode(djambi.decode("action_taken", 1, payload))
+    assert written == payload
+    with pytest.raises(UnknownEvent, match=r"`moves\[0\].to` must be a string"):
+        djambi.decode("action_taken", 1, payload | {"moves": [{"piece": "red.militant1", "origin": "C9", "to": 9}]})
