@@ -73,6 +73,9 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     except egress.AddressRefused:  # not retried, and which addresses the name has is not told
         webhooks.log(player_id, attempt | {"status": None, "error": "address_refused"})
         return 0
+    except egress.InvalidUrl:  # registered before URLs were read as strictly as they are now; not retried
+        webhooks.log(player_id, attempt | {"status": None, "error": "invalid_url"})
+        return 0
     except requests.RequestException as error:
         webhooks.log(player_id, attempt | {"status": None, "error": type(error).__name__})
         raise DeliveryFailed(str(error)) from None

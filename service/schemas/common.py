@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
@@ -187,14 +186,19 @@ class RegisterSchema(Schema):
     name = fields.String(required=True, validate=NAME)
 
 
-def _reachable(url: str) -> None:
-    if egress.refused_literal(urlsplit(url).hostname or ""):
-        raise ValidationError("A webhook must reach a public address, not a private, loopback or link-local one.")
+def _webhook_url(url: str) -> None:
+    """A URL a webhook may be sent to, judged as each delivery judges it (players.egress)."""
+    try:
+        found = egress.destination(url)
+    except egress.InvalidUrl as error:
+        raise ValidationError(f"Not a valid webhook URL: {error}.") from None
+    if egress.refused(found):
+        raise ValidationError("A webhook must reach a public address, not a private, loopback or link-local one; "
+                              f"this URL names {found.address}.")
 
 
 class WebhookSchema(Schema):
-    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False,
-                     validate=[validate.Length(max=2048), _reachable])
+    url = fields.String(required=True, validate=[validate.Length(min=1, max=2048), _webhook_url])
 
 
 class DeliveriesQuerySchema(Schema):

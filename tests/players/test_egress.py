@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 import threading
@@ -43,6 +44,11 @@ def local() -> Iterator[int]:
     ("127.0.0.1", False), ("10.1.2.3", False), ("172.16.0.1", False), ("192.168.1.1", False),
     ("169.254.169.254", False), ("100.64.0.1", False), ("0.0.0.0", False), ("224.0.0.1", False),
     ("::1", False), ("fe80::1%eth0", False), ("fd00::1", False), ("::ffff:127.0.0.1", False), ("::ffff:10.0.0.1", False),
+    ("255.255.255.255", False), ("240.0.0.1", False), ("192.0.2.1", False), ("::", False), ("fec0::1", False),
+    ("64:ff9b::7f00:1", False), ("64:ff9b::5db8:d70e", True), ("64:ff9b:1::5db8:d70e", False),  # NAT64
+    ("2002:7f00:1::", False), ("2002:a9fe:a9fe::1", False), ("2002:5db8:d70e::1", True),  # 6to4
+    ("::7f00:1", False), ("::ffff:0:7f00:1", False), ("2001:0:4136:e378:8000:63bf:3fff:fdd2", False),  # Teredo
+    ("2001:db8::1", False), ("100::1", False), ("ff02::1", False),
 ])
 def test_which_addresses_are_public(address: str, public: bool) -> None:
     assert egress.is_public(address) is public
@@ -50,15 +56,45 @@ def test_which_addresses_are_public(address: str, public: bool) -> None:
 
 def test_a_literal_private_address_is_refused_unless_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
-    assert egress.refused_literal("127.0.0.1") and egress.refused_literal("[::1]")
-    assert not egress.refused_literal("93.184.215.14") and not egress.refused_literal("localhost")  # a name: later
+    for url in ("http://127.0.0.1/", "http://[::1]/", "http://2130706433/"):
+        with pytest.raises(egress.AddressRefused):
+            egress.check(url)
+    assert egress.check("http://93.184.215.14/").address == ipaddress.ip_address("93.184.215.14")
+    assert egress.check("http://localhost/").address is None  # a name: judged when it is resolved
     monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")
-    assert not egress.refused_literal("127.0.0.1")
+    assert egress.check("http://2130706433/").address == ipaddress.ip_address("127.0.0.1")
+    with pytest.raises(egress.InvalidUrl):
+        egress.check("http://[::1/")
+
+
+@pytest.mark.parametrize(("url", "host", "port"), [
+    ("http://2130706433/x", "127.0.0.1", 80), ("https://0x7F000001/", "127.0.0.1", 443),
+    ("http://017700000001:8080/", "127.0.0.1", 8080), ("http://0/", "0.0.0.0", 80), ("http://127.1/", "127.0.0.1", 80),
+    ("http://10.0x10.1/", "10.16.0.1", 80), ("http://0300.0250.1.1./", "192.168.1.1", 80), ("http://0x/", "0.0.0.0", 80),
+    ("http://127\uff0e0\u30020\uff611/", "127.0.0.1", 80), ("http://[::FFFF:127.0.0.1]:1/", "::ffff:7f00:1", 1),
+    ("http://u:p@[fe80::1%25eth0]/", "fe80::1", 80), ("HTTP://Hooks.Example.ORG./x", "hooks.example.org.", 80),
+    ("https://b\u00fccher.example/", "xn--bcher-kva.example", 443), ("http://0x7f.example/", "0x7f.example", 80),
+])
+def test_a_url_is_read_as_the_client_and_the_resolver_read_it(url: str, host: str, port: int) -> None:
+    found = egress.destination(url)
+    assert (found.host, found.port) == (host, port)
+
+
+@pytest.mark.parametrize("url", [
+    "https://[::1", "http://[zz]/", "http://]/", "http://[]/", "http://[127.0.0.1]/", "http://[::1]x/", "http:///x",
+    "http://a:0/", "http://a:65536/", "http://a:1_0/", "http://a:\u0663/", "ftp://a/", "a.example/x", "http://a b/",
+    "http://a\tb/", "http://1.2.3.256/", "http://1.2.3.4.5/", "http://08/", "http://0x1_0.1/", "http://1..1/",
+    "http://4294967296/", "http://*.example/", "http://.example/", "http://a\\@127.0.0.1/", "http://ex%41mple.org/",
+    "http://xn--a.example\u200b/",
+])
+def test_a_malformed_url_is_invalid_never_an_unexpected_error(url: str) -> None:
+    with pytest.raises(egress.InvalidUrl):
+        egress.destination(url)
 
 
 def test_a_private_receiver_is_reached_only_when_allowed(local: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
-    for host in ("127.0.0.1", "localhost"):
+    for host in ("127.0.0.1", "localhost", "2130706433", "0x7f.1", "127\uff0e0\uff0e0\uff0e1"):
         with pytest.raises(egress.AddressRefused):
             egress.post(f"http://{host}:{local}/hook", b"{}", {}, 2)
     assert Redirecting.paths == []

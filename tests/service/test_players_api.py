@@ -68,7 +68,8 @@ def test_webhooks_are_registered_listed_and_removed(api: ContractClient) -> None
                   {"url": "http://[::1]/"}, {"url": "https://169.254.169.254/latest"}, {"url": "http://10.0.0.1/"}):
         assert api.post("/v1/players/me/webhooks", json=wrong, headers=auth).status_code == 422
     refused = api.post("/v1/players/me/webhooks", json={"url": "http://192.168.0.9/"}, headers=auth).json
-    assert refused["errors"] == {"url": ["A webhook must reach a public address, not a private, loopback or link-local one."]}
+    assert refused["errors"] == {"url": [
+        "A webhook must reach a public address, not a private, loopback or link-local one; this URL names 192.168.0.9."]}
     assert api.get("/v1/players/me/deliveries", headers=auth).json == {"deliveries": []}
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 204
     assert api.delete(f"/v1/players/me/webhooks/{hook.json['id']}", headers=auth).status_code == 404
@@ -85,3 +86,32 @@ def test_vacations(api: ContractClient) -> None:
         assert api.put("/v1/players/me/vacation", json={"until": wrong}, headers=auth).status_code == 422
     assert api.delete("/v1/players/me/vacation", headers=auth).status_code == 204
     assert api.get("/v1/players/me", headers=auth).json["vacation_until"] is None
+
+
+def test_a_malformed_ipv6_webhook_url_answers_422_not_500(api: ContractClient) -> None:
+    auth = bearer(register(api, "ann")["token"])
+    for url in ("https://[::1", "http://[zz]/", "http://]/", "http://[]/", "http://[127.0.0.1]/", "http://[v1.x]/"):
+        answer = api.post("/v1/players/me/webhooks", json={"url": url}, headers=auth)
+        assert answer.status_code == 422 and answer.json["code"] == "validation_error", url
+        assert answer.json["errors"]["url"][0].startswith("Not a valid webhook URL"), url
+
+
+def test_numeric_loopback_webhook_urls_are_refused_at_registration(api: ContractClient) -> None:
+    auth = bearer(register(api, "ann")["token"])
+    for url, address in (("http://2130706433/x", "127.0.0.1"), ("http://0x7f000001/x", "127.0.0.1"),
+                         ("http://017700000001/x", "127.0.0.1"), ("http://0/x", "0.0.0.0"), ("http://127.1/x", "127.0.0.1"),
+                         ("http://0x7f.0.0.1./x", "127.0.0.1"), ("http://127\uff0e0\uff0e0\uff0e1/x", "127.0.0.1"),
+                         ("http://[64:ff9b::7f00:1]/x", "64:ff9b::7f00:1"), ("http://[64:ff9b:1::a00:1]/x", "64:ff9b:1::a00:1"),
+                         ("http://[2002:7f00:1::]/x", "2002:7f00:1::"), ("http://[::ffff:a9fe:a9fe]/x", "::ffff:a9fe:a9fe"),
+                         ("http://[::127.0.0.1]/x", "::7f00:1"), ("http://[fec0::1]/x", "fec0::1"),
+                         ("http://user@[fe80::1%25eth0]:8080/x", "fe80::1")):
+        answer = api.post("/v1/players/me/webhooks", json={"url": url}, headers=auth)
+        assert answer.status_code == 422 and answer.json["code"] == "validation_error", url
+        assert answer.json["errors"] == {"url": [
+            f"A webhook must reach a public address, not a private, loopback or link-local one; this URL names {address}."]}, url
+    for url in ("http://example.org:99999/x", "http://example.org:0/x", "http://1.2.3.256/x", "http://1.2.3.4.5/x",
+                "http://08.1/x", "http://exa mple.org/", "http://example.org:8o/"):
+        answer = api.post("/v1/players/me/webhooks", json={"url": url}, headers=auth)
+        assert answer.status_code == 422 and answer.json["errors"]["url"][0].startswith("Not a valid webhook URL"), url
+    for url in ("http://[2002:5db8:d70e::]/x", "http://[64:ff9b::5db8:d70e]/x", "http://1572394766/x", "https://b\u00fccher.example/x"):
+        assert api.post("/v1/players/me/webhooks", json={"url": url}, headers=auth).status_code == 201, url
