@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -52,3 +53,10 @@ def visible_version(record: GameRecord, seat: int | None) -> int:
     if seat is not None or not record.spectator_delay or record.status is Lifecycle.FINISHED:
         return record.version
     return executor().store.streams.version_before_moves(record.id, record.version, record.spectator_delay)
+
+
+def seen_by(record: GameRecord, seat: int | None) -> GameRecord:
+    """The record as the caller may see it: at the visible version, so that no summary (the
+    listing's included) tells a spectator more of a delayed game than its view does."""
+    visible = visible_version(record, seat)
+    return record if visible == record.version else dataclasses.replace(record, version=visible)

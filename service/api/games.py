@@ -18,7 +18,7 @@ from domain.core.game import Budget
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.log_file import LogInvalid, export_lines, read_log
 from service import auth
-from service.api.context import executor, json_body, known_game, players, visible_version
+from service.api.context import executor, json_body, known_game, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
 from service.schemas.choices import choices
@@ -177,7 +177,7 @@ def list_games() -> dict[str, Any]:
     """Games, newest first, by game and status; paginated by cursor."""
     query = parse(ListGamesSchema, request.args.to_dict())
     records, following = executor().store.games.page(query["game"], query["status"], query["cursor"], query["limit"])
-    return {"games": [responses.summary(record) for record in records], "next": following}
+    return {"games": [responses.summary(seen_by(record, None)) for record in records], "next": following}
 
 
 @bp.post("/games/<game:game_id>/join")

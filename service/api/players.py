@@ -12,7 +12,7 @@ from flask import Blueprint, Response, request
 from players.accounts import Player
 from players.deadlines import due
 from service import auth
-from service.api.context import executor, json_body, players, webhooks
+from service.api.context import executor, json_body, players, seen_by, webhooks
 from service.errors import ApiError
 from service.schemas import responses
 from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema, parse
@@ -110,7 +110,7 @@ def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
     your_turn = loaded.version > 0 and seat in status.to_move
     deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
     return {
-        "game": responses.summary(loaded.record, seated=seat is not None),
+        "game": responses.summary(seen_by(loaded.record, seat), seated=seat is not None),
         "seat": seat,
         "invitation": loaded.record.invitation(player_id),
         "your_turn": your_turn,

@@ -87,3 +87,15 @@ def test_a_spectator_delay_out_of_range_is_refused(api: ContractClient) -> None:
     for bad in (-1, 1001, "2", 1.5):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "spectator_delay": bad})
         assert answer.status_code == 422 and "spectator_delay" in answer.json["errors"]
+
+
+def test_the_listing_does_not_leak_a_delayed_games_progress(api: ContractClient) -> None:
+    game_id = api.post("/v1/games", json={"game": "djambi", "seats": 4, "spectator_delay": 3}).json["id"]
+    tokens = seat_all(api, game_id, 4)
+    play_moves(api, game_id, tokens, 5)
+    seen = api.get(f"/v1/games/{game_id}")
+    live = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json["version"]
+    assert seen.json["version"] < live
+    listed = [game for game in api.get("/v1/games?status=active&limit=100").json["games"] if game["id"] == game_id]
+    assert listed == [{key: value for key, value in seen.json.items() if key in listed[0]}]
+    assert listed[0]["version"] == seen.json["version"] == int(seen.headers["ETag"].strip('"'))
