@@ -47,10 +47,12 @@ class Feed:
         answer = self.waiting.xread({keys.feed(): after}, count=500, block=timeout_ms)
         return _announcements(cast(list[tuple[bytes, _Entries]], answer))
 
-    def join(self, group: str) -> None:
-        """Join the consumer group `group`, creating it (at the feed's end) if need be."""
+    def join(self, group: str, since_ms: int = 0) -> None:
+        """Join the consumer group `group`, creating it if need be to read the announcements made
+        since `since_ms` (milliseconds since the epoch; 0: all the feed holds), so that none made
+        before the group existed is missed. A group that exists keeps its place."""
         try:
-            self.redis.xgroup_create(keys.feed(), group, id="$", mkstream=True)
+            self.redis.xgroup_create(keys.feed(), group, id=f"{max(since_ms, 0)}-0", mkstream=True)
         except redis.ResponseError as error:
             if "BUSYGROUP" not in str(error):
                 raise

@@ -27,7 +27,7 @@ from events.execute import Executor, Loaded
 from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
-from workers.notify import notify
+from workers.notify import KEEP_SECONDS, notify
 from workers.queues import MOVE_JOB_SECONDS, bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
@@ -181,8 +181,13 @@ class Reactor:
         return False
 
     def _join_feed(self) -> bool:
-        """Join the reactors' consumer group on the feed."""
-        self.executor.store.feed.join(GROUP)
+        """Join the reactors' consumer group on the feed. A group made now reads the announcements
+        of the last KEEP_SECONDS: on a fresh store all of them, so that a game that changed before
+        any reactor ran (even one already over, which no sweep visits) gets its reactions; on a
+        store that lost its group, none older than the notifications are remembered, so that
+        none is sent twice. Reacting again is harmless: each job carries its version, and each
+        notification is handed out once."""
+        self.executor.store.feed.join(GROUP, since_ms=int(time.time() * 1000) - KEEP_SECONDS * 1000)
         return True
 
     def _consume(self, wait: bool) -> None:

@@ -71,6 +71,7 @@ def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Exec
 def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     for number in range(40):
         started_game(executor, f"old{number}")
+    executor.store.redis.xtrim(keys.feed(), maxlen=0)  # their announcements were handled long ago
     reactor = Reactor(executor, sweep_seconds=60)
     reacted = noted(reactor, monkeypatch, seconds=0.05)  # a sweep of the 40 games takes 2 s
     with running(reactor):
@@ -129,3 +130,24 @@ def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch
     [seat] = loaded.game.status(loaded.state).to_move
     assert reactor.queue.fetch_job(f"bot-hidden-bots-{loaded.version}-{seat}") is not None  # its AI's move is due
     assert games.page(None, None, 0, 10) == ([], None)
+
+
+def test_a_new_consumer_group_reads_what_was_announced_before_it_and_a_rejoin_keeps_its_place(
+    executor: Executor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    redis = executor.store.redis
+    month_ago = int(time.time() * 1000) - 31 * 86400 * 1000
+    redis.xadd(keys.feed(), {"game": "forgotten"}, id=f"{month_ago}-0")  # older than any notification is remembered
+    started_game(executor, "early")  # announced before any reactor ran
+    first = Reactor(executor)
+    reacted = noted(first, monkeypatch)
+    first._join_feed()
+    first._consume(wait=False)
+    assert reacted == ["early"]
+    started_game(executor, "meanwhile")  # announced while no reactor runs
+    second = Reactor(executor)  # a restarted reactor: the group exists and keeps its place
+    again = noted(second, monkeypatch)
+    second._join_feed()
+    second._consume(wait=False)
+    second._consume(wait=False)
+    assert again == ["meanwhile"]

@@ -188,3 +188,28 @@ def test_a_lobby_whose_time_is_up_is_cancelled_and_its_players_are_told(
     assert executor.store.games.get("lobby").status == "cancelled" and executor.store.games.get("patient").status == "waiting"
     time.sleep(2)  # further sweeps tell no one again
     assert len(Receiver.received) == 1
+
+
+def test_a_game_ended_within_the_first_second_of_a_fresh_store_still_notifies_its_webhook(
+    executor: Executor, start_worker: Start, receiver: str
+) -> None:
+    """The game is over before any reactor has joined the feed: the reactors' group reads the feed
+    from its beginning, so the end is announced to them all the same."""
+    redis = executor.store.redis
+    assert not redis.exists(keys.feed())  # a fresh store
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    hook = Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
+    executor.store.games.create("quick", "taki", {}, 2)
+    executor.store.seats.claim("quick", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("quick", 1, "bo", "seat-token-bo")
+    executor.start("quick", SeededRng(5))
+    loaded = executor.load("quick")
+    while not loaded.game.status(loaded.state).finished:
+        seat = loaded.game.status(loaded.state).to_move[0]
+        executor.execute("quick", loaded.game.bots["greedy"](loaded.state, seat, SeededRng(0)), actor=f"seat:{seat}")
+        loaded = executor.load("quick")
+    start_worker()
+    assert wait_for(lambda: any(json.loads(body)["kind"] == "game_over" for _, _, body in Receiver.received), timeout=30)
+    game_over = [(headers, body) for _, headers, body in Receiver.received if json.loads(body)["kind"] == "game_over"]
+    assert len(game_over) == 1 and verified(hook.secret, *game_over[0])
+    assert json.loads(game_over[0][1])["id"] == "quick-over-0"
