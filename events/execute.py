@@ -132,16 +132,22 @@ class Executor:
 
     def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
         """Append the opening events once every seat is taken - the game's setup, or for a fork
-        its origin's events up to the fork's version; None if already started."""
+        its origin's events up to the fork's version and then a fresh deal of what they leave
+        hidden (the origin's log may be public: see Game.redeal); None if already started."""
         loaded = self.load(game_id)
         record, game = loaded.record, loaded.game
         if loaded.version or None in record.names:
             return None
+        rng = rng or SystemRng()
         if record.forked_from is None:
-            actor, events = "system", game.setup(game.parse_options(record.options, record.seats), record.seats, rng or SystemRng())
+            actor, events = "system", game.setup(game.parse_options(record.options, record.seats), record.seats, rng)
         else:
             opening = self.store.streams.read(record.forked_from.game_id, limit=record.forked_from.version)
-            actor, events = "fork", tuple(game.events.decode(e.type, e.schema_version, e.payload) for e in opening)
+            copied = tuple(game.events.decode(e.type, e.schema_version, e.payload) for e in opening)
+            state = loaded.state
+            for event in copied:
+                state = game.evolve(state, event)
+            actor, events = "fork", copied + game.redeal(state, rng)
         try:
             return self._append(loaded, events, actor, None, "")
         except VersionConflict:

@@ -23,7 +23,7 @@ from domain.bahama_taxi.events import CODEC, Event
 from domain.bahama_taxi.evolve import evolve, initial
 from domain.bahama_taxi.options import TaxiOptions, check_options
 from domain.bahama_taxi.rules import legal_commands, listed_form, response_seconds, timeout_command
-from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, setup
+from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, redeal, setup
 from domain.bahama_taxi.state import TaxiState, status
 from domain.bahama_taxi.views import redact, render, view
 from domain.core.game import Game
@@ -51,4 +51,5 @@ BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
     render=render,
     audit=audit,
     listed_form=listed_form,
+    redeal=redeal,
 )

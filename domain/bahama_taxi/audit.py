@@ -11,13 +11,14 @@ from domain.bahama_taxi.events import (
     DestinationDrawn,
     Event,
     HandDealt,
+    HiddenCardsRedealt,
     PassengerBoardedAtSetup,
     PawnPlaced,
     StartCardRedrawn,
 )
 from domain.bahama_taxi.setup import full_deck
 from domain.bahama_taxi.state import TaxiState
-from domain.core.shuffles import broken_seal, taken_in_order
+from domain.core.shuffles import broken_redeal, broken_seal, taken_in_order
 
 
 def audit(state: TaxiState, event: Event) -> str | None:
@@ -48,5 +49,7 @@ def audit(state: TaxiState, event: Event) -> str | None:
             return taken_in_order((origin, destination), pile[:2], f"passenger {citizen} has cards")
         case DestinationDrawn(citizen, card):
             return taken_in_order((card,), pile[:1], f"citizen {citizen}'s destination was")
+        case HiddenCardsRedealt(order, hands, salt, committed):  # a fork's deal of the pile and the hands
+            return broken_redeal(state.hands, pile, order, hands, salt, committed)
         case _:
             return None

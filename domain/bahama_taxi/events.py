@@ -98,6 +98,18 @@ class HandDealt:
 
 
 @dataclass(frozen=True, slots=True)
+class HiddenCardsRedealt:
+    """A fork's fresh deal (Meeple's own rule): the draw pile and the hands (§11.11), face down
+    when the fork was made, shuffled into `order` and sealed like the pile; each seat dealt off
+    its top a hand of the size it had, seat by seat, the rest left as the draw pile."""
+
+    order: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    salt: str = ""
+    commitment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class PassengerRerouted:
     """A hand card replaces the `old_card` at one end of a passenger's trip; the old card is discarded."""
 
@@ -264,6 +276,7 @@ Event = (
     DeckShuffled | PawnPlaced | PoliceToPlace | SmugglerArrested | StartCardRedrawn | DropOffChoice | CardBurned | HandDealt | PassengerRerouted | CitizenAppeared | PassengerBoardedAtSetup | CoinFlipped | TurnStarted | PawnTurnStarted | PassengersTransferred | TurnSkipped | DieRolled | PawnStepped | MovementEnded | TurnSkipPending
     | PawnMoved | PawnStayed
     | PassengerDroppedOff | PassengerPickedUp | DestinationDrawn | TurnEnded | PlayerForfeited | GameEnded
+    | HiddenCardsRedealt
 )
 
 CODEC: EventCodec[Event] = EventCodec(
@@ -296,5 +309,6 @@ CODEC: EventCodec[Event] = EventCodec(
         TurnEnded: "turn_ended",
         PlayerForfeited: "player_forfeited",
         GameEnded: "game_ended",
+        HiddenCardsRedealt: "hidden_cards_redealt",
     }
 )

@@ -15,6 +15,7 @@ from domain.bahama_taxi.events import (
     Event,
     GameEnded,
     HandDealt,
+    HiddenCardsRedealt,
     MovementEnded,
     PassengerBoardedAtSetup,
     PassengerDroppedOff,
@@ -165,6 +166,8 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             hands = state.hands or ((),) * state.seats
             return replace(state, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
                            hands=hands[:seat] + (cards,) + hands[seat + 1:])
+        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
+            return replace(state, hands=hands, draw_pile=order[sum(len(hand) for hand in hands):])
         case PassengerRerouted(seat, passenger, _, old_card, new_card):
             rider = state.person(passenger)
             rerouted = replace(rider, origin=new_card) if rider.origin == old_card else replace(rider, destination=new_card)

@@ -1,5 +1,6 @@
 """Setting up the city (§4): shuffle, place the cabs on start cards, burn a card for parity,
-draw the first citizens, and start seat 0's turn; or one of the special setups of §11.5–§11.6."""
+draw the first citizens, and start seat 0's turn; or one of the special setups of §11.5–§11.6.
+And a fork's fresh deal of the cards face down."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from domain.bahama_taxi.events import (
     DeckShuffled,
     Event,
     HandDealt,
+    HiddenCardsRedealt,
     PassengerBoardedAtSetup,
     PawnPlaced,
     PoliceToPlace,
@@ -19,8 +21,9 @@ from domain.bahama_taxi.events import (
 from domain.bahama_taxi.evolve import initial
 from domain.bahama_taxi.flow import Table, new_citizen, next_turn
 from domain.bahama_taxi.options import Setup, TaxiOptions, TwoPawnMode, decks
+from domain.bahama_taxi.state import TaxiState
 from domain.core.rng import Rng
-from domain.core.shuffles import seal
+from domain.core.shuffles import fresh_deal, seal
 
 MIN_SEATS, MAX_SEATS = 2, 8
 
@@ -66,6 +69,15 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
         table.emit(new_citizen(table.state))
     next_turn(table)
     return tuple(table.events)
+
+
+def redeal(state: TaxiState, rng: Rng) -> tuple[Event, ...]:
+    """A fork's secrets (Meeple's own rule): the original's log shows the draw pile's order and
+    every hand, so the pile and the hands (§11.11) are shuffled together and dealt again, each
+    seat a hand of the size it had; everything face up - cabs, passengers, waiting citizens, the
+    discard - stays as it is."""
+    dealt = fresh_deal(state.hands, state.draw_pile, rng)
+    return () if dealt is None else (HiddenCardsRedealt(*dealt),)
 
 
 def _shift_change(table: Table, cabs: list[tuple[int, int]]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.bahama_taxi.cards import RANKS, SUITS
-from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt
+from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt, HiddenCardsRedealt
 from domain.bahama_taxi.state import Citizen, PawnKind, Phase, Result, TaxiState
 from domain.core.game import Seat
 from domain.core.records import replace
@@ -94,11 +94,15 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """The shuffle shows nobody the order of the pile or its salt; a hand shows only its size to others."""
+    """The shuffle (and a fork's deal) shows nobody the order of the pile or its salt; a hand
+    shows only its size to others."""
     if isinstance(event, DeckShuffled):
         return replace(event, order=(HIDDEN,) * len(event.order), salt=HIDDEN)
     if isinstance(event, HandDealt) and event.seat != seat:
         return HandDealt(event.seat, (HIDDEN,) * len(event.cards))
+    if isinstance(event, HiddenCardsRedealt):  # a fork's deal: each seat its own new hand
+        return replace(event, order=(HIDDEN,) * len(event.order), salt=HIDDEN, hands=tuple(
+            hand if owner == seat else (HIDDEN,) * len(hand) for owner, hand in enumerate(event.hands)))
     return event
 
 

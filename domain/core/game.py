@@ -90,6 +90,10 @@ class Game(Generic[S, C, E, Opt]):
     # rather than its square), or None for a batch: several listed commands sent as one (a run
     # of cards, a move with its pickups), accepted or refused as a whole
     listed_form: Callable[[S, C], C | None] = lambda state, command: command
+    # a fork's secrets: the events that deal again, under a fresh seal, every card no seat of
+    # the fork may know in `state` (the draw pile, face-down hands), because the original's log
+    # shows them; games with no hidden cards have nothing to deal
+    redeal: Callable[[S, Rng], tuple[E, ...]] = lambda state, rng: ()
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""

@@ -20,7 +20,7 @@ from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import TakiOptions, check_options
 from domain.taki.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
-from domain.taki.setup import MAX_SEATS, MIN_SEATS, setup
+from domain.taki.setup import MAX_SEATS, MIN_SEATS, redeal, setup
 from domain.taki.state import TakiState, status
 from domain.taki.views import redact, render, view
 
@@ -47,4 +47,5 @@ TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
     response_seconds=response_seconds,
     render=render,
     audit=audit,
+    redeal=redeal,
 )

@@ -4,9 +4,17 @@ pile in the committed order (§3, §12)."""
 
 from __future__ import annotations
 
-from domain.core.shuffles import broken_seal, taken_in_order
+from domain.core.shuffles import broken_redeal, broken_seal, taken_in_order
 from domain.taki.cards import DECK
-from domain.taki.events import CardsDrawn, DeckShuffled, DiscardReshuffled, Event, HandDealt, LeadingCardTurned
+from domain.taki.events import (
+    CardsDrawn,
+    DeckShuffled,
+    DiscardReshuffled,
+    Event,
+    HandDealt,
+    HiddenCardsRedealt,
+    LeadingCardTurned,
+)
 from domain.taki.state import TakiState
 
 WHOLE_DECK = sorted(card.id for card in DECK)
@@ -33,5 +41,7 @@ def audit(state: TakiState, event: Event) -> str | None:
             return taken_in_order(cards, pile[: len(cards)], f"seat {seat} drew")
         case LeadingCardTurned(card):
             return taken_in_order((card,), pile[:1], "the card turned was")
+        case HiddenCardsRedealt(order, hands, salt, committed):  # a fork's deal of the hands and the pile
+            return broken_redeal([state.hand_ids(seat) for seat in range(state.seats)], pile, order, hands, salt, committed)
         case _:
             return None

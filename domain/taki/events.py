@@ -179,6 +179,18 @@ class DiscardReshuffled:
 
 
 @dataclass(frozen=True, slots=True)
+class HiddenCardsRedealt:
+    """A fork's fresh deal (Meeple's own rule): every card face down when the fork was made -
+    the hands and the draw pile - shuffled into `order`, sealed like the deck; each seat dealt
+    off its top a hand of the size it had, seat by seat, the rest left as the draw pile."""
+
+    order: tuple[str, ...]
+    hands: tuple[tuple[str, ...], ...]
+    salt: str = ""
+    commitment: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class DrawShortfall:
     seat: Seat
     missing: int
@@ -243,7 +255,7 @@ Event = (
     | Plus3WindowOpened | Plus3Passed | Plus3Broken | Plus3Cancelled | Plus3Resolved
     | BreakerPenalty | CardsDrawn | DiscardReshuffled | DrawShortfall | PlusUnfulfilled
     | LastCardAnnounced | LastCardOwed | LastCardLapsed | LastCardPenalty | StageCompleted
-    | PlayerWentOut | PlayerForfeited | GameEnded
+    | PlayerWentOut | PlayerForfeited | GameEnded | HiddenCardsRedealt
 )
 
 CODEC: EventCodec[Event] = EventCodec(
@@ -282,5 +294,6 @@ CODEC: EventCodec[Event] = EventCodec(
         PlayerWentOut: "player_went_out",
         PlayerForfeited: "player_forfeited",
         GameEnded: "game_ended",
+        HiddenCardsRedealt: "hidden_cards_redealt",
     }
 )

@@ -20,6 +20,7 @@ from domain.taki.events import (
     Event,
     GameEnded,
     HandDealt,
+    HiddenCardsRedealt,
     KingFollowUp,
     LastCardAnnounced,
     LastCardLapsed,
@@ -116,6 +117,9 @@ def evolve(state: TakiState, event: Event) -> TakiState:
             reshuffled = set(order)
             kept = tuple(card for card in state.discard if card.id not in reshuffled)
             return replace(state, draw_pile=state.draw_pile + _cards(order), discard=kept)
+        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
+            dealt = sum(len(hand) for hand in hands)
+            return replace(state, hands=tuple(_cards(hand) for hand in hands), draw_pile=_cards(order[dealt:]))
         case LastCardAnnounced(seat):
             return replace(state, announced=_set(state.announced, seat, True), owed=_set(state.owed, seat, None))
         case LastCardOwed(seat, deadline_turn):

@@ -1,13 +1,14 @@
-"""Shuffle, deal eight cards each and turn the leading card (§3)."""
+"""Shuffle, deal eight cards each and turn the leading card (§3); deal a fork's hidden cards anew."""
 
 from __future__ import annotations
 
 from domain.core.errors import RuleViolation
 from domain.core.rng import Rng
-from domain.core.shuffles import seal
+from domain.core.shuffles import fresh_deal, seal
 from domain.taki.cards import BY_ID, DECK
-from domain.taki.events import DeckShuffled, Event, HandDealt, LeadingCardTurned, TurnStarted
+from domain.taki.events import DeckShuffled, Event, HandDealt, HiddenCardsRedealt, LeadingCardTurned, TurnStarted
 from domain.taki.options import TakiOptions
+from domain.taki.state import TakiState
 
 MIN_SEATS, MAX_SEATS = 2, 10
 HAND_SIZE = 8
@@ -28,3 +29,12 @@ def setup(options: TakiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
         pile.append(pile.pop(0))
     events += [LeadingCardTurned(pile[0]), TurnStarted(options.first_seat, 1)]
     return tuple(events)
+
+
+def redeal(state: TakiState, rng: Rng) -> tuple[Event, ...]:
+    """A fork's secrets (Meeple's own rule): the original's log shows every hand and the draw
+    pile, so the hands and the pile are shuffled together and dealt again, each seat a hand of
+    the size it had; the discard pile, face up, stays as it is."""
+    hands = [state.hand_ids(seat) for seat in range(state.seats)]
+    dealt = fresh_deal(hands, [card.id for card in state.draw_pile], rng)
+    return () if dealt is None else (HiddenCardsRedealt(*dealt),)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from domain.core.game import Seat
 from domain.core.records import replace
 from domain.taki.cards import Color
-from domain.taki.events import CardsDrawn, DeckShuffled, DiscardReshuffled, Event, HandDealt
+from domain.taki.events import CardsDrawn, DeckShuffled, DiscardReshuffled, Event, HandDealt, HiddenCardsRedealt
 from domain.taki.state import Phase, Plus3Window, Result, Run, TakiState
 
 HIDDEN = "?"  # stands for a card whose face the viewer may not see
@@ -74,6 +74,9 @@ def redact(event: Event, seat: Seat | None) -> Event:
             return replace(event, cards=(HIDDEN,) * len(cards))
         case DeckShuffled(order) | DiscardReshuffled(order):
             return replace(event, order=(HIDDEN,) * len(order), salt=HIDDEN)
+        case HiddenCardsRedealt(order, hands):  # a fork's deal: each seat its own new hand
+            return replace(event, order=(HIDDEN,) * len(order), salt=HIDDEN, hands=tuple(
+                hand if owner == seat else (HIDDEN,) * len(hand) for owner, hand in enumerate(hands)))
         case _:
             return event
 
