@@ -73,6 +73,11 @@ def player_tokens() -> str:
     return f"{PREFIX}:player-tokens"
 
 
+def stream_ticket(digest: str) -> str:
+    """String: what a stream ticket (by its SHA-256) grants, as JSON; expires with the ticket."""
+    return f"{PREFIX}:stream-ticket:{digest}"
+
+
 def bots(game_id: str) -> str:
     """Hash: seat number → the AI level playing it; `<seat>:budget` → the budget it thinks
     within (JSON), if not its level's own."""

@@ -11,9 +11,10 @@ from werkzeug.routing import BaseConverter
 
 from events.execute import Executor
 from events.store import EventStore
+from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
-from service import limits, metrics, observability
+from service import conditional, cors, limits, metrics, observability
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.api.streams import bp as streams
@@ -55,8 +56,12 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client)
+    app.extensions["meeple.tickets"] = StreamTickets(client)
+    # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line
     observability.install(app, store)
     limits.install(app, client, config.rate_per_token, config.rate_per_address)
+    conditional.install(app)
+    cors.install(app, config.cors_origins)
     app.register_blueprint(games)
     app.register_blueprint(players)
     app.register_blueprint(streams)

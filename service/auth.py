@@ -1,4 +1,10 @@
-"""Bearer tokens: each acts for one seat of one game."""
+"""Bearer tokens: each acts for one seat of one game, or for a registered player; and the stream
+tickets that stand in for them where a browser cannot send `Authorization` (EventSource).
+
+A refused request is answered 401 `unauthorized` with a `reason` and a `WWW-Authenticate`
+challenge (service.errors.challenge): `token_missing` (none sent where one is needed),
+`token_malformed` (not `Bearer <token>`), `token_unknown` (no such token, or not one that may act
+here) and `ticket_invalid` (a stream ticket unknown, used, expired or for another stream)."""
 
 from __future__ import annotations
 
@@ -9,11 +15,18 @@ import secrets
 from flask import current_app, request
 
 from events.envelope import GameRecord
+from events.seats import hash_token
 from events.store import EventStore
+from events.tickets import StreamGrant, StreamTickets
 from players.accounts import Player, PlayerStore
 from service.errors import ApiError
 
 BEARER = re.compile(r"^Bearer ([A-Za-z0-9_-]{16,128})$")
+TICKET = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+
+
+def unauthorized(reason: str, detail: str) -> ApiError:
+    return ApiError(401, "unauthorized", detail, reason=reason)
 
 
 def new_token() -> str:
@@ -27,7 +40,8 @@ def bearer_token() -> str | None:
         return None
     match = BEARER.match(header)
     if match is None:
-        raise ApiError(401, "unauthorized", "Send a token as 'Authorization: Bearer <token>'.")
+        raise unauthorized("token_malformed", "The Authorization header is not 'Bearer <token>' with a token of "
+                           "16 to 128 letters, digits, '-' or '_'.")
     return match.group(1)
 
 
@@ -44,7 +58,7 @@ def seat_for(store: EventStore, record: GameRecord) -> int | None:
         return None
     seat = store.seats.for_token(record, token)
     if seat is None:
-        raise ApiError(401, "unauthorized", "This token holds no seat in this game.")
+        raise unauthorized("token_unknown", "This token holds no seat in this game.")
     return seat
 
 
@@ -53,16 +67,61 @@ def player(players: PlayerStore, required: bool = True) -> Player | None:
     token = bearer_token()
     if token is None:
         if required:
-            raise ApiError(401, "unauthorized", "This needs a player token.")
+            raise unauthorized("token_missing", "This needs a player token: send 'Authorization: Bearer <token>'.")
         return None
     found = players.by_token(token)
     if found is None:
-        raise ApiError(401, "unauthorized", "This is not a player token.")
+        raise unauthorized("token_unknown", "This is not a player token.")
     return found
 
 
 def require_seat(store: EventStore, record: GameRecord) -> int:
     seat = seat_for(store, record)
     if seat is None:
-        raise ApiError(401, "unauthorized", "This needs the token of a seat in this game.")
+        raise unauthorized("token_missing", "This needs the token of a seat in this game: send "
+                           "'Authorization: Bearer <token>'.")
     return seat
+
+
+def seat_grant(store: EventStore, record: GameRecord) -> StreamGrant:
+    """What a ticket for the game's stream grants the request's token: its seat, as long as the
+    token (or its player) still holds it."""
+    seat = require_seat(store, record)
+    digest = hash_token(bearer_token() or "")
+    return StreamGrant(digest if record.token_seats.get(digest) == seat else record.holders[seat], record.id, seat)
+
+
+def _redeemed(tickets: StreamTickets) -> StreamGrant:
+    ticket = request.args["ticket"]
+    if "Authorization" in request.headers:
+        raise ApiError(422, "validation_error", "Send a token or a stream ticket, not both.")
+    grant = tickets.redeem(ticket) if TICKET.match(ticket) else None
+    if grant is None:
+        raise unauthorized("ticket_invalid", "This stream ticket is unknown, used or expired: "
+                           "POST /v1/stream-tickets gives a new one.")
+    return grant
+
+
+def stream_seat(store: EventStore, tickets: StreamTickets, record: GameRecord) -> int | None:
+    """The seat a game's stream is opened for: by its `ticket`, else by the token; None for a spectator."""
+    if "ticket" not in request.args:
+        return seat_for(store, record)
+    grant = _redeemed(tickets)
+    holds = grant.seat is not None and grant.seat in (record.token_seats.get(grant.holder),
+                                                      record.seat_of(grant.holder))
+    if grant.game_id != record.id or not holds:
+        raise unauthorized("ticket_invalid", "This stream ticket is for another stream.")
+    return grant.seat
+
+
+def stream_player(players: PlayerStore, tickets: StreamTickets) -> Player:
+    """The player whose inbox stream is opened: by its `ticket`, else by the token."""
+    if "ticket" not in request.args:
+        found = player(players)
+        assert found is not None
+        return found
+    grant = _redeemed(tickets)
+    found = None if grant.game_id is not None else players.get(grant.holder)
+    if found is None:
+        raise unauthorized("ticket_invalid", "This stream ticket is for another stream.")
+    return found

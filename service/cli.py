@@ -72,6 +72,8 @@ def serve(args: argparse.Namespace) -> None:
             "worker_class": "gevent",  # an open event stream costs a greenlet, not a thread
             "worker_connections": config.connections,
             "accesslog": "-" if args.access_log else None,
+            # the path without its query, which may hold a stream ticket; no referrer either
+            "access_log_format": '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s "%(a)s"',
             "graceful_timeout": 10,
             # no cap on the request line: an over-long query reaches the API and gets a problem+json
             # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 RATE = re.compile(r"^(\d+)/(\d+)$")
+ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#\s]+$")  # scheme://host[:port], as a browser's Origin header names it
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,15 @@ class Rate:
         return cls(int(match.group(1)), int(match.group(2)))
 
 
+def origins(text: str) -> tuple[str, ...]:
+    """`"https://a.example, http://localhost:5173"` as its origins; `*` stands for every origin."""
+    found = tuple(origin.strip().rstrip("/").lower() for origin in text.split(",") if origin.strip())
+    for origin in found:
+        if origin != "*" and not ORIGIN.match(origin):
+            raise ValueError(f"an origin is `scheme://host[:port]` (e.g. https://play.example.org) or `*`, not {origin!r}")
+    return found
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str | None = None  # None: `meeple serve` starts the embedded store
@@ -42,6 +52,7 @@ class Config:
     rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)
     rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
+    cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
 
     @classmethod
     def from_env(cls) -> Config:
@@ -58,6 +69,7 @@ class Config:
             rate_per_address=Rate.parse(env["MEEPLE_RATE_PER_ADDRESS"]) if "MEEPLE_RATE_PER_ADDRESS" in env
             else cls.rate_per_address,
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
+            cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env

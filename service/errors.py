@@ -50,6 +50,14 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     return Response(json.dumps(body), status, mimetype="application/problem+json")
 
 
+def challenge(reason: str | None) -> str:
+    """A 401's `WWW-Authenticate` (RFC 6750 §3): a bearer token is wanted, and when one was sent
+    but is malformed or unknown (or a stream ticket is not good), `invalid_token`."""
+    if reason in (None, "token_missing"):
+        return 'Bearer realm="meeple"'
+    return f'Bearer realm="meeple", error="invalid_token", error_description="{reason}"'
+
+
 def handle_error(error: Exception) -> Response:
     """The one place that turns an exception into an HTTP answer."""
     match error:
@@ -57,6 +65,8 @@ def handle_error(error: Exception) -> Response:
             answer = problem(error.status, error.code, error.detail, **error.extra)
             if "retry_after" in error.extra:
                 answer.headers["Retry-After"] = str(error.extra["retry_after"])
+            if error.status == 401:
+                answer.headers["WWW-Authenticate"] = challenge(error.extra.get("reason"))
             return answer
         case ValidationError():
             return problem(422, "validation_error", "The request is not valid.", errors=error.messages)

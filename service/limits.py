@@ -1,12 +1,17 @@
 """Rate limits per token and per client address: fixed windows counted in the store, so every
-API process shares them. A request over a limit is answered 429 with `Retry-After`."""
+API process shares them. Every answer counted against a limit says where the client stands, as
+the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers) has it:
+`RateLimit-Policy: "address";q=6000;w=60, "token";q=1200;w=60` states each policy and
+`RateLimit: "address";r=5998;t=41, "token";r=1190;t=41` the requests left in the current window
+and the seconds until it ends. A request over a limit is answered 429 with `Retry-After`."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import redis
-from flask import Flask, request
+from flask import Flask, Response, g, request
 
 from events import keys
 from events.seats import hash_token
@@ -16,32 +21,60 @@ from service.errors import ApiError
 UNLIMITED = {"v1.health", "metrics"}  # endpoints monitoring may call as often as it likes
 
 
-def enforce(client: redis.Redis, rates: list[tuple[str, Rate]]) -> None:
-    """Count this request once against each `(key, rate)`; 429 if any is over its rate."""
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a client stands against one policy: its name, the rate, and what this window has left."""
+
+    policy: str
+    rate: Rate
+    remaining: int
+    reset: int  # seconds until the window ends
+
+    def policy_item(self) -> str:
+        return f'"{self.policy}";q={self.rate.requests};w={self.rate.seconds}'
+
+    def limit_item(self) -> str:
+        return f'"{self.policy}";r={self.remaining};t={self.reset}'
+
+
+def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
+    """Count this request once against each `(policy, key, rate)`; where it stands against each,
+    or 429 if any is over its rate."""
     now = time.time()
     pipe = client.pipeline(transaction=False)
-    for key, rate in rates:
+    for _, key, rate in rates:
         counter = keys.rate(key, rate.seconds, int(now) // rate.seconds)
         pipe.incr(counter)
         pipe.expire(counter, rate.seconds + 1)
     counts = pipe.execute()[::2]
-    over = [rate for (_, rate), count in zip(rates, counts, strict=True) if count > rate.requests]
+    standings = [Standing(policy, rate, max(0, rate.requests - count), rate.seconds - int(now) % rate.seconds)
+                 for (policy, _, rate), count in zip(rates, counts, strict=True)]
+    g.rate_limits = standings  # for the answer's headers, a 429 included
+    over = [standing for standing, count in zip(standings, counts, strict=True) if count > standing.rate.requests]
     if over:
-        wait = max(rate.seconds - int(now) % rate.seconds for rate in over)
-        raise ApiError(429, "rate_limited", f"Too many requests: at most {over[0].requests} every {over[0].seconds} s.",
-                       retry_after=wait)
+        raise ApiError(429, "rate_limited", f"Too many requests: at most {over[0].rate.requests} every {over[0].rate.seconds} s.",
+                       retry_after=max(standing.reset for standing in over))
+    return standings
 
 
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
-    """Count every request but the health check and the metrics scrape against the limits."""
+    """Count every request but the health check, the metrics scrape and a browser's preflight
+    against the limits, and tell the client where it stands."""
 
     @app.before_request
     def limit_rate() -> None:
-        if request.endpoint in UNLIMITED:
+        if request.endpoint in UNLIMITED or request.method == "OPTIONS":
             return
-        rates = [(f"address:{request.remote_addr or 'unknown'}", per_address)]
+        rates = [("address", f"address:{request.remote_addr or 'unknown'}", per_address)]
         header = request.headers.get("Authorization", "")
         if header.startswith("Bearer "):  # counted whether or not the token is good
-            rates.append((f"token:{hash_token(header.removeprefix('Bearer '))}", per_token))
-        if chosen := [(key, rate) for key, rate in rates if rate is not None]:
+            rates.append(("token", f"token:{hash_token(header.removeprefix('Bearer '))}", per_token))
+        if chosen := [(policy, key, rate) for policy, key, rate in rates if rate is not None]:
             enforce(client, chosen)
+
+    @app.after_request
+    def tell_standing(response: Response) -> Response:
+        if standings := g.get("rate_limits"):
+            response.headers["RateLimit-Policy"] = ", ".join(standing.policy_item() for standing in standings)
+            response.headers["RateLimit"] = ", ".join(standing.limit_item() for standing in standings)
+        return response

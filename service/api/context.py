@@ -11,6 +11,7 @@ from flask import current_app, request
 from events import keys
 from events.envelope import GameNotFound, GameRecord, Lifecycle
 from events.execute import Executor
+from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from service.errors import ApiError
@@ -45,6 +46,10 @@ def known_game(game_id: str) -> str:
 
 def webhooks() -> Webhooks:
     return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def tickets() -> StreamTickets:
+    return current_app.extensions["meeple.tickets"]  # type: ignore[no-any-return]
 
 
 def visible_version(record: GameRecord, seat: int | None) -> int:

@@ -90,10 +90,13 @@ def deliveries() -> dict[str, Any]:
 
 @bp.get("/me/inbox")
 def inbox() -> dict[str, Any]:
+    return inbox_of(caller().id)
+
+
+def inbox_of(player_id: str) -> dict[str, Any]:
     """The player's games: those waiting for their move first (soonest deadline first), then their
     invitations (games with a seat reserved for them, not yet taken), then the rest."""
-    player = caller()
-    entries = [inbox_entry(game_id, player.id) for game_id in players().games(player.id)]
+    entries = [inbox_entry(game_id, player_id) for game_id in players().games(player_id)]
     # a seat given up, or an invitation to a game that was cancelled, may linger in the list
     entries = [entry for entry in entries if entry["seat"] is not None or entry["invitation"] is not None]
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["deadline"] is None,

@@ -1,6 +1,12 @@
 """Live Server-Sent Events streams: a game's events as the caller may see them, and a
 player's inbox. Each stream waits on the store (a blocking stream read), so an open stream
-costs one connection and no polling."""
+costs one connection and no polling.
+
+A browser's EventSource cannot send `Authorization`, so a page first exchanges its token for a
+stream ticket (POST /v1/stream-tickets) and opens `…/stream?ticket=…`. A ticket opens one
+stream, within 30 seconds; EventSource reconnects to the same URL, which a used ticket no longer
+opens (401), so a page that loses its stream gets a new ticket and reopens it with
+`&after=<the last id it received>`."""
 
 from __future__ import annotations
 
@@ -14,11 +20,13 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from domain import GAMES
 from events.envelope import Lifecycle
 from events.store import EventStore
+from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
-from service.api.context import executor, known_game, players, visible_version
-from service.api.players import caller, inbox, inbox_entry
+from service.api.context import executor, json_body, known_game, players, tickets, visible_version
+from service.api.players import caller, inbox_entry, inbox_of
 from service.errors import ApiError
 from service.schemas import responses
+from service.schemas.common import StreamTicketSchema, parse
 
 bp = Blueprint("streams", __name__, url_prefix="/v1")
 
@@ -45,6 +53,21 @@ def resume_after() -> int:
     return int(value)
 
 
+@bp.post("/stream-tickets")
+def issue_stream_ticket() -> tuple[dict[str, Any], int]:
+    """A ticket that opens one stream, once, within 30 s, as the request's token would: a game's
+    stream as the token's seat, or the token's player's inbox."""
+    body = parse(StreamTicketSchema, json_body())
+    if body["stream"] == "inbox":
+        grant, path = StreamGrant(caller().id), "/v1/players/me/inbox/stream"
+    else:
+        store = executor().store
+        record = store.games.get(known_game(body["game_id"]))
+        grant, path = auth.seat_grant(store, record), f"/v1/games/{record.id}/stream"
+    ticket = tickets().issue(grant)
+    return {"ticket": ticket, "expires_in": TICKET_SECONDS, "url": f"{path}?ticket={ticket}"}, 201
+
+
 @bp.get("/games/<game:game_id>/stream")
 def game_stream(game_id: str) -> Response:
     """The game's events after the client's last one, then each new one as it is appended; the
@@ -52,7 +75,7 @@ def game_stream(game_id: str) -> Response:
     is cancelled."""
     store = executor().store
     record = store.games.get(known_game(game_id))
-    seat = auth.seat_for(store, record)
+    seat = auth.stream_seat(store, tickets(), record)
     after = resume_after()
     if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
@@ -84,9 +107,9 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
 def inbox_stream() -> Response:
     """The player's inbox now (an `inbox` message), then a `game` message each time one of
     their games changes whose turn it is or ends."""
-    player = caller()
+    player = auth.stream_player(players(), tickets())
     position = executor().store.feed.position()
-    return event_stream(_inbox_messages(player.id, position, inbox(),
+    return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
                                         current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
 
 
