@@ -114,3 +114,16 @@ def test_a_forks_hidden_cards_are_not_the_ones_the_originals_public_log_shows(
     path.write_text("\n".join(lines))
     verified = run_cli("verify", str(path))
     assert verified.returncode == 0 and "verified" in verified.stdout, verified.stdout
+
+
+def test_a_taki_game_forked_in_play_deals_its_hidden_cards_anew_too() -> None:
+    api = ContractClient(create_app(unlimited(admin_token="a" * 32), client=fakeredis.FakeRedis()).test_client())
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    play_moves(api, game_id, seat_all(api, game_id, 2), 2)
+    version = api.get(f"/v1/games/{game_id}").json["version"]
+    fork = api.post(f"/v1/games/{game_id}/fork", json={"version": version}, headers=bearer("a" * 32)).json["id"]
+    tokens = seat_all(api, fork, 2)
+    redealt = all_events(api, fork, bearer(tokens[1]))[version:]
+    assert [e["type"] for e in redealt] == ["hidden_cards_redealt"] and redealt[0]["actor"] == "fork"
+    assert redealt[0]["payload"]["hands"][1] == api.get(f"/v1/games/{fork}", headers=bearer(tokens[1])).json["table"]["hand"]
+    assert set(redealt[0]["payload"]["hands"][0]) == {"?"}
