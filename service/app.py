@@ -18,6 +18,7 @@ from service import conditional, cors, limits, metrics, observability
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.api.streams import bp as streams
+from service.bodies import CappedRequest
 from service.config import Config
 from service.errors import handle_error
 
@@ -43,6 +44,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
         waiting = redis.Redis.from_url(config.redis_url, max_connections=100_000, health_check_interval=30,
                                        socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
     app = Flask("meeple")
+    app.request_class = CappedRequest  # a chunked body over the limit is a 413, as one with a Content-Length is
     app.url_map.converters["game"] = GameId
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes

@@ -69,7 +69,9 @@ def serve(args: argparse.Namespace) -> None:
         _Gunicorn(config, {
             "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
-            "worker_class": "gevent",  # an open event stream costs a greenlet, not a thread
+            # gevent: an open event stream costs a greenlet, not a thread; gunicorn's own error
+            # answers (a request it cannot read) are problem+json like the API's
+            "worker_class": "service.serving.ProblemWorker",
             "worker_connections": config.connections,
             "accesslog": "-" if args.access_log else None,
             # the path without its query, which may hold a stream ticket; no referrer either

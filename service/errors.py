@@ -9,6 +9,7 @@ from typing import Any
 
 import redis
 from flask import Response, g, has_request_context
+from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -22,6 +23,7 @@ from events.envelope import (
     SeatUnavailable,
     VersionConflict,
 )
+from service.problems import problem_body
 
 log = logging.getLogger("meeple")
 
@@ -43,11 +45,9 @@ class StaleIfMatch(Exception):
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
-    body = {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
-            "code": code, "detail": detail, **extra}
     if has_request_context():
         g.problem_code = code  # for the request's log line and metrics
-    return Response(json.dumps(body), status, mimetype="application/problem+json")
+    return Response(json.dumps(problem_body(status, code, detail, **extra)), status, mimetype="application/problem+json")
 
 
 def challenge(reason: str | None) -> str:
@@ -90,6 +90,8 @@ def handle_error(error: Exception) -> Response:
             return problem(409, "cannot_leave", str(error), reason=error.reason)
         case GameNotFound():
             return problem(404, "game_not_found", str(error))
+        case ParseException():  # gunicorn, reading a chunked body the API asked for, found it broken
+            return problem(400, "bad_request", f"The request's body could not be read: {error}.")
         case redis.ConnectionError() | redis.TimeoutError():
             log.error("store unavailable: %s", error)
             return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -54,6 +55,30 @@ def test_oversized_deep_and_broken_bodies(setup: tuple[ContractClient, str, str,
     assert is_problem(api.post(url, data='{"seats": ' + "9" * 5000 + "}", headers=auth), 400)
     assert is_problem(api.post(url, data="", headers=auth), 422)
     assert is_problem(api.post(url, data='{"type": "draw"}', headers={"Authorization": f"Bearer {token}"}), 415)
+
+
+def test_a_chunked_body_over_the_limit_is_refused_413_like_one_with_a_content_length(
+    setup: tuple[ContractClient, str, str, Any]
+) -> None:
+    """A body sent without a Content-Length (chunked: the server ends the stream) is held to the
+    same limit, not cut short at it and then read as broken JSON."""
+    api, game_id, token, _ = setup
+    url = f"/v1/games/{game_id}/commands"
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    big = b'{"type": "draw", "pad": "' + b"x" * 1_000_000 + b'"}'
+    assert is_problem(api.post(url, data=big, headers=headers), 413)
+
+    def chunked(body: bytes) -> Any:
+        """`body` as gunicorn hands on a chunked one: no length, and a stream it ends itself."""
+        return api.post(url, input_stream=io.BytesIO(body), headers=headers | {"Transfer-Encoding": "chunked"},
+                        environ_overrides={"wsgi.input_terminated": True})
+
+    answer = chunked(big)
+    assert is_problem(answer, 413) and answer.json["code"] == "request_entity_too_large"
+    edge = b'{"type": "draw", "pad": "' + b"x" * (65536 - 27) + b'"}'
+    assert len(edge) == 65536  # exactly the limit: read whole
+    assert is_problem(chunked(edge), 422) and is_problem(chunked(edge + b" "), 413)
+    assert is_problem(chunked(b'{"type": "x"}'), 422)  # read whole, parsed, refused for what it says
 
 
 def test_unicode_oddities(setup: tuple[ContractClient, str, str, Any]) -> None:

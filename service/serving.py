@@ -1,0 +1,63 @@
+"""The gunicorn worker that serves the API: gunicorn's gevent worker, except that what gunicorn
+refuses itself, before the API runs (a control character in a header, a malformed request line,
+version or chunk, too many headers), is answered with problem+json like every other error rather
+than with gunicorn's HTML page. Gunicorn still chooses the status and logs the request."""
+
+from __future__ import annotations
+
+import json
+import socket
+from http import HTTPStatus
+from typing import Any, cast
+
+from gunicorn import util
+from gunicorn.http.message import Request
+from gunicorn.workers.ggevent import GeventWorker
+
+from service.problems import problem_body
+
+
+class ProblemWorker(GeventWorker):
+    """Gunicorn's gevent worker, whose own error answers are problem+json."""
+
+    def handle_error(self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException) -> None:
+        page = _Page(client)
+        super().handle_error(req, cast(socket.socket, page), addr, exc)
+        if page.status is None:  # gunicorn could not write its page either
+            return
+        answer = problem_answer(page.status, exc)
+        try:
+            util.write_nonblock(client, answer)
+        except OSError:
+            self.log.debug("Failed to send error message.")
+
+
+def problem_answer(status: int, error: BaseException) -> bytes:
+    """A whole HTTP/1.1 answer, closing the connection, for a request gunicorn refused with `status`."""
+    if status >= 500:
+        code, detail = "internal_error", "Something went wrong on our side."
+    else:
+        code, detail = HTTPStatus(status).name.lower(), f"The request could not be read: {error}"[:500]
+    body = json.dumps(problem_body(status, code, detail)).encode()
+    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
+            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+class _Page:
+    """Stands in for the client's socket while gunicorn writes its HTML error page: it keeps the
+    page's status and sends nothing."""
+
+    def __init__(self, client: socket.socket) -> None:
+        self.client = client
+        self.status: int | None = None
+
+    def gettimeout(self) -> float:
+        return 0.0  # already non-blocking, as far as gunicorn's writer asks
+
+    def sendall(self, data: bytes) -> None:
+        if self.status is None:
+            self.status = int(data.split(b" ", 2)[1])  # HTTP/1.1 400 Bad Request
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
