@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,25 +34,33 @@ def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) ->
         time.sleep(0.1)
 
 
+@contextmanager
+def serving(data: Path, settings: dict[str, str] | None = None, *options: str) -> Iterator[str]:
+    """`meeple serve` with its own embedded store under `data` (its output in `data/serve.log`),
+    with `MEEPLE_*` `settings` and command-line `options`; its base URL while it runs."""
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+    # the tests make far more requests from one address than a client should (limits: test_operations.py)
+    env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off"} | (settings or {})
+    with (data / "serve.log").open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data / "var"), *options],
+            cwd=Path(__file__).parents[2], env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        url = f"http://127.0.0.1:{port}"
+        wait_until_healthy(url, process, data / "serve.log")
+        try:
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a server started as a user would, with its own embedded store."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("serve")
-    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
-    # the tests make far more requests from one address than a client should (limits: test_operations.py)
-    env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off"}
-    log = (data / "serve.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data / "var")],
-        cwd=Path(__file__).parents[2], env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    wait_until_healthy(url, process, data / "serve.log")
-    yield url
-    process.terminate()
-    process.wait(timeout=20)
-    log.close()
+    with serving(tmp_path_factory.mktemp("serve")) as url:
+        yield url
 
 
 @pytest.fixture

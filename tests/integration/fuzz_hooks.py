@@ -38,6 +38,8 @@ class Tokens:
     def get(self, case: Case, ctx: object) -> str | None:
         if case.path.startswith("/v1/players/me"):
             return PLAYER
+        if case.path == "/v1/stream-tickets":
+            return TOKENS[TABLE][0]
         return TOKENS.get((case.path_parameters or {}).get("game_id", ""), [None])[0]
 
     def set(self, case: Case, token: str, ctx: object) -> None:
@@ -74,6 +76,8 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
             case.body = SENSIBLE_GAMES[pick // 2 % len(SENSIBLE_GAMES)]
         case "joinGame":
             case.body = {"name": "fuzz"}
+        case "createStreamTicket":
+            case.body = {"stream": "game", "game_id": TABLE}
         case "submitCommand":
             game_id = case.path_parameters["game_id"]
             ours = {f"Bearer {token}" for token in TOKENS.get(game_id, [])}
