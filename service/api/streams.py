@@ -75,8 +75,8 @@ def game_stream(game_id: str) -> Response:
     is cancelled."""
     store = executor().store
     record = store.games.get(known_game(game_id))
+    after = resume_after()  # before a ticket is used up, so that a bad resume point does not waste it
     seat = auth.stream_seat(store, tickets(), record)
-    after = resume_after()
     if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
     return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))

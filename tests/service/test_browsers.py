@@ -213,6 +213,9 @@ def test_a_reopened_stream_resumes_after_the_last_event_it_had(api: ContractClie
     fresh = ticket(api, tokens[0], stream="game", game_id=game_id)
     resumed = first_messages(api, f"/v1/games/{game_id}/stream?ticket={fresh}&after=3", 1)
     assert resumed[0].id == "4"
+    kept = ticket(api, tokens[0], stream="game", game_id=game_id)
+    assert api.get(f"/v1/games/{game_id}/stream?ticket={kept}&after=x").status_code == 422
+    assert first_messages(api, f"/v1/games/{game_id}/stream?ticket={kept}&after=4", 1)[0].id == "5"  # not used up
     fresh = ticket(api, tokens[0], stream="game", game_id=game_id)  # Last-Event-ID, when sent, wins
     resumed = first_messages(api, f"/v1/games/{game_id}/stream?ticket={fresh}&after=1", 1, headers={"Last-Event-ID": "2"})
     assert resumed[0].id == "3"
