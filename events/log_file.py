@@ -21,6 +21,10 @@ class LogInvalid(Exception):
     """A log file that cannot be replayed, and why."""
 
 
+class LogTooLong(LogInvalid):
+    """A log of more events than the reader takes."""
+
+
 @dataclass(frozen=True)
 class GameLog:
     game: Game  # type: ignore[type-arg]
@@ -29,6 +33,19 @@ class GameLog:
     names: tuple[str, ...]
     events: tuple[Any, ...]  # decoded domain events, version 1 first
     envelopes: tuple[dict[str, Any], ...]  # the event lines as written
+    state: Any = None  # the state the events fold to
+    # each (version, problem) of an event the rules would not have written there (Game.check): a
+    # broken seal, a card not from the committed order, a seat, card or citizen that is not there,
+    # a result other than the rules give, an event after the end
+    problems: tuple[tuple[int, str], ...] = ()
+    original_id: str | None = None  # the id the game had where it was exported, if the header says
+
+    def first_problem(self) -> str | None:
+        """The first event the rules would not have written, and why; None for a sound log."""
+        if not self.problems:
+            return None
+        version, problem = self.problems[0]
+        return f"Event {version} ({self.envelopes[version - 1]['type']}): {problem}"
 
 
 def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[str]:
@@ -40,11 +57,17 @@ def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[
                           "payload": envelope.payload, "actor": envelope.actor, "time": envelope.time}) + "\n"
 
 
-def read_log(lines: Iterable[str]) -> GameLog:
-    """The game a log file holds; raises LogInvalid saying what is wrong with it."""
+def read_log(lines: Iterable[str], max_events: int | None = None, first_problem: bool = False) -> GameLog:
+    """The game a log file holds; raises LogInvalid saying what is wrong with it (LogTooLong for
+    more than `max_events` events, told before any line is parsed). Every payload is read strictly
+    by its event's type and every event folded, each checked against the state before it (the
+    log's `problems`, all of them or, with `first_problem`, the first, where the fold stops);
+    nothing the events do to the rules escapes as another exception."""
     rows = [line for line in lines if line.strip()]
     if not rows:
         raise LogInvalid("The file is empty.")
+    if max_events is not None and len(rows) - 1 > max_events:
+        raise LogTooLong(f"The log holds {len(rows) - 1} events; this server imports up to {max_events}.")
     try:
         header, *entries = [json.loads(row) for row in rows]
     except (ValueError, RecursionError):
@@ -55,7 +78,7 @@ def read_log(lines: Iterable[str]) -> GameLog:
     if game is None:
         raise LogInvalid(f"Unknown game {header.get('game')!r}.")
     seats, options = header.get("seats"), header.get("options")
-    if not isinstance(options, dict) or not isinstance(seats, int) or not game.min_seats <= seats <= game.max_seats:
+    if not isinstance(options, dict) or type(seats) is not int or not game.min_seats <= seats <= game.max_seats:
         raise LogInvalid(f"The header needs `options` and `seats`, {game.min_seats} to {game.max_seats}.")
     try:
         parsed = game.parse_options(options, seats)
@@ -68,14 +91,49 @@ def read_log(lines: Iterable[str]) -> GameLog:
         try:
             events.append(game.events.decode(entry["type"], entry["schema_version"], entry["payload"]))
         except Exception as error:  # noqa: BLE001 - a missing field, a wrong type, an unknown event
-            raise LogInvalid(f"Event {number}: {error}") from None
-    try:
-        game.replay(parsed, seats, events)
-    except Exception as error:  # noqa: BLE001 - a log whose events do not fold is not a game
-        raise LogInvalid(f"The events do not replay: {error!r}") from None
+            raise LogInvalid(f"Event {number} ({_kind(entry)}): {error}") from None
+    state, problems = _fold(game, parsed, seats, events, entries, first_problem)
     given = header.get("names")
     names = tuple(
-        name if isinstance(name, str) and name.strip() and name.isprintable() and len(name) <= 64 else f"seat {seat}"
+        name if _printable(name) else f"seat {seat}"
         for seat, name in enumerate(given if isinstance(given, list) and len(given) == seats else [None] * seats)
     )
-    return GameLog(game, options, seats, names, tuple(events), tuple(entries))
+    original = header.get("id")
+    return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
+                   original if _printable(original) else None)
+
+
+def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]
+          entries: list[dict[str, Any]], first_problem: bool) -> tuple[Any, list[tuple[int, str]]]:
+    """The state `events` fold to, with each (version, problem) Game.check finds on the way. An
+    exception from the rules — which a log of nonsense may provoke in a fold that trusts its
+    events — refuses the log, naming the first problem found before it, or else the event."""
+    state, problems = game.initial(options, seats), []
+    number = 0
+    try:
+        for number, event in enumerate(events, start=1):
+            if problem := game.check(seats, state, event):
+                problems.append((number, problem))
+                if first_problem:
+                    return state, problems
+            state = game.evolve(state, event)
+        number += 1  # what every read of the last version shows:
+        game.status(state)
+        game.view(state, None)
+    except Exception as error:  # noqa: BLE001 - a log may not become a game whose reads fail
+        if problems:
+            version, problem = problems[0]
+            raise LogInvalid(f"Event {version} ({_kind(entries[version - 1])}): {problem}") from None
+        if number > len(events):
+            raise LogInvalid(f"The game the events end in cannot be shown: {error!r}") from None
+        raise LogInvalid(f"Event {number} ({_kind(entries[number - 1])}) does not replay: {error!r}") from None
+    return state, problems
+
+
+def _kind(entry: dict[str, Any]) -> str:
+    kind = entry.get("type")
+    return kind if isinstance(kind, str) and len(kind) <= 40 and kind.isprintable() else "?"
+
+
+def _printable(name: object) -> bool:
+    return isinstance(name, str) and bool(name.strip()) and name.isprintable() and len(name) <= 64

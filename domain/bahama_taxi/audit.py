@@ -1,9 +1,11 @@
 """Checking a finished game's log against its sealed shuffle: the pile is the one committed to
 and holds the game's cards, and every card placed, burned, dealt or drawn for a citizen came off
-the top of the pile in the committed order (§4, §6, §11)."""
+the top of the pile in the committed order (§4, §6, §11); and what else the rules would not have
+written (`consistency.py`)."""
 
 from __future__ import annotations
 
+from domain.bahama_taxi.consistency import inconsistency
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
@@ -22,7 +24,9 @@ from domain.core.shuffles import broken_redeal, broken_seal, taken_in_order
 
 
 def audit(state: TaxiState, event: Event) -> str | None:
-    """What in `event` does not follow from the sealed shuffle, given the state before it."""
+    """What in `event` does not follow from the sealed shuffle or the rules, given the state before it."""
+    if problem := inconsistency(state, event):
+        return problem
     pile = state.draw_pile
     match event:
         case DeckShuffled(order, salt, committed):

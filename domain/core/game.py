@@ -3,20 +3,62 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Annotated, Any, Generic, TypeVar, cast
 
 from domain.core.codec import EventCodec
 from domain.core.options import OptionsInvalid, describe_options, parse_options
 from domain.core.rng import Rng
 
-Seat = int
+SEAT = "seat"
+Seat = Annotated[int, SEAT]  # an int to every reader; the mark lets a log's check find each seat an event names
 Clock = Callable[[], float]  # seconds on a scale that never goes back: the only door time enters the rules by
 S = TypeVar("S")  # state
 C = TypeVar("C")  # command
 E = TypeVar("E")  # event
 Opt = TypeVar("Opt")  # options
+
+
+def seats_named(event: object) -> Iterator[int]:
+    """Every seat `event` names: each of its values typed `Seat`, in tuples and records too."""
+    yield from _seat_finder(type(event))(event)
+
+
+_FINDERS: dict[Any, Callable[[Any], Iterator[int]]] = {}
+
+
+def _seat_finder(kind: Any) -> Callable[[Any], Iterator[int]]:
+    if kind not in _FINDERS:
+        _FINDERS[kind] = lambda value: iter(())  # a type that holds itself
+        _FINDERS[kind] = _find_seats(kind)
+    return _FINDERS[kind]
+
+
+def _find_seats(kind: Any) -> Callable[[Any], Iterator[int]]:
+    if typing.get_origin(kind) is Annotated and SEAT in kind.__metadata__:
+        return lambda value: iter(() if value is None else (value,))
+    inner = [argument for argument in typing.get_args(kind) if argument not in (Ellipsis, type(None))]
+    if typing.get_origin(kind) is tuple:
+        finders = [_seat_finder(argument) for argument in inner]
+        return lambda value: (seat for index, item in enumerate(value) for seat in finders[min(index, len(finders) - 1)](item))
+    if inner:  # X | None
+        finder = _seat_finder(inner[0])
+        return lambda value: iter(()) if value is None else finder(value)
+    if dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind, include_extras=True)
+        fields = [(field.name, _seat_finder(hints[field.name])) for field in dataclasses.fields(kind)]
+        fields = [(name, finder) for name, finder in fields if finder is not _NOTHING]
+        return lambda value: (seat for name, finder in fields for seat in finder(getattr(value, name)))
+    return _NOTHING
+
+
+def _nothing(value: Any) -> Iterator[int]:
+    return iter(())
+
+
+_NOTHING = _nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +125,9 @@ class Game(Generic[S, C, E, Opt]):
     forfeit_command: Callable[[Seat], C]  # how a seat leaves the game for good
     response_seconds: Callable[[S], int | None]  # a deadline the rules themselves set on the seats to move
     render: Callable[[S, Seat | None], str]  # the state as text for people, as `seat` (or a spectator) sees it
-    # what is wrong with an event given the state before it, as far as the sealed shuffles decide
-    # it (a broken seal, a card not taken from where the committed order puts it); games of no chance have nothing
+    # what is wrong with an event given the state before it, which the fold (that never refuses)
+    # would record all the same: a broken seal, a card not taken from where the committed order puts
+    # it, a card, area, piece or citizen that is not there, a result other than the rules give
     audit: Callable[[S, E], str | None] = lambda state, event: None
     # the listed command that one the rules also accept stands for (a piece named by its id
     # rather than its square), or None for a batch: several listed commands sent as one (a run
@@ -120,12 +163,22 @@ class Game(Generic[S, C, E, Opt]):
     def describe_options(self) -> list[dict[str, Any]]:
         return describe_options(self.options_type)
 
+    def check(self, seats: int, state: S, event: E) -> str | None:
+        """What is wrong with `event` coming after `state` in a log of `seats` seats, or None: an
+        event after the end, a seat that does not play, or what the game's audit finds."""
+        if self.status(state).finished:
+            return "the game is already over"
+        if (seat := next((seat for seat in seats_named(event) if not 0 <= seat < seats), None)) is not None:
+            return f"there is no seat {seat}"
+        return self.audit(state, event)
+
     def audit_log(self, options: Opt, seats: int, events: Sequence[E]) -> list[tuple[int, str]]:
         """Each (version, problem) of a complete log whose shuffles are revealed: an empty list
-        means every shuffle matches its commitment and every card came from the committed order."""
+        means every shuffle matches its commitment, every card came from the committed order and
+        every event names what is there (see `check`)."""
         problems, state = [], self.initial(options, seats)
         for version, event in enumerate(events, start=1):
-            if problem := self.audit(state, event):
+            if problem := self.check(seats, state, event):
                 problems.append((version, problem))
             state = self.evolve(state, event)
         return problems

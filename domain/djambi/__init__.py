@@ -15,6 +15,7 @@ The full rules are `docs/rules/djambi.md`; each function cites the section it ap
 """
 
 from domain.core.game import Game
+from domain.djambi.audit import audit
 from domain.djambi.bot import BOTS
 from domain.djambi.commands import Command, Resign
 from domain.djambi.events import CODEC, Event
@@ -47,4 +48,5 @@ DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = Game(
     listed_form=listed_form,
     response_seconds=response_seconds,
     render=render,
+    audit=audit,
 )

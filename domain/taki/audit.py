@@ -1,11 +1,13 @@
 """Checking a finished game's log against its sealed shuffles: each shuffle is the one committed
 to and holds the cards it must, and every card dealt, drawn or turned came off the top of the
-pile in the committed order (§3, §12)."""
+pile in the committed order (§3, §12); and what else the rules would not have written
+(`consistency.py`)."""
 
 from __future__ import annotations
 
 from domain.core.shuffles import broken_redeal, broken_seal, taken_in_order
 from domain.taki.cards import DECK
+from domain.taki.consistency import inconsistency
 from domain.taki.events import (
     CardsDrawn,
     DeckShuffled,
@@ -21,7 +23,9 @@ WHOLE_DECK = sorted(card.id for card in DECK)
 
 
 def audit(state: TakiState, event: Event) -> str | None:
-    """What in `event` does not follow from the sealed shuffles, given the state before it."""
+    """What in `event` does not follow from the sealed shuffles or the rules, given the state before it."""
+    if problem := inconsistency(state, event):
+        return problem
     pile = [card.id for card in state.draw_pile]
     match event:
         case DeckShuffled(order, salt, committed):

@@ -106,5 +106,5 @@ def test_a_log_from_a_newer_server_is_refused_by_one_without_its_version(
         api: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
     _, current, _ = exported_at_both_versions(api)
     monkeypatch.setitem(GAMES, "djambi", DJAMBI)
-    with pytest.raises(LogInvalid, match="Event 1: no event 'game_started' at schema version 2"):
+    with pytest.raises(LogInvalid, match=r"Event 1 \(game_started\): no event 'game_started' at schema version 2"):
         read_log(current)
