@@ -105,6 +105,8 @@ class GameRecord:
     reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
     rematch_of: str | None = None  # the finished game this one is the rematch of
     rematch: str | None = None  # this game's rematch, once one was asked for
+    imported: bool = False  # loaded from an exported log (POST /v1/games/import), not played here
+    original_id: str | None = None  # an imported game's id where it was exported, if its log names it
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""

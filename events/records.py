@@ -30,10 +30,12 @@ class GameRecords:
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
         spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
+        imported: bool = False, original_id: str | None = None,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
         An `unlisted` game is never shown in a listing; a `reserved` seat (seat → registered player
-        id) can be taken by its player only."""
+        id) can be taken by its player only. An `imported` game is loaded from a log, which may name
+        the game's `original_id`."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -48,6 +50,10 @@ class GameRecords:
             pipe.hset(keys.meta(game_id), "unlisted", 1)
         if rematch_of is not None:
             pipe.hset(keys.meta(game_id), "rematch_of", rematch_of)
+        if imported:
+            pipe.hset(keys.meta(game_id), "imported", 1)
+        if original_id is not None:
+            pipe.hset(keys.meta(game_id), "original_id", original_id)
         if reserved:
             pipe.hset(keys.reservations(game_id), mapping={str(seat): player_id for seat, player_id in reserved.items()})
         pipe.zadd(keys.game_index(), {game_id: now})
@@ -210,4 +216,6 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         reserved={int(seat): player_id.decode() for seat, player_id in reserved.items()},
         rematch_of=meta[b"rematch_of"].decode() if b"rematch_of" in meta else None,
         rematch=meta[b"rematch"].decode() if b"rematch" in meta else None,
+        imported=meta.get(b"imported") == b"1",
+        original_id=meta[b"original_id"].decode() if b"original_id" in meta else None,
     )

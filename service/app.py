@@ -48,6 +48,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.url_map.converters["game"] = GameId
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
+    app.config["MEEPLE_MAX_IMPORT_EVENTS"] = config.max_import_events
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.config["MEEPLE_LOBBY_SECONDS"] = config.lobby_seconds

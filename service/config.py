@@ -44,6 +44,8 @@ class Config:
     max_body_bytes: int = 64 * 1024
     connections: int = 1000  # requests (event streams included) each API process serves at once
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
+    # events an imported log may hold: a 10-seat TAKI tournament of random bots runs to some 26,000
+    max_import_events: int = 100_000
     admin_token: str | None = None  # may export a game's log before the game is over
     lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
@@ -63,6 +65,7 @@ class Config:
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             connections=int(env.get("MEEPLE_CONNECTIONS", cls.connections)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
+            max_import_events=int(env.get("MEEPLE_MAX_IMPORT_EVENTS", cls.max_import_events)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
             stream_heartbeat_ms=int(env.get("MEEPLE_STREAM_HEARTBEAT_MS", cls.stream_heartbeat_ms)),
             rate_per_token=Rate.parse(env["MEEPLE_RATE_PER_TOKEN"]) if "MEEPLE_RATE_PER_TOKEN" in env else cls.rate_per_token,

@@ -16,8 +16,8 @@ from marshmallow import ValidationError
 from domain import GAMES
 from domain.core.game import Budget
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
-from events.log_file import LogInvalid, export_lines, read_log
-from service import auth
+from events.log_file import export_lines
+from service import auth, imports
 from service.api.context import executor, json_body, known_game, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
@@ -149,22 +149,16 @@ def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @bp.post("/games/import")
 def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
-    """A new, finished, read-only game from an exported log (JSON Lines)."""
+    """A new, finished, read-only game from an exported log (JSON Lines), checked as strictly as a
+    live game before anything is stored (service/imports.py)."""
     request.max_content_length = current_app.config["MEEPLE_MAX_IMPORT_BYTES"]
     if request.mimetype != "application/x-ndjson":
         raise ApiError(415, "unsupported_media_type", "Send the log as application/x-ndjson, as the export gives it.")
-    try:
-        log = read_log(request.get_data().decode("utf-8").splitlines())
-    except UnicodeDecodeError:
-        raise ApiError(400, "invalid_log", "The log is not UTF-8 text.") from None
-    except LogInvalid as problem:
-        raise ApiError(422, "invalid_log", str(problem)) from None
-    final = log.game.replay(log.game.parse_options(log.options, log.seats), log.seats, log.events)
-    if not log.game.status(final).finished:
-        raise ApiError(422, "invalid_log", "Only the log of a finished game can be imported.")
+    body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
+    log = imports.off_the_loop(lambda: imports.checked_log(body, limit))
     store = executor().store
     game_id = auth.new_token()[:16]
-    store.games.create(game_id, log.game.name, log.options, log.seats)
+    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, original_id=log.original_id)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
     events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]

@@ -31,6 +31,8 @@ def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
         "unlisted": record.unlisted,
         "rematch_of": record.rematch_of,
         "rematch": record.rematch if seated else None,
+        "imported": record.imported,
+        "original_id": record.original_id,
     }
 
 
