@@ -334,12 +334,15 @@ def _answer_plus3(table: Table, play: Play) -> None:
 
 
 def _draw(table: Table, seat: Seat) -> None:
-    """Draw one card, or the whole +2 stack; the turn ends (§12)."""
+    """Draw one card, or the whole +2 stack; the turn ends (§12). Under the strict option a seat
+    holding a card it may play may not draw, judged on the hand it acts with: a last-card
+    penalty it owes comes first (§13.1), but its cards are unseen and may come from a reshuffle."""
+    acting_with = table.state
     _turn_action(table, seat)
     state = table.state
     if state.phase in (Phase.IN_RUN, Phase.KING_FOLLOW_UP):
         raise RuleViolation("draw_not_allowed", "You cannot draw now: close or end your turn.")
-    if state.options.draw_requires_no_legal_play and legal_plays(state, seat):
+    if state.options.draw_requires_no_legal_play and legal_plays(acting_with, seat):
         raise RuleViolation("must_play", "You hold a card you can play.")
     if state.plus2_stack:
         table.emit(Plus2StackTaken(seat, state.plus2_stack))

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from domain.core.errors import RuleViolation
 from domain.core.options import OptionsInvalid
-from domain.core.rng import ScriptedRng
+from domain.core.rng import ScriptedRng, SeededRng
 from domain.taki import TAKI
 from domain.taki.cards import Color
-from domain.taki.commands import EndTurn, Pass
+from domain.taki.commands import Command, Draw, EndTurn, Pass
 from domain.taki.events import CardsDrawn, GameEnded, LastCardPenalty, PlayerSkipped, TurnStarted
 from domain.taki.options import KingOnPlus3, LastCardRule, SuperTakiAfterKing, TakiClose, TakiOptions
-from domain.taki.state import Run
+from domain.taki.rules import decide
+from domain.taki.state import Run, TakiState
 from tests.domain.taki.table import apply, given, play, rejected
 
 A, B, C, D = 0, 1, 2, 3
@@ -163,3 +165,22 @@ def test_timeout_commands_follow_section_17_3() -> None:
     assert response_seconds(window) == 30
     strict = given(["r9", "", "", ""], options=TakiOptions(draw_requires_no_legal_play=True))
     assert timeout_command(strict, A) == play(strict, A, "r9")
+
+
+def test_a_strict_draw_is_judged_on_the_hand_held_before_an_owed_penalty() -> None:
+    """A seat that owes the last-card penalty draws it before its action (§13.1): whether it may
+    draw under `draw_requires_no_legal_play` does not hang on the penalty cards, which it has not
+    seen and which a reshuffle deals by chance — so the listed commands and `decide` agree."""
+    state = given(["b9", ""], lead="r5", discard="g3 y7 r3 b4 g6 y6 r8 r5", pile="", filler=0, owed=(1, None),
+                  options=TakiOptions(draw_requires_no_legal_play=True, last_card_penalty=4))
+    listed = Draw(A) in TAKI.legal_commands(state, A)
+    verdicts = {violation_with(state, Draw(A), SeededRng(seed)) is None for seed in range(30)}
+    assert listed and verdicts == {True}
+
+
+def violation_with(state: TakiState, command: Command, rng: SeededRng) -> RuleViolation | None:
+    try:
+        decide(state, command, rng)
+    except RuleViolation as problem:
+        return problem
+    return None
