@@ -131,7 +131,7 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
         case TurnSkipped(seat, _, reason):  # a skipped pawn turn does nothing at all (§7.3)
             if reason is SkipReason.SKIPPED_BY_FIVE:  # the whole turn
                 return replace(state, skip_pending=state.skip_pending - {seat}, pawns_to_go=())
-            return state
+            return replace(state, phase=Phase.END, dropoff_choice=())  # over: no cab was chosen to go first
         case DieRolled(_, _, value, targets):
             return replace(state, die=value, steps_left={4: 4, 5: 1}.get(value, value), targets=targets)
         case PawnStepped(seat, pawn, _, to, target):
@@ -180,12 +180,13 @@ def _apply(state: TaxiState, event: Event) -> TaxiState:
             return replace(_take(state, card), citizens=_with_citizen(state, replace(waited, destination=card, cancelled=cancelled)))
         case TurnEnded(seat, pawn):
             cab = state.cab(seat, pawn)
-            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, last_turn_end=version)))
+            return replace(state, pawns=_with_pawn(state, seat, pawn, replace(cab, last_turn_end=version)), dropoff_choice=())
         case PlayerForfeited(seat):
             riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
             cards = tuple(card for c in riders for card in state.person(c).cards)
             gone = state.pawns[:seat] + (tuple(Pawn(None) for _ in state.pawns[seat]),) + state.pawns[seat + 1:]
-            return replace(state, pawns=gone, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
+            left = replace(state, pawns=gone, discard=state.discard + cards, forfeited=state.forfeited + (seat,))
+            return replace(left, pawns_to_go=(), dropoff_choice=()) if seat == state.current else left
         case GameEnded(incomes, ranking, reason):
             return replace(state, phase=Phase.OVER, result=Result(incomes, ranking, reason))
         case _:

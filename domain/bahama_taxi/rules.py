@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import assert_never
 
 from domain.bahama_taxi.board import DISTANCE, NEIGHBOURS, adjacent
 from domain.bahama_taxi.boarding import (
@@ -77,6 +78,8 @@ def violation(state: TaxiState, command: Command) -> RuleViolation | None:
             return _transferring(state, command)
         case Skip():  # a deadline passed: the turn goes as it stands
             return None
+        case _:
+            assert_never(command)
 
 
 # §11.8, §11.12: which cab acts
@@ -180,6 +183,15 @@ def _aim(state: TaxiState, step: Step) -> RuleViolation | None:
     return None
 
 
+def _target_fixed(state: TaxiState) -> RuleViolation | None:
+    """§11.10: a 4's target is the farthest destination aboard at the roll, so until the cab
+    stops no passenger boards, changes cab or changes where it goes."""
+    if state.die == 4 and state.phase in (Phase.START, Phase.MOVE):
+        return RuleViolation("target_fixed", "On a 4 the cab's passengers and where they go stay as at the roll until it "
+                                             "stops (§11.10).")
+    return None
+
+
 def can_step(state: TaxiState) -> bool:
     """Whether the roll still allows a step somewhere."""
     here = state.cab(state.current, state.pawn).area
@@ -206,7 +218,7 @@ def _collecting(state: TaxiState, citizen: str) -> RuleViolation | None:
         return RuleViolation("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
     if state.phase is not Phase.START:
         return RuleViolation("wrong_phase", "A passenger from God is collected only before the cab moves.")
-    return pickup_violation(collector(state, citizen), citizen, from_god=True)
+    return _target_fixed(state) or pickup_violation(collector(state, citizen), citizen, from_god=True)
 
 
 def collector(state: TaxiState, citizen_id: str) -> TaxiState:
@@ -303,6 +315,8 @@ def _rerouting(state: TaxiState, reroute: Reroute) -> RuleViolation | None:
         return RuleViolation("wrong_phase", "A passenger is rerouted before the cab moves or after it has moved (§11.11).")
     if state.dropoff_choice:
         return RuleViolation("dropoff_choice_pending", f"Choose the passenger who gets out first: {', '.join(state.dropoff_choice)} (§11.11).")
+    if reroute.end is End.TO and (problem := _target_fixed(state)):
+        return problem
     if reroute.passenger not in state.cab(state.current, state.pawn).riders:
         return RuleViolation("not_your_passenger", f"{reroute.passenger} does not ride in the cab whose turn it is.")
     if reroute.card not in state.hands[state.current]:
@@ -330,6 +344,8 @@ def _transferring(state: TaxiState, transfer: Transfer) -> RuleViolation | None:
         return RuleViolation("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
     if state.phase is not Phase.START or state.moved_this_turn:
         return RuleViolation("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
+    if problem := _target_fixed(state):
+        return problem
     if {transfer.from_pawn, transfer.to_pawn} != {0, 1}:
         return RuleViolation("wrong_pawn", "Name one cab to give and the other to take.")
     giver, taker = state.cab(state.current, transfer.from_pawn), state.cab(state.current, transfer.to_pawn)

@@ -92,8 +92,8 @@ class TaxiState:
     version: int = 0  # events folded so far
     draw_pile: tuple[Card, ...] = ()
     discard: tuple[Card, ...] = ()
-    set_aside: tuple[Card, ...] = ()
-    hands: tuple[tuple[Card, ...], ...] = ()  # per seat, with the four-card hand (§11.11)  # start cards kept for a citizen during setup (§11.5, §11.6)
+    set_aside: tuple[Card, ...] = ()  # start cards kept for a citizen during setup (§11.5, §11.6)
+    hands: tuple[tuple[Card, ...], ...] = ()  # per seat, with the four-card hand (§11.11)
     pawns: tuple[tuple[Pawn, ...], ...] = ()  # per seat
     citizens: tuple[Citizen, ...] = ()  # every citizen so far: c1, c2, … in the order they appeared
     waiting: tuple[str, ...] = ()

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.bahama_taxi import BAHAMA_TAXI
-from domain.bahama_taxi.commands import DropOff, End, EndTurn, Move, PickUp, Reroute, Step, Transfer
-from domain.bahama_taxi.events import PassengerDroppedOff
+from domain.bahama_taxi.commands import DropOff, End, EndTurn, Forfeit, Move, PickUp, Reroute, Skip, Step, Transfer
+from domain.bahama_taxi.events import DieRolled, PassengerDroppedOff, SkipReason, TurnSkipped
 from domain.bahama_taxi.state import Phase, TaxiState
 from domain.core.rng import ScriptedRng
-from tests.domain.bahama_taxi.city import A, B, city, rejected, send
+from tests.domain.bahama_taxi.city import A, B, C, city, rejected, send
 from tests.domain.bahama_taxi.test_scenarios import EIGHT, rolled
 
 
@@ -127,3 +127,42 @@ def test_with_dice_a_seat_moving_both_cabs_moves_cab_0_first() -> None:
     state = rolled_for_two_cabs(state, 2)
     assert state.pawn == 0 and {step.pawn for step in listed(state, Step)} == {0}  # type: ignore[attr-defined]
     assert rejected(state, Step(A, "QS", 1)) == "wrong_pawn"
+
+
+def test_a_seat_leaving_in_its_first_cabs_pawn_turn_hands_the_turn_to_the_next_seat() -> None:
+    for dice in (False, True):
+        state = city({A: ("9S", "JS"), B: ("KC", "QH"), C: ("5C", "7C")}, waiting=EIGHT[3:], two_cab_mode="both",
+                     movement="optional", dice=dice)
+        after = send(state, Forfeit(A), rng=ScriptedRng(dice=[2]))[1]
+        assert after.current == B and not BAHAMA_TAXI.legal_commands(after, A) and BAHAMA_TAXI.legal_commands(after, B)
+
+
+def test_a_timeout_during_a_drop_off_choice_leaves_no_choice_to_the_next_seat() -> None:
+    riders = {A: ["4C.1→JS.1", "8H.1→JS.2"]}
+    state = send(city({A: "9S", B: "KC"}, waiting=EIGHT, riders=riders, double_dropoff="separately"), Move(A, "JS"))[1]
+    assert state.dropoff_choice == ("c9", "c10")
+    after = send(state, Skip(A))[1]
+    assert after.current == B and after.dropoff_choice == () and not listed(after, DropOff)
+    assert after.cab(A).riders == ("c9", "c10") and after.income == state.income
+
+
+def test_on_a_four_the_cabs_passengers_stay_as_at_the_roll() -> None:
+    state = city({A: ("KH", "AH"), B: ("5C", "7C")}, waiting=EIGHT[3:], riders={(A, 0): ["5S→2D"]}, two_cab_mode="both",
+                 dice=True, hand_size=4, hands={A: ["JD", "9D", "4C", "6H"]})
+    state = rolled_for_two_cabs(state, 4)
+    assert state.die == 4 and state.targets == ("2D",)
+    assert not listed(state, Transfer) and rejected(state, Transfer(A, 0, 1, ("c6",))) == "target_fixed"
+    assert rejected(state, Reroute(A, "c6", End.TO, "JD")) == "target_fixed"
+    assert Reroute(A, "c6", End.FROM, "JD") in listed(state, Reroute)  # the fare only: the target stands
+
+
+def test_a_cab_whose_pawn_turn_was_skipped_does_not_get_it_back() -> None:
+    state = city({A: ("9S", "JS"), B: ("KC", "QH")}, waiting=EIGHT[3:], two_cab_mode="both", dice=True)
+    events, state = send(replace(state, current=B, pawn=1, pawns_to_go=(), phase=Phase.END), EndTurn(B),
+                         rng=ScriptedRng(dice=[6, 1]))
+    assert TurnSkipped(A, 0, SkipReason.DIE_SIX) in events and state.current == A and state.pawn == 1
+    events, state = send(state, Step(A, next(s.to for s in listed(state, Step)), 1), rng=ScriptedRng(dice=[3]))  # type: ignore[attr-defined]
+    if state.current == A:  # a citizen waits where it stopped
+        more, state = send(state, EndTurn(A), rng=ScriptedRng(dice=[3]))
+        events += more
+    assert state.current == B and not any(isinstance(e, DieRolled) and e.seat == A for e in events)
