@@ -34,10 +34,12 @@ def random_game(
     prefer: Callable[[Any], bool] = lambda command: True,
     max_commands: int = 20_000,
     must_end: bool = True,
+    interruptions: float = 0.0,
 ) -> Iterator[Step]:
     """Play from setup to the end: a random seat that may act picks a random legal command,
     one that `prefer`s nine times in ten when it has one. A game still going after
-    `max_commands` fails, unless it need not end (then it stops there)."""
+    `max_commands` fails, unless it need not end (then it stops there). With `interruptions`,
+    that share of the time the seat's deadline passes instead, and one time in ten it leaves."""
     chooser, rng = random.Random(seed), SeededRng(seed)
     state = game.replay(options, seats, game.setup(options, seats, rng))
     for _ in range(max_commands):
@@ -47,7 +49,10 @@ def random_game(
         seat = chooser.choice(status.to_move)
         legal = game.legal_commands(state, seat)
         preferred = [command for command in legal if prefer(command)]
-        command = chooser.choice(preferred if preferred and chooser.random() < 0.9 else legal)
+        if interruptions and chooser.random() < interruptions:
+            command = game.forfeit_command(seat) if chooser.random() < 0.1 else game.timeout_command(state, seat)
+        else:
+            command = chooser.choice(preferred if preferred and chooser.random() < 0.9 else legal)
         events = game.decide(state, command, rng)
         after = state
         for event in events:

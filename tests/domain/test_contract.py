@@ -1,4 +1,5 @@
-"""The contract every game in the registry keeps, checked over random games of random options.
+"""The contract every game in the registry keeps, checked over random games of random options
+in which, now and then, a seat's deadline passes or a seat leaves.
 
 In random reachable positions: a command is accepted exactly when it is listed among the
 legal commands of its seat — for every listed command, for variants of listed ones with a
@@ -32,6 +33,7 @@ from tests.playing import moves_on, random_game
 GAMES_PLAYED = 24  # random games of each game
 POSITIONS = 40  # positions checked in each game
 MUTATIONS = 3  # new values tried for each field of a listed command
+INTERRUPTIONS = 0.02  # the share of turns a deadline passes instead, one in ten of them a seat leaving
 LONGEST = 4000  # commands a game is played for at most (a ten-seat TAKI tournament may take tens of thousands)
 
 
@@ -183,12 +185,14 @@ def check_commands(game: Game, state: Any, seats: int, values: Values, chooser: 
     candidates.update(made_up(command_types(game), values, chooser, 4))
     to_move = game.status(state).to_move
     unlisted = {game.forfeit_command(seat) for seat in listed} | {game.timeout_command(state, seat) for seat in to_move}
-    for command in sorted(candidates - unlisted, key=repr):
-        seat = command.seat
-        form = game.listed_form(state, command)
-        if form is None:  # a batch of listed commands, accepted or refused as a whole
-            continue
-        assert accepted(game, state, command) == (form in listed.get(seat, set())), (command, form)
+    for command in sorted(candidates | unlisted, key=repr):
+        verdict = accepted(game, state, command)  # whatever the command, a rule violation or events
+        if command in listed.get(command.seat, set()):
+            assert verdict, command
+        elif command not in unlisted:  # a forfeit or a deadline's command is accepted without being listed
+            form = game.listed_form(state, command)
+            if form is not None:  # not a batch of listed commands, accepted or refused as a whole
+                assert verdict == (form in listed.get(command.seat, set())), (command, form)
 
 
 def strings(value: Any) -> set[str]:
@@ -231,7 +235,8 @@ def test_the_contract_holds_in_random_games(name: str, number: int) -> None:
     values = Values(seats)
     log = list(game.setup(options, seats, SeededRng(seed)))
     public = set().union(*(strings(to_primitive(game.redact(event, None))) for event in log))
-    steps = list(random_game(game, seats, options, seed, prefer=moves_on, max_commands=LONGEST, must_end=False))
+    steps = list(random_game(game, seats, options, seed, prefer=moves_on, max_commands=LONGEST, must_end=False,
+                              interruptions=INTERRUPTIONS))
     check_secrets(game, steps[0].before, tuple(log), seats, public)  # the opening: the shuffle, the deal
     checked = set(chooser.sample(range(len(steps)), min(POSITIONS, len(steps))))
     for index, step in enumerate(steps):
