@@ -59,21 +59,24 @@ class Feed:
 
     def take(self, group: str, consumer: str, count: int, block_ms: int | None) -> list[Announcement]:
         """Up to `count` announcements no member of `group` was given yet, waiting up to
-        `block_ms` for the first (None: not at all). A group the store lost (it restarted
-        without its last writes) is joined again, and nothing is given this time."""
+        `block_ms` for the first (None: not at all). Raises GroupLost if the store lost the
+        group (it restarted without its last writes): the member joins again, saying from when."""
         try:
             answer = self.waiting.xreadgroup(group, consumer, {keys.feed(): ">"}, count=count, block=block_ms)
         except redis.ResponseError as error:
             if "NOGROUP" not in str(error):
                 raise
-            self.join(group)
-            return []
+            raise GroupLost(group) from error
         return _announcements(cast(list[tuple[bytes, _Entries]], answer or []))
 
     def ack(self, group: str, announcements: list[Announcement]) -> None:
         """Tell the group that these announcements were handled."""
         if announcements:
             self.redis.xack(keys.feed(), group, *(entry_id for entry_id, _ in announcements))
+
+
+class GroupLost(Exception):
+    """The store no longer has the consumer group: it must be joined again."""
 
 
 def _announcements(answer: list[tuple[bytes, _Entries]]) -> list[Announcement]:

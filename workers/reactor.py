@@ -24,6 +24,7 @@ from rq.job import JobStatus
 from domain.core.game import GameStatus
 from events.envelope import Lifecycle
 from events.execute import Executor, Loaded
+from events.feed import GroupLost
 from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
@@ -193,9 +194,18 @@ class Reactor:
     def _consume(self, wait: bool) -> None:
         """React to the games announced on the feed, waiting up to a second for one if `wait`
         (what a store that restarted lost of the feed, the sweep reacts to)."""
-        announced = self.executor.store.feed.take(GROUP, self.name, 100, 1000 if wait else None)
+        try:
+            announced = self.executor.store.feed.take(GROUP, self.name, 100, 1000 if wait else None)
+        except GroupLost:
+            self._join_feed()
+            return
         for game_id in dict.fromkeys(game_id for _, game_id in announced):  # each game once
-            self.react(game_id)
+            try:
+                self.react(game_id)
+            except redis.ConnectionError:
+                raise
+            except Exception:  # one bad game holds up none of the others in the batch
+                log.exception("reaction failed", extra={"game_id": game_id})
         self.executor.store.feed.ack(GROUP, announced)
 
     def _guarded(self, work: Callable[[], T], failed: T) -> T:

@@ -17,7 +17,7 @@ from events.execute import Executor
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from tests.workers.conftest import reacting, wait_for
-from workers.reactor import Reactor
+from workers.reactor import GROUP, Reactor
 
 pytestmark = pytest.mark.redis
 
@@ -109,6 +109,28 @@ def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(
         assert wait_for(lambda: reacting(redis), timeout=10)
         started_game(executor, "new")
         assert wait_for(lambda: "new" in reacted, timeout=10)
+
+
+def test_one_game_whose_reaction_fails_holds_up_none_of_the_others_in_its_batch(
+    executor: Executor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reactor = Reactor(executor, sweep_seconds=60)
+    reacted: list[str] = []
+    react = reactor.react
+
+    def failing_for_one(game_id: str) -> int:
+        reacted.append(game_id)
+        if game_id == "bad":
+            raise RuntimeError("a bug in one game's reaction")
+        return react(game_id)
+
+    monkeypatch.setattr(reactor, "react", failing_for_one)
+    executor.store.feed.join(GROUP)
+    started_game(executor, "bad")
+    started_game(executor, "good")
+    reactor._consume(wait=False)
+    assert reacted == ["bad", "good"]
+    assert executor.store.redis.xpending(keys.feed(), GROUP)["pending"] == 0  # the batch acknowledged whole
 
 
 def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
