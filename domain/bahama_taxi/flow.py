@@ -26,7 +26,7 @@ from domain.bahama_taxi.events import (
 )
 from domain.bahama_taxi.evolve import evolve
 from domain.bahama_taxi.options import CancelledPassenger, DoubleDropoff, Movement, TwoPawnMode
-from domain.bahama_taxi.rules import can_drive, can_reroute, can_step, pickups
+from domain.bahama_taxi.rules import can_drive, can_reroute, can_step, must_drive_off, must_keep_moving, pickups
 from domain.bahama_taxi.state import Citizen, TaxiState
 from domain.core.game import Seat
 from domain.core.recorder import Recorder
@@ -77,8 +77,7 @@ def skip_next_seat(table: Table) -> None:
 def end_movement_if_stuck(table: Table) -> None:
     """Under mandatory movement, or on a 4, the cab that can take no allowed step stops."""
     state = table.state
-    compulsory = state.options.movement is Movement.MANDATORY or state.die == 4
-    if compulsory and not can_step(state):
+    if must_keep_moving(state) and not can_step(state):
         end_movement(table, MovementEnd.BLOCKED)
 
 
@@ -215,7 +214,7 @@ def _pawn_turn_goes_on(table: Table) -> bool:
     movement (§7.3), a 6 or a 4 with an empty cab (§11.10) skip it."""
     state = table.state
     seat, pawn = state.current, state.pawn
-    if not can_drive(state) and (state.options.movement is Movement.MANDATORY or (pawn == SMUGGLER and state.arrested(seat))):
+    if not can_drive(state) and (state.options.movement is Movement.MANDATORY or must_drive_off(state)):
         if state.options.dice:
             table.emit(DieRolled(seat, pawn, table.rng.randint(1, 6)))  # rolled, then found blocked
         table.emit(TurnSkipped(seat, pawn, SkipReason.BLOCKED))

@@ -96,7 +96,7 @@ def _pawn(state: TaxiState, pawn: int) -> RuleViolation | None:
     the other one, which then goes first (§11.8)."""
     if pawn == state.pawn:
         return None
-    if state.arrested(state.current) and state.pawn == SMUGGLER:
+    if must_drive_off(state):
         return RuleViolation("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
     if not can_switch(state) or pawn not in state.pawns_to_go:
         return RuleViolation("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
@@ -132,6 +132,16 @@ def _road(state: TaxiState, to: str) -> RuleViolation | None:
     return None
 
 
+def must_drive_off(state: TaxiState) -> bool:
+    """§11.12: the arrested smuggler's pawn turn drives it off the police's area."""
+    return state.pawn == SMUGGLER and state.arrested(state.current)
+
+
+def must_keep_moving(state: TaxiState) -> bool:
+    """§7.2, §11.10: a cab moves under mandatory movement, and takes every step of a 4."""
+    return state.options.movement is Movement.MANDATORY or state.die == 4
+
+
 def can_drive(state: TaxiState) -> bool:
     """Whether the acting pawn has somewhere to go: a hemmed-in pawn has not (§7.3)."""
     here = state.cab(state.current, state.pawn).area
@@ -140,7 +150,7 @@ def can_drive(state: TaxiState) -> bool:
 
 def _staying(state: TaxiState) -> RuleViolation | None:
     """§7.2: only under optional movement; §11.12: never the arrested smuggler."""
-    if state.arrested(state.current) and state.pawn == SMUGGLER:
+    if must_drive_off(state):
         return RuleViolation("must_move_arrested_smuggler", "The arrested smuggler must drive off this area (§11.12).")
     if state.options.movement is Movement.MANDATORY:
         return RuleViolation("stay_not_allowed", "Every cab must move one area each turn (movement = mandatory, §7.2).")
@@ -206,7 +216,7 @@ def _targets(state: TaxiState) -> tuple[str | None, ...]:
 
 def _stopping(state: TaxiState) -> RuleViolation | None:
     """§11.10: under optional movement the cab may stop early, except on a 4."""
-    if state.options.movement is Movement.MANDATORY or state.die == 4:
+    if must_keep_moving(state):
         return RuleViolation("must_keep_moving", "The cab must take every step of the roll (§11.10).")
     return _collection_pending(state)
 

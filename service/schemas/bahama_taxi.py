@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -19,6 +19,7 @@ from domain.bahama_taxi.commands import (
     PickUp,
     PlacePolice,
     Reroute,
+    Skip,
     Stay,
     Step,
     StopMoving,
@@ -149,5 +150,9 @@ def dump_command(command: Command) -> dict[str, Any]:
             return {"type": "reroute", "passenger": passenger, "end": end.value, "card": card}
         case EndTurn():
             return {"type": "end_turn"}
-        case _:
+        case Forfeit():
             return {"type": "forfeit"}
+        case Skip():  # a deadline's, never listed nor sent by a client
+            raise ValueError("a skipped turn has no command body")
+        case _:
+            assert_never(command)
