@@ -1,5 +1,6 @@
 """The code itself: `mypy --strict` passes on the whole package, ruff finds nothing (both
-configured in pyproject.toml), and each layer imports only the layers beneath it."""
+configured in pyproject.toml), each layer imports only the layers beneath it, and the rules import nothing but the standard
+library and cattrs."""
 
 from __future__ import annotations
 
@@ -52,6 +53,13 @@ def upward_imports(root: Path) -> list[str]:
 
 def test_each_layer_imports_only_the_layers_beneath_it() -> None:
     assert upward_imports(ROOT) == []
+
+
+def test_the_rules_import_nothing_but_the_standard_library_and_cattrs() -> None:
+    allowed = set(sys.stdlib_module_names) | {"domain", "cattrs"}
+    outside = [f"{path.relative_to(ROOT)} imports {module}" for path in sorted((ROOT / "domain").rglob("*.py"))
+               for module in imported(path, ROOT) if module.split(".")[0] not in allowed]
+    assert outside == []
 
 
 def test_an_upward_import_is_found_wherever_it_is_written(tmp_path: Path) -> None:
