@@ -1,6 +1,6 @@
 """The code itself: `mypy --strict` passes on the whole package, ruff finds nothing (both
-configured in pyproject.toml), each layer imports only the layers beneath it, and the rules import nothing but the standard
-library and cattrs."""
+configured in pyproject.toml), each layer imports only the layers beneath it, and the rules
+import nothing but the standard library and cattrs."""
 
 from __future__ import annotations
 
