@@ -24,6 +24,7 @@ from domain.bahama_taxi.commands import (
 )
 from domain.bahama_taxi.contraband import POLICE, SMUGGLER, Entry, arrest, entry, police_areas
 from domain.bahama_taxi.events import (
+    EndReason,
     Event,
     MovementEnd,
     PassengerRerouted,
@@ -199,6 +200,6 @@ def _forfeit(table: Table, seat: Seat) -> None:
     was_current = seat == table.state.current
     table.emit(PlayerForfeited(seat))
     if len(table.state.playing()) < 2:
-        finish(table, "forfeit")
+        finish(table, EndReason.FORFEIT)
     elif was_current:
         next_turn(table)

@@ -265,11 +265,18 @@ class PlayerForfeited:
     seat: Seat
 
 
+class EndReason(StrEnum):
+    NO_CITIZENS_WAITING = "no_citizens_waiting"  # §9
+    ROUND_LIMIT = "round_limit"  # the stall guard (§9)
+    FORFEIT = "forfeit"  # one seat left playing (Meeple's rule for leaving)
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     incomes: tuple[int, ...]
     ranking: tuple[tuple[Seat, ...], ...]
-    reason: str
+    reason: EndReason
+
 
 
 Event = (

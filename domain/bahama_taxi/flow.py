@@ -11,6 +11,7 @@ from domain.bahama_taxi.events import (
     DestinationDrawn,
     DieRolled,
     DropOffChoice,
+    EndReason,
     Event,
     GameEnded,
     MovementEnd,
@@ -148,7 +149,7 @@ def board(table: Table, citizen_id: str, from_god: bool) -> None:
         drop_off(table, citizen_id)
     _replenish(table)
     if not table.state.waiting:
-        finish(table, "no_citizens_waiting")
+        finish(table, EndReason.NO_CITIZENS_WAITING)
 
 
 def _replenish(table: Table) -> None:
@@ -186,7 +187,7 @@ def next_turn(table: Table) -> None:
             round_no = state.round_no
             if first or following <= state.current:
                 if state.options.max_rounds and round_no >= state.options.max_rounds:
-                    finish(table, "round_limit")
+                    finish(table, EndReason.ROUND_LIMIT)
                     return
                 round_no += 1
             table.emit(TurnStarted(following, state.turn_no + 1, round_no, _pawn_turns(state, following)))
@@ -227,7 +228,7 @@ def seat_after(state: TaxiState) -> Seat:
     return next((seat for seat in playing if seat > state.current), playing[0])
 
 
-def finish(table: Table, reason: str) -> None:
+def finish(table: Table, reason: EndReason) -> None:
     """Score = income; equal incomes share a place; seats that forfeited rank last (§9)."""
     state = table.state
     playing = state.playing()

@@ -21,6 +21,11 @@ E = TypeVar("E")  # event
 Opt = TypeVar("Opt")  # options
 
 
+def places(ranking: tuple[tuple[Seat, ...], ...]) -> str:
+    """A ranking as people read it: places best first, seats sharing one joined by commas."""
+    return " ".join(",".join(str(seat) for seat in place) for place in ranking) or "nothing"
+
+
 def seats_named(event: object) -> Iterator[int]:
     """Every seat `event` names: each of its values typed `Seat`, in tuples and records too."""
     yield from _seat_finder(type(event))(event)

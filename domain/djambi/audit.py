@@ -6,11 +6,9 @@ killed twice, a player eliminated twice, a game ending otherwise than the rules 
 from __future__ import annotations
 
 from domain.djambi.board import NAMES
-from domain.djambi.events import ActionTaken, Event, GameEnded, GameStarted, PlayerEliminated
+from domain.djambi.events import ActionTaken, EndReason, Event, GameEnded, GameStarted, PlayerEliminated
 from domain.djambi.pieces import IDS
 from domain.djambi.state import DjambiState
-
-DRAWS = ("no_progress", "no_legal_action", "abandoned", "agreed")  # the draws of those still playing (rules.py)
 
 
 def audit(state: DjambiState, event: Event) -> str | None:
@@ -40,19 +38,17 @@ def _broken_action(state: DjambiState, action: ActionTaken) -> str | None:
     return None
 
 
-def _ended_otherwise(state: DjambiState, result: str, winners: tuple[int, ...], reason: str) -> str | None:
+def _ended_otherwise(state: DjambiState, result: str, winners: tuple[int, ...], reason: EndReason) -> str | None:
     """§10: the last player left wins; §11.2: players all encircled at once draw; §16: the other
     draws are among those still playing."""
     expected: tuple[str, tuple[int, ...]] | None
-    if reason == "won":
+    if reason is EndReason.WON:
         expected = ("win", state.remaining) if len(state.remaining) == 1 else None
-    elif reason == "all_encircled":  # those encircled by the last action, all out at its turn
+    elif reason is EndReason.ALL_ENCIRCLED:  # those encircled by the last action, all out at its turn
         last_out = {seat for seat, turn in enumerate(state.out_at) if turn == state.turn_no}
         expected = ("draw", winners) if not state.remaining and winners and set(winners) <= last_out else None
-    elif reason in DRAWS:
+    else:  # the draws of §16, among those still playing
         expected = ("draw", state.remaining)
-    else:
-        return f"a game does not end for {reason!r}"
     if expected != (result, winners):
         return f"the rules do not end this game as a {result} of {list(winners)} for {reason!r}"
     return None

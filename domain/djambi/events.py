@@ -110,11 +110,21 @@ class DrawOfferLapsed:
     made it left the game (§16)."""
 
 
+class EndReason(StrEnum):
+    WON = "won"  # the last player left (§10)
+    ALL_ENCIRCLED = "all_encircled"  # every remaining chief shut in at once: a draw of those (§11.2)
+    NO_PROGRESS = "no_progress"  # §16: a draw of those still playing, as are the three below
+    NO_LEGAL_ACTION = "no_legal_action"
+    ABANDONED = "abandoned"
+    AGREED = "agreed"
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     result: str  # "win" or "draw"
     winners: tuple[Seat, ...]
-    reason: str
+    reason: EndReason
+
 
 
 Event = (

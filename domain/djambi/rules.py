@@ -27,6 +27,7 @@ from domain.djambi.events import (
     DrawOffered,
     DrawOfferLapsed,
     Elimination,
+    EndReason,
     Event,
     GameEnded,
     Kill,
@@ -301,7 +302,7 @@ def _settle(turn: Turn) -> None:
     if _last_player_wins(turn):
         return
     if not turn.state.remaining:  # every remaining player encircled at once
-        turn.emit(GameEnded("draw", tuple(encircled), "all_encircled"))
+        turn.emit(GameEnded("draw", tuple(encircled), EndReason.ALL_ENCIRCLED))
     else:
         _offer_ends_with_its_proposer(turn)
         _draw_if_agreed(turn)
@@ -310,7 +311,7 @@ def _settle(turn: Turn) -> None:
 def _last_player_wins(turn: Turn) -> bool:
     if len(turn.state.remaining) != 1:
         return False
-    turn.emit(GameEnded("win", turn.state.remaining, "won"))
+    turn.emit(GameEnded("win", turn.state.remaining, EndReason.WON))
     return True
 
 
@@ -415,7 +416,7 @@ def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
     have no legal action (§16)."""
     limit = turn.state.options.no_progress_limit
     if limit and turn.state.quiet >= limit:
-        turn.emit(GameEnded("draw", turn.state.remaining, "no_progress"))
+        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.NO_PROGRESS))
         return
     following, following_kind = next_player(turn.state, seat, kind)
     turn.emit(TurnStarted(following, following_kind, turn.state.turn_no + 1))
@@ -426,7 +427,7 @@ def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
 def _pass(turn: Turn, seat: Seat, kind: TurnKind, reason: PassReason) -> None:
     turn.emit(TurnPassed(seat, reason))
     if turn.state.passed >= set(turn.state.remaining):  # a full cycle of passes (§16)
-        turn.emit(GameEnded("draw", turn.state.remaining, "abandoned" if turn.state.timed_out else "no_legal_action"))
+        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.ABANDONED if turn.state.timed_out else EndReason.NO_LEGAL_ACTION))
         return
     _play_on(turn, seat, kind)
 
@@ -476,7 +477,7 @@ def _draw_if_agreed(turn: Turn) -> None:
     """A draw once every remaining player has accepted the open offer."""
     offer = turn.state.draw_offer
     if offer is not None and offer >= set(turn.state.remaining):
-        turn.emit(GameEnded("draw", turn.state.remaining, "agreed"))
+        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.AGREED))
 
 
 # what a seat may send now

@@ -242,10 +242,16 @@ class PlayerForfeited:
     seat: Seat
 
 
+class EndReason(StrEnum):
+    WON = "won"  # every place decided (§14)
+    STALEMATE = "stalemate"  # a full round of draws found nothing (A19)
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     ranking: tuple[tuple[Seat, ...], ...]
-    reason: str
+    reason: EndReason
+
 
 
 Event = (

@@ -18,6 +18,7 @@ from domain.taki.events import (
     ColorChosen,
     DirectionChanged,
     DrawReason,
+    EndReason,
     Event,
     KingFollowUp,
     LastCardAnnounced,
@@ -411,7 +412,7 @@ def forfeit(table: Table, seat: Seat) -> None:
     remaining = table.state.active_seats()
     if len(remaining) == 1:
         table.emit(PlayerWentOut(remaining[0], len(table.state.out) + 1))
-        table.finish("won")
+        table.finish(EndReason.WON)
         return
     window = table.state.plus3
     if seat == state.current:

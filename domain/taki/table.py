@@ -16,6 +16,7 @@ from domain.taki.events import (
     DiscardReshuffled,
     DrawReason,
     DrawShortfall,
+    EndReason,
     Event,
     GameEnded,
     LastCardAnnounced,
@@ -114,7 +115,7 @@ class Table(Recorder[TakiState, Event]):
         seat = state.current
         self.settle_last_card(seat, state.turn_no + 1, state.announce_intent, state.dropped_to_one)
         if self.state.idle_turns >= len(self.state.active_seats()):
-            self.finish("stalemate")  # A19: a full round of draws that found nothing
+            self.finish(EndReason.STALEMATE)  # A19: a full round of draws that found nothing
             return
         following = self.state.next_seat(seat)
         if outcome.skip:
@@ -172,12 +173,12 @@ class Table(Recorder[TakiState, Event]):
         self.emit(PlayerWentOut(seat, len(state.out) + 1))
         remaining = self.state.active_seats()
         if not state.options.play_for_places:
-            self.finish("won")
+            self.finish(EndReason.WON)
         elif len(remaining) == 1:
             self.emit(PlayerWentOut(remaining[0], len(self.state.out) + 1))
-            self.finish("won")
+            self.finish(EndReason.WON)
 
-    def finish(self, reason: str) -> None:
+    def finish(self, reason: EndReason) -> None:
         """End the game: those gone out in order, then the rest by stage and fewest cards, then
         those who forfeited, the first to leave last."""
         state = self.state
