@@ -15,6 +15,7 @@ from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from service import conditional, cors, limits, metrics, observability
+from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.players import bp as players
 from service.api.streams import bp as streams
@@ -68,6 +69,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_blueprint(games)
     app.register_blueprint(players)
     app.register_blueprint(streams)
+    app.register_blueprint(docs)
     app.register_error_handler(Exception, handle_error)
     logging.getLogger("meeple").setLevel(logging.INFO)
     return app

@@ -139,6 +139,13 @@ def verify(args: argparse.Namespace) -> None:
           "and every card came from the committed order")
 
 
+def openapi(args: argparse.Namespace) -> None:
+    """Print the API's OpenAPI document, as openapi.yaml holds it (and /openapi.yaml serves it)."""
+    from service.contract import spec
+
+    sys.stdout.write(spec.as_yaml())
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="meeple", description="Meeple, an event-sourced game server.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -162,6 +169,8 @@ def main(argv: list[str] | None = None) -> None:
     verify_parser = commands.add_parser("verify", help="check an exported log's shuffles against their commitments, offline")
     verify_parser.add_argument("file", help="a finished game's log from GET /v1/games/{id}/export")
     verify_parser.set_defaults(run=verify)
+    openapi_parser = commands.add_parser("openapi", help="print the API's OpenAPI document (openapi.yaml)")
+    openapi_parser.set_defaults(run=openapi)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -7,7 +7,44 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+CODES = {  # every code the server sends → when; the spec's list of codes is this one
+    "validation_error": "The request (body, query or header) is not valid; `errors` names each field's problem.",
+    "invalid_json": "The body is not JSON.",
+    "unsupported_media_type": "The body is not of the media type the operation reads.",
+    "request_entity_too_large": "The body is larger than the server reads.",
+    "illegal_move": "The rules refuse the command; `reason` is the rule's (and `index` the offending card of a batch).",
+    "not_your_turn": "The seat may not act now.",
+    "version_conflict": "The game has moved past the version the request was made for; `current` is its version.",
+    "game_not_found": "No game has this id.",
+    "version_not_found": "The game has not reached this version; `current` is its version.",
+    "game_not_started": "The game waits for its players.",
+    "game_not_finished": "What was asked is for a finished game.",
+    "game_cancelled": "The game's lobby time passed with seats still free; it never started.",
+    "game_over_at_version": "A fork asked to go on from a version at which the game was already over.",
+    "not_a_move_boundary": "A fork asked to go on from a version inside a move.",
+    "seat_unavailable": "The seat cannot be taken; `reason` says why.",
+    "seat_reserved": "The seat is reserved for another player; `reason` says which.",
+    "cannot_leave": "The seat cannot be left; `reason` says why.",
+    "unauthorized": "No good token where one is needed; `reason` says whether it was missing, malformed or unknown.",
+    "idempotency_key_reused": "The Idempotency-Key was used before with another body.",
+    "invalid_log": "An imported log is not a log this server's rules would write; `event` is its first wrong event.",
+    "log_too_long": "An imported log is longer than this server imports; `limit` says how long it may be.",
+    "webhook_not_found": "The player has no webhook with this id.",
+    "not_found": "No such path.",
+    "method_not_allowed": "The path does not take this method.",
+    "rate_limited": "Too many requests; `retry_after` says how many seconds to wait.",
+    "store_unavailable": "The game store cannot be reached; try again shortly.",
+    "internal_error": "Something went wrong on the server's side.",
+    "bad_request": "The request cannot be read as HTTP (answered before the API runs, or as it reads a chunked body).",
+    "request_header_fields_too_large": "The request's header is larger than the server reads.",
+    "expectation_failed": "The request's Expect header cannot be met.",
+    "not_implemented": "The request names a transfer coding the server does not know.",
+}
+
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """The problem details of an error; `code` is one of CODES (a KeyError names one that is not)."""
+    if code not in CODES:
+        raise KeyError(f"problem code {code!r} is not listed in service.problems.CODES")
     return {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
             "code": code, "detail": detail, **extra}

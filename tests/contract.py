@@ -1,4 +1,5 @@
-"""Checking every HTTP answer a test sees against openapi.yaml."""
+"""Checking every HTTP answer a test sees against openapi.yaml (or against the document a
+server built otherwise would serve)."""
 
 from __future__ import annotations
 
@@ -12,21 +13,24 @@ from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAP
 from openapi_core.testing import MockRequest, MockResponse
 from werkzeug.test import TestResponse
 
-SPEC = OpenAPI.from_file_path(
-    str(Path(__file__).parent.parent / "openapi.yaml"),
-    config=Config(extra_media_type_deserializers={"application/problem+json": json.loads,
-                                                  "application/x-ndjson": lambda body: body.decode(),
-                                                  "text/event-stream": lambda body: body.decode()}),
-)
+CONFIG = Config(extra_media_type_deserializers={"application/problem+json": json.loads,
+                                               "application/x-ndjson": lambda body: body.decode(),
+                                               "text/event-stream": lambda body: body.decode()})
+SPEC = OpenAPI.from_file_path(str(Path(__file__).parent.parent / "openapi.yaml"), config=CONFIG)
 
 
-def check_test_response(response: TestResponse) -> TestResponse:
+def contract(document: dict[str, Any]) -> OpenAPI:
+    """The contract a document states, for a server built otherwise than openapi.yaml says."""
+    return OpenAPI.from_dict(document, config=CONFIG)
+
+
+def check_test_response(response: TestResponse, spec: OpenAPI = SPEC) -> TestResponse:
     """Fails when a Flask test-client answer breaks the contract."""
     request = response.request
     asked = MockRequest(request.host_url, request.method.lower(), request.path, args=dict(request.args))
     answer = MockResponse(response.get_data(), response.status_code, dict(response.headers),
                           response.mimetype or "application/json")
-    SPEC.validate_response(asked, answer)
+    spec.validate_response(asked, answer)
     return response
 
 
@@ -39,13 +43,13 @@ def check_http_response(response: requests.Response) -> requests.Response:
 class ContractClient:
     """A Flask test client whose every answer is checked against the contract."""
 
-    def __init__(self, client: Any) -> None:
-        self.client = client
+    def __init__(self, client: Any, spec: OpenAPI = SPEC) -> None:
+        self.client, self.spec = client, spec
 
     def __getattr__(self, method: str) -> Any:
         call = getattr(self.client, method)
 
         def checked(*args: Any, **kwargs: Any) -> TestResponse:
-            return check_test_response(call(*args, **kwargs))
+            return check_test_response(call(*args, **kwargs), self.spec)
 
         return checked

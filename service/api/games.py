@@ -170,7 +170,7 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def list_games() -> dict[str, Any]:
     """Games, newest first, by game and status; paginated by cursor."""
     query = parse(ListGamesSchema, request.args.to_dict())
-    records, following = executor().store.games.page(query["game"], query["status"], query["cursor"], query["limit"])
+    records, following = executor().store.games.page(query.get("game"), query.get("status"), query["cursor"], query["limit"])
     return {"games": [responses.summary(seen_by(record, None)) for record in records], "next": following}
 
 
@@ -292,7 +292,8 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
     fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
-    expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version", None)})["expected_version"]
+    expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")} if "expected_version" in body else {}
+                     ).get("expected_version")
     conditional = if_match()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):

@@ -38,6 +38,8 @@ _ENUM_TYPES = {str: "string", int: "integer"}
 ENVELOPE: dict[str, Schema] = {
     "version": {"description": "The event's place in the game's stream: 1, 2, 3 … with no gaps.",
                 "type": "integer", "minimum": 1},
+    "game": {"description": "The game whose rules wrote it; with `type`, it tells the form of the `payload`.",
+             "type": "string", "enum": list(GAMES)},
     "type": {"description": "The event's wire name, e.g. card_played.", "type": "string"},
     "schema_version": {"description": "The version of the payload's form for this type: always the current one "
                                       "here, an event stored at an older one being upcast.",
@@ -174,13 +176,12 @@ def _hidden(game: Game[Any, Any, Any, Any], kind: type) -> list[str]:
     return [name for name in shown if shown[name] != seen[name]]
 
 
-def _variant(wire_name: str, version: int, payload: Schema) -> Schema:
-    """The envelope of one event type: its wire name, its current schema version, its payload;
-    the fields `Event` describes, bare."""
-    bare = {name: {key: value for key, value in schema.items() if key != "description"} for name, schema in ENVELOPE.items()}
+def _variant(game: str, wire_name: str, version: int, payload: Schema) -> Schema:
+    """The envelope of one event type of one game: its wire name, its current schema version, its
+    payload; the fields `Event` describes."""
     return {"type": "object", "required": list(ENVELOPE), "properties": {
-        **bare, "type": {"type": "string", "enum": [wire_name]}, "schema_version": {"type": "integer", "enum": [version]},
-        "payload": payload}}
+        **copy.deepcopy(ENVELOPE), "game": {"type": "string", "enum": [game]}, "type": {"type": "string", "enum": [wire_name]},
+        "schema_version": {"type": "integer", "enum": [version]}, "payload": payload}}
 
 
 def game_components(game: Game[Any, Any, Any, Any], prefix: str) -> dict[str, Schema]:
@@ -192,11 +193,9 @@ def game_components(game: Game[Any, Any, Any, Any], prefix: str) -> dict[str, Sc
         payload = named.ref(kind)
         for hidden in _hidden(game, kind):
             named.schemas[payload["$ref"].removeprefix(REFERENCE)]["properties"][hidden]["description"] = HIDDEN
-        variants[f"{prefix}{kind.__name__}Event"] = _variant(name, codec.version(name), payload)
+        variants[f"{prefix}{kind.__name__}Event"] = _variant(game.name, name, codec.version(name), payload)
     union = {
-        "description": f"An event of a {game.title} game, its `type` naming which and so the form of its `payload`: "
-                       f"a client that knows the game reads the events of `/events`, the answers of `/commands` and "
-                       f"the streams as these (`Event` tells the envelope's fields).",
+        "description": f"An event of a {game.title} game, its `type` naming which and so the form of its `payload`.",
         "oneOf": [{"$ref": REFERENCE + variant} for variant in variants],
         "discriminator": {"propertyName": "type", "mapping": {
             name: REFERENCE + variant for name, variant in zip(codec.names.values(), variants)}},
@@ -205,11 +204,13 @@ def game_components(game: Game[Any, Any, Any, Any], prefix: str) -> dict[str, Sc
 
 
 def components() -> dict[str, Schema]:
-    """The schemas of events to merge into the spec's `components.schemas`: the generic
-    envelope `Event`, then each game's, in the order of `PREFIXES`."""
-    event = {"description": "An event as the caller may see it; each game's union (TakiEvent, DjambiEvent, TaxiEvent) "
-                            "tells its payload by its `type`.",
-             "type": "object", "required": list(ENVELOPE), "properties": copy.deepcopy(ENVELOPE)}
+    """The schemas of events to merge into the spec's `components.schemas`: `Event`, the union
+    of the games' unions told apart by `game`, then each game's, in the order of `PREFIXES`."""
+    event = {"description": "An event as the caller may see it: its `game` names the game's union (TakiEvent, "
+                            "DjambiEvent, TaxiEvent), in which its `type` names the event and so its payload's form.",
+             "oneOf": [{"$ref": f"{REFERENCE}{prefix}Event"} for prefix in PREFIXES.values()],
+             "discriminator": {"propertyName": "game",
+                               "mapping": {name: f"{REFERENCE}{prefix}Event" for name, prefix in PREFIXES.items()}}}
     return _merged({"Event": event}, *(game_components(GAMES[name], prefix) for name, prefix in PREFIXES.items()))
 
 

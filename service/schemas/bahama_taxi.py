@@ -1,5 +1,5 @@
-"""Bahama Taxi commands as JSON (rules §13.1): `{"type": "move", "to": "6D"}`,
-`{"type": "pick_up", "citizens": ["c7"]}` and the like."""
+"""Bahama Taxi commands as JSON (rules §13.1): `{"type": "bahama_taxi.move", "to": "6D"}`,
+`{"type": "bahama_taxi.pick_up", "citizens": ["c7"]}` and the like."""
 
 from __future__ import annotations
 
@@ -25,10 +25,27 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
-from service.schemas.common import BareSchema, command_kind, parse
+from service.schemas.common import BareSchema, command_kind, parse, qualified
 
-AREA = validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC.")
-CITIZEN_ID = validate.Regexp(r"^c[1-9][0-9]{0,3}$", error="Must be a citizen id such as c7.")
+GAME = "bahama_taxi"
+CITIZEN_PATTERN = r"^c[1-9][0-9]{0,3}$"
+
+
+def _area(description: str, **kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.OneOf(AREAS, error="Must be an area such as AS, 10H or QC."),
+                         metadata={"description": f"{description} An area, named as its card: rank, then suit S, H, C or D."},
+                         **kwargs)
+
+
+def _citizen(description: str, **kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Regexp(CITIZEN_PATTERN, error="Must be a citizen id such as c7."),
+                         metadata={"description": description, "examples": ["c7"]}, **kwargs)
+
+
+def _citizens(description: str, **kwargs: Any) -> fields.List[str]:
+    return fields.List(_citizen("A citizen id."), metadata={"description": description}, **kwargs)
+
+
 class PawnField(fields.Field):  # type: ignore[type-arg]
     """A pawn: 0 or 1, or in Contraband `smuggler` (0) or `police` (1)."""
 
@@ -42,91 +59,105 @@ class PawnField(fields.Field):  # type: ignore[type-arg]
         raise ValidationError("Must be 0 or 1, or smuggler or police.")
 
 
-PAWN = PawnField(load_default=0)
-
-
-class MoveSchema(Schema):
-    to = fields.String(required=True, validate=AREA)
-    pawn = PAWN
-    pick_up = fields.List(fields.String(validate=CITIZEN_ID), load_default=None, validate=validate.Length(max=8))
-
-
-class StepSchema(Schema):
-    to = fields.String(required=True, validate=AREA)
-    pawn = PAWN
-    target = fields.String(load_default=None, allow_none=True, validate=AREA)
-
-
-class StaySchema(Schema):
-    pawn = PAWN
-
-
-class PickUpSchema(Schema):
-    citizens = fields.List(fields.String(validate=CITIZEN_ID), required=True, validate=validate.Length(min=1, max=8))
-
-
-class CollectSchema(Schema):
-    citizen = fields.String(required=True, validate=CITIZEN_ID)
-
-
-class RerouteSchema(Schema):
-    passenger = fields.String(required=True, validate=CITIZEN_ID)
-    end = fields.String(required=True, validate=validate.OneOf([end.value for end in End]))
-    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD](\.[12])?$",
-                                                                 error="Must be a card such as 5H, or 5H.2 with two decks."))
-
-
-class DropOffSchema(Schema):
-    passenger = fields.String(required=True, validate=CITIZEN_ID)
-
-
-class TransferSchema(Schema):
-    from_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1))
-    to_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1))
-    passengers = fields.List(fields.String(validate=CITIZEN_ID), required=True, validate=validate.Length(min=1, max=3))
+def _pawn() -> PawnField:
+    return PawnField(load_default=0, metadata={
+        "description": "The seat's pawn: 0, or 1 with two cabs; in Contraband also `smuggler` (0) or `police` (1).",
+        "oneOf": [{"type": "integer", "minimum": 0, "maximum": 1}, {"type": "string", "enum": list(PawnField.NAMES)}]})
 
 
 class PlacePoliceSchema(Schema):
-    area = fields.String(required=True, validate=AREA)
+    area = _area("One of the seat's two 3s; the smuggler takes the other.", required=True)
 
 
-TYPES = ["place_police", "move", "stay", "step", "stop_moving", "pick_up", "drop_off", "collect_from_god", "reroute", "transfer", "end_turn", "forfeit"]
+class MoveSchema(Schema):
+    to = _area("An adjacent free area.", required=True)
+    pawn = _pawn()
+    pick_up = _citizens("A batch, all or nothing: the move, these pickups in order, then the end of the turn.",
+                        validate=validate.Length(max=8))
+
+
+class StepSchema(Schema):
+    to = _area("An adjacent free area.", required=True)
+    pawn = _pawn()
+    target = _area("On a 4 with several farthest areas, the one the steps head for.")
+
+
+class StaySchema(Schema):
+    pawn = _pawn()
+
+
+class PickUpSchema(Schema):
+    citizens = _citizens("Waiting citizens, in the order they board (a group that travels together in the order it waits).",
+                         required=True, validate=validate.Length(min=1, max=8))
+
+
+class CollectSchema(Schema):
+    citizen = _citizen("The citizen that appeared under the cab.", required=True)
+
+
+class RerouteSchema(Schema):
+    passenger = _citizen("The passenger whose trip changes.", required=True)
+    end = fields.String(required=True, validate=validate.OneOf([end.value for end in End]),
+                        metadata={"description": "Which end of the trip the card replaces."})
+    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD](\.[12])?$",
+                                                                 error="Must be a card such as 5H, or 5H.2 with two decks."),
+                         metadata={"description": "A card of the seat's hand, such as 5H (5H.2 with two decks)."})
+
+
+class DropOffSchema(Schema):
+    passenger = _citizen("The passenger that gets out here.", required=True)
+
+
+class TransferSchema(Schema):
+    from_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1),
+                               metadata={"description": "The cab the passengers leave."})
+    to_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1),
+                             metadata={"description": "The cab they board."})
+    passengers = _citizens("The passengers, in the order they ride.", required=True, validate=validate.Length(min=1, max=3))
+
+
+COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+    "place_police": (PlacePolice, PlacePoliceSchema), "move": (Move, MoveSchema), "stay": (Stay, StaySchema),
+    "step": (Step, StepSchema), "stop_moving": (StopMoving, BareSchema), "pick_up": (PickUp, PickUpSchema),
+    "drop_off": (DropOff, DropOffSchema), "collect_from_god": (CollectFromGod, CollectSchema),
+    "reroute": (Reroute, RerouteSchema), "transfer": (Transfer, TransferSchema), "end_turn": (EndTurn, BareSchema),
+    "forfeit": (Forfeit, BareSchema)}
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, TYPES)
-    if kind == "place_police":
-        return PlacePolice(seat, parse(PlacePoliceSchema, data)["area"])
-    if kind == "move":
-        move = parse(MoveSchema, data)
-        return Move(seat, move["to"], move["pawn"], None if move["pick_up"] is None else tuple(move["pick_up"]))
-    if kind == "step":
-        step = parse(StepSchema, data)
-        return Step(seat, step["to"], step["pawn"], step["target"])
-    if kind == "stop_moving":
-        parse(BareSchema, data)
-        return StopMoving(seat)
-    if kind == "stay":
-        return Stay(seat, parse(StaySchema, data)["pawn"])
-    if kind == "pick_up":
-        return PickUp(seat, tuple(parse(PickUpSchema, data)["citizens"]))
-    if kind == "drop_off":
-        return DropOff(seat, parse(DropOffSchema, data)["passenger"])
-    if kind == "collect_from_god":
-        return CollectFromGod(seat, parse(CollectSchema, data)["citizen"])
-    if kind == "transfer":
-        transfer = parse(TransferSchema, data)
-        return Transfer(seat, transfer["from_pawn"], transfer["to_pawn"], tuple(transfer["passengers"]))
-    if kind == "reroute":
-        reroute = parse(RerouteSchema, data)
-        return Reroute(seat, reroute["passenger"], End(reroute["end"]), reroute["card"])
-    parse(BareSchema, data)
-    return EndTurn(seat) if kind == "end_turn" else Forfeit(seat)
+    kind = command_kind(data, GAME, COMMANDS)
+    body = parse(COMMANDS[kind][1], data)
+    match kind:
+        case "place_police":
+            return PlacePolice(seat, body["area"])
+        case "move":
+            return Move(seat, body["to"], body["pawn"], tuple(body["pick_up"]) if "pick_up" in body else None)
+        case "step":
+            return Step(seat, body["to"], body["pawn"], body.get("target"))
+        case "stay":
+            return Stay(seat, body["pawn"])
+        case "pick_up":
+            return PickUp(seat, tuple(body["citizens"]))
+        case "drop_off":
+            return DropOff(seat, body["passenger"])
+        case "collect_from_god":
+            return CollectFromGod(seat, body["citizen"])
+        case "transfer":
+            return Transfer(seat, body["from_pawn"], body["to_pawn"], tuple(body["passengers"]))
+        case "reroute":
+            return Reroute(seat, body["passenger"], End(body["end"]), body["card"])
+        case "stop_moving" | "end_turn" | "forfeit":
+            return COMMANDS[kind][0](seat)  # type: ignore[call-arg]
+    raise AssertionError(kind)
 
 
 def dump_command(command: Command) -> dict[str, Any]:
     """JSON for a command, in the form `load_command` reads back."""
+    return qualified(GAME, _body(command))
+
+
+def _body(command: Command) -> dict[str, Any]:
     match command:
         case PlacePolice(_, area):
             return {"type": "place_police", "area": area}

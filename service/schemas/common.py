@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, cast
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
@@ -26,7 +27,12 @@ def _printable(text: str) -> None:
         raise ValidationError("Must be valid Unicode text.") from None
 
 
-NAME = validate.And(validate.Length(min=1, max=64), _printable)
+def _name(description: str) -> fields.String:
+    """A name people read: 1 to 64 printable characters, not only spaces."""
+    return fields.String(required=True, validate=[validate.Length(min=1, max=64), _printable],
+                         metadata={"description": description})
+
+
 PLAYER_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="Must be a player's id.")
 
 _SHARED: dict[type[Schema], Schema] = {}
@@ -44,12 +50,21 @@ class BareSchema(Schema):
     """Commands with no fields beyond their type."""
 
 
-def command_kind(data: dict[str, Any], types: list[str]) -> str:
-    """The command's `type`, taken out of `data`, when it is one of `types`."""
+def command_kind(data: dict[str, Any], game: str, types: Iterable[str]) -> str:
+    """The command's `type` taken out of `data`, without its game: `<game>.<type>` as commands
+    are listed, or the bare `<type>` that the API first took (still accepted), when it is one
+    of the game's `types`."""
     kind = data.pop("type", None)
-    if kind not in types:
-        raise ValidationError({"type": [f"Must be one of: {', '.join(types)}."]})
-    return kind  # type: ignore[no-any-return]
+    if isinstance(kind, str) and kind.startswith(f"{game}."):
+        kind = kind.removeprefix(f"{game}.")
+    if not isinstance(kind, str) or kind not in types:
+        raise ValidationError({"type": [f"Must be one of: {', '.join(f'{game}.{name}' for name in types)}."]})
+    return kind
+
+
+def qualified(game: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A command's body with its `type` named as `<game>.<type>`, unique across the games."""
+    return {"type": f"{game}.{body['type']}", **{name: value for name, value in body.items() if name != "type"}}
 
 
 class Seconds(fields.Float):
@@ -96,27 +111,45 @@ def check_budget(game_name: str, level: str | None, budget: Budget | None) -> st
     return None
 
 
+SEARCH_BUDGET = "How long the AI thinks per move, if its level searches; absent or null, as its level does."
+
+
 class BotSeatSchema(Schema):
+    """A seat played by the server's AI."""
+
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
-    level = fields.String(required=True, validate=validate.Length(min=1, max=32))
-    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
+    level = fields.String(required=True, validate=validate.Length(min=1, max=32),
+                          metadata={"description": "The AI's level (see /v1/games/types).", "examples": ["greedy"]})
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": SEARCH_BUDGET})
 
 
 class TurnDeadlineSchema(Schema):
+    """How long a seat has to act after each move, and what happens when the time is up:
+    `skip` sends the game's own timeout command (TAKI: draw, or end a run or a King's turn, or
+    pass a +3), `auto` lets the AI at `level` play the move, `forfeit` makes the seat leave the
+    game. In a TAKI +3 window the earlier of the window's own deadline (which passes) and the
+    turn deadline applies. A move that arrives first always wins; a deadline is applied once."""
+
     seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=30 * 86400))
     policy = fields.Enum(DeadlinePolicy, by_value=fields.String, required=True)
-    level = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
-    vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365))
-    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
+    level = fields.String(load_default=None, validate=validate.Length(min=1, max=32),
+                          metadata={"description": "With `auto`, the AI level that moves for the seat.", "examples": ["greedy"]})
+    vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365),
+                                   metadata={"description": "How many days a player on vacation may add to each deadline."})
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={
+        "description": "With `auto` and a level that searches, how long the AI thinks; absent or null, as its level does."})
 
 
 class VacationSchema(Schema):
-    until = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION))
+    until = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION),
+                           metadata={"description": "Milliseconds since the epoch, within a year."})
 
 
 class ReservedSeatSchema(Schema):
+    """A seat only one registered player may take."""
+
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
-    player = fields.String(required=True, validate=PLAYER_ID)
+    player = fields.String(required=True, validate=PLAYER_ID, metadata={"description": "The player's id (GET /v1/players/me)."})
 
 
 class GameSettingsSchema(Schema):
@@ -124,12 +157,25 @@ class GameSettingsSchema(Schema):
     whether it is listed, a turn deadline, a spectator delay, and how long it waits for its seats
     to be taken (the server's default if not given)."""
 
-    bots = fields.List(fields.Nested(BotSeatSchema), load_default=list)
-    reserved = fields.List(fields.Nested(ReservedSeatSchema), load_default=list)
-    unlisted = Flag(load_default=False)
-    lobby_seconds = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY))
+    bots = fields.List(fields.Nested(BotSeatSchema), load_default=list, metadata={
+        "description": "Seats played by the server's AI, with their level (see /v1/games/types)."})
+    reserved = fields.List(fields.Nested(ReservedSeatSchema), load_default=list, metadata={"description": (
+        "Seats reserved for registered players, by player id: only that player's token can take the seat, and the game "
+        "is in their inbox as an invitation until they do. A seat is reserved for one player and a player gets one "
+        "seat; a bot's seat cannot be reserved. An unknown player is a validation_error naming `reserved`.")})
+    unlisted = Flag(load_default=False, metadata={"description": (
+        "Never shown in GET /v1/games; anyone given its id (16 random characters) can read and join it. For a group "
+        "that keeps its game to itself.")})
+    lobby_seconds = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY),
+                                   metadata={"description": (
+                                       "How long the game waits for its seats to be taken; when the time is up with seats "
+                                       "still free, it is cancelled and never starts. Absent or null: the server's default "
+                                       "(MEEPLE_LOBBY_SECONDS, 14 days unless set).")})
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
-    spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY))
+    spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY), metadata={
+        "description": ("How many moves behind the live game spectators (callers without a seat) see it - its view, "
+                        "events, past states, stream and the version the listing gives - until it is over. The opening "
+                        "is always shown.")})
 
 
 def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
@@ -159,7 +205,8 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
 class CreateGameSchema(GameSettingsSchema):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     seats = fields.Integer(required=True, strict=True)
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+        "description": "Variants by name (see /v1/games/types); omitted ones take their defaults."})
 
     @validates_schema
     def _seats_and_settings(self, data: dict[str, Any], **_: Any) -> None:
@@ -172,18 +219,21 @@ class CreateGameSchema(GameSettingsSchema):
 
 
 class ForkSchema(GameSettingsSchema):
-    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_VERSION))
+    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_VERSION),
+                             metadata={"description": "The version to go on from; it must end a move."})
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True, validate=NAME)
-    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000))
-    bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32))
-    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True)
+    name = _name("The name the seat is shown with.")
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000),
+                          metadata={"description": "A particular seat; the lowest free seat when absent."})
+    bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32), metadata={
+        "description": "Give the seat to the server's AI at this level instead of taking it yourself.", "examples": ["greedy"]})
+    budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": SEARCH_BUDGET})
 
 
 class RegisterSchema(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = _name("The player's name.")
 
 
 def _webhook_url(url: str) -> None:
@@ -198,7 +248,8 @@ def _webhook_url(url: str) -> None:
 
 
 class WebhookSchema(Schema):
-    url = fields.String(required=True, validate=[validate.Length(min=1, max=2048), _webhook_url])
+    url = fields.String(required=True, validate=[validate.Length(min=1, max=2048), _webhook_url],
+                        metadata={"description": "Where the notifications are POSTed: a public http(s) URL.", "format": "uri"})
 
 
 class DeliveriesQuerySchema(Schema):
@@ -206,14 +257,16 @@ class DeliveriesQuerySchema(Schema):
 
 
 class ListGamesSchema(Schema):
-    game = fields.String(validate=validate.OneOf(sorted(GAMES)), load_default=None)
-    status = fields.Enum(Lifecycle, by_value=fields.String, load_default=None)
-    cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
+    game = fields.String(validate=validate.OneOf(sorted(GAMES)), metadata={"description": "Only games of this game."})
+    status = fields.Enum(Lifecycle, by_value=fields.String, metadata={"description": "Only games with this status."})
+    cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0,
+                            metadata={"description": "`next` of the previous page."})
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0)
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0,
+                           metadata={"description": "Only events with a greater version."})
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=100)
 
 
@@ -222,14 +275,16 @@ class LegalCommandsQuerySchema(Schema):
 
 
 class ExpectedVersionSchema(Schema):
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+        "description": "Apply the command only at this version (else 409 version_conflict)."})
 
 
 class StreamTicketSchema(Schema):
     """Which stream a ticket opens: a game's (`game_id`), as the token's seat, or the player's inbox."""
 
     stream = fields.String(required=True, validate=validate.OneOf(["game", "inbox"]))
-    game_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None)
+    game_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None,
+                            metadata={"description": "The game, for `game`; none for `inbox`."})
 
     @validates_schema
     def _game_named(self, data: dict[str, Any], **kwargs: Any) -> None:

@@ -1,4 +1,4 @@
-"""Djambi commands as JSON (rules §18): `{"type": "play", "piece": "E3", "to": "F2", "place": "E3"}`."""
+"""Djambi commands as JSON (rules §18): `{"type": "djambi.play", "piece": "E3", "to": "F2", "place": "E3"}`."""
 
 from __future__ import annotations
 
@@ -9,10 +9,14 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign
 from domain.djambi.pieces import IDS, Color
-from service.schemas.common import BareSchema, command_kind, parse
+from service.schemas.common import BareSchema, command_kind, parse, qualified
 
+GAME = "djambi"
 SQUARE_RULE = re.compile(r"^[A-Ia-i][1-9]$")
 SQUARE = validate.Regexp(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
+
+
+PIECE_PATTERN = rf"^([A-Ia-i][1-9]|({'|'.join(color.value for color in Color)})\.[a-z]+[1-9]?)$"  # a square or a piece id
 
 
 def _square_or_piece(text: str) -> None:
@@ -20,38 +24,47 @@ def _square_or_piece(text: str) -> None:
         raise ValidationError("Must be a square such as E3, or a piece id such as red.militant1.")
 
 
+def _square(description: str, **kwargs: Any) -> fields.String:
+    return fields.String(validate=SQUARE, metadata={"description": description, "pattern": SQUARE_RULE.pattern,
+                                                    "examples": ["E5"]}, **kwargs)
+
+
 class PlaySchema(Schema):
-    piece = fields.String(required=True, validate=_square_or_piece)
-    to = fields.String(required=True, validate=SQUARE)
-    place = fields.String(load_default=None, allow_none=True, validate=SQUARE)
-    exit = fields.String(load_default=None, allow_none=True, validate=SQUARE)
-    report = fields.String(load_default=None, allow_none=True, validate=SQUARE)
-    player = fields.String(load_default=None, allow_none=True, validate=validate.OneOf([c.value for c in Color]))
+    piece = fields.String(required=True, validate=_square_or_piece, metadata={
+        "description": "The square of the acting piece, or its id such as red.militant1.", "examples": ["E3"],
+        "pattern": PIECE_PATTERN})
+    to = _square("Where the piece goes.", required=True)
+    place = _square("Where the piece the action displaced (a corpse or a manipulated piece) is put down.")
+    exit = _square("Where a piece that entered the maze leaves to.")
+    report = _square("The square of the piece a reporter kills.")
+    player = fields.String(validate=validate.OneOf([c.value for c in Color]),
+                           metadata={"description": "Optional; when given, the colour of the caller's seat."})
 
 
 BARE: dict[str, type[ProposeDraw | AcceptDraw | DeclineDraw | Resign]] = {
     "propose_draw": ProposeDraw, "accept_draw": AcceptDraw, "decline_draw": DeclineDraw, "resign": Resign}
-TYPES = ["play", *BARE]
+COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+    "play": (Play, PlaySchema), **{kind: (command, BareSchema) for kind, command in BARE.items()}}
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, TYPES)
+    kind = command_kind(data, GAME, COMMANDS)
     if kind != "play":
         parse(BareSchema, data)
         return BARE[kind](seat)
     play = parse(PlaySchema, data)
-    optional: dict[str, str | None] = {name: None if play[name] is None else play[name].upper() for name in ("place", "exit", "report")}
+    optional: dict[str, str | None] = {name: play[name].upper() if name in play else None for name in ("place", "exit", "report")}
     piece = play["piece"] if play["piece"] in IDS else play["piece"].upper()
-    return Play(seat, piece, play["to"].upper(), player=None if play["player"] is None else Color(play["player"]), **optional)
+    return Play(seat, piece, play["to"].upper(), player=Color(play["player"]) if "player" in play else None, **optional)
 
 
 def dump_command(command: Command) -> dict[str, Any]:
     """JSON for a command, in the form `load_command` reads back."""
     if not isinstance(command, Play):
-        return {"type": next(name for name, type_ in BARE.items() if isinstance(command, type_))}
+        return qualified(GAME, {"type": next(name for name, type_ in BARE.items() if isinstance(command, type_))})
     body: dict[str, Any] = {"type": "play", "piece": command.piece, "to": command.to}
     for name in ("place", "exit", "report"):
         if (value := getattr(command, name)) is not None:
             body[name] = value
-    return body
+    return qualified(GAME, body)

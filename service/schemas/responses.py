@@ -71,6 +71,7 @@ def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> d
         kind, schema_version, payload = game.events.encode(decoded if finished else game.redact(decoded, seat))
     return {
         "version": envelope.version,
+        "game": game.name,
         "type": kind,
         "schema_version": schema_version,
         "payload": payload,

@@ -1,4 +1,4 @@
-"""TAKI commands as JSON (rules §17.1): `{"type": "play", "card": "red.5.1"}` and the like."""
+"""TAKI commands as JSON (rules §17.1): `{"type": "taki.play", "card": "red.5.1"}` and the like."""
 
 from __future__ import annotations
 
@@ -8,20 +8,26 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.taki.cards import Color
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
-from service.schemas.common import BareSchema, command_kind, parse
+from service.schemas.common import BareSchema, Flag, command_kind, parse, qualified
 
-CARD_ID = fields.String(validate=validate.Length(min=1, max=64))
+GAME = "taki"
 COLOR = validate.OneOf([color.value for color in Color], error="invalid_color: must be red, blue, green or yellow.")
 
 
+def _card_id(description: str) -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=64), metadata={"description": description, "examples": ["red.5.1"]})
+
+
 class PlaySchema(Schema):
-    card = fields.String(validate=validate.Length(min=1, max=64))
-    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=validate.Length(max=120))
-    color = fields.String(validate=COLOR, load_default=None)
+    card = _card_id("The card, by id such as red.5.1; give either `card` or `cards`.")
+    cards = fields.List(_card_id("A card id."), validate=validate.Length(min=1, max=120),
+                        metadata={"description": "A batch, played one card after the other, all or nothing."})
+    color = fields.String(validate=COLOR, metadata={"description": "The colour for the card that needs one."})
     colors = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)), values=fields.String(validate=COLOR),
-                         load_default=dict)
-    announce_last_card = fields.Boolean(load_default=False)
-    close_taki = fields.Boolean(load_default=None)
+                         metadata={"description": "A colour per card id, for a batch that needs two."})
+    announce_last_card = Flag(metadata={"description": 'Say "Last card!" with the play.'})
+    close_taki = Flag(metadata={
+        "description": "After the batch: true closes the run, false leaves it open; absent, as the game's `taki_close` says."})
 
     @validates_schema
     def _one_card_field(self, data: dict[str, Any], **_: Any) -> None:
@@ -32,12 +38,13 @@ class PlaySchema(Schema):
 BARE: dict[str, type[Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard | Forfeit]] = {
     "draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
     "forfeit": Forfeit}
-TYPES = ["play", *BARE]
+COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+    "play": (Play, PlaySchema), **{kind: (command, BareSchema) for kind, command in BARE.items()}}
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, TYPES)
+    kind = command_kind(data, GAME, COMMANDS)
     if kind != "play":
         parse(BareSchema, data)
         return BARE[kind](seat)
@@ -45,10 +52,10 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
     cards = (play["card"],) if "card" in play else tuple(play["cards"])
     return Play(
         seat, cards,
-        color=Color(play["color"]) if play["color"] else None,
-        colors=tuple((card, Color(color)) for card, color in play["colors"].items()),
-        announce_last_card=play["announce_last_card"],
-        close_taki=play["close_taki"],
+        color=Color(play["color"]) if "color" in play else None,
+        colors=tuple((card, Color(color)) for card, color in play.get("colors", {}).items()),
+        announce_last_card=play.get("announce_last_card", False),
+        close_taki=play.get("close_taki"),
     )
 
 
@@ -56,7 +63,7 @@ def dump_command(command: Command) -> dict[str, Any]:
     """JSON for a command, in the form `load_command` reads back."""
     if not isinstance(command, Play):
         kind = next(name for name, type_ in BARE.items() if isinstance(command, type_))
-        return {"type": kind}
+        return qualified(GAME, {"type": kind})
     body: dict[str, Any] = {"type": "play"}
     if len(command.cards) == 1:
         body["card"] = command.cards[0]
@@ -70,4 +77,4 @@ def dump_command(command: Command) -> dict[str, Any]:
         body["announce_last_card"] = True
     if command.close_taki is not None:
         body["close_taki"] = command.close_taki
-    return body
+    return qualified(GAME, body)

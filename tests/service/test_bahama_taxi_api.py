@@ -40,7 +40,7 @@ def test_a_game_is_played_by_moving_and_picking_up(api: ContractClient) -> None:
     assert len(table["waiting"]) == 8 and table["draw_pile_size"] == 32 and len(table["cabs"]) == 3
     assert table["phase"] == "start" and table["pickup_limit"] == 3
     legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json["commands"]
-    assert legal and all(c["type"] == "move" for c in legal)
+    assert legal and all(c["type"] == "bahama_taxi.move" for c in legal)
     answer = api.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=bearer(tokens[0]))
     assert answer.status_code == 201 and answer.json["events"][0]["type"] == "pawn_moved"
     shuffled = api.get(f"/v1/games/{game_id}/events?after=0&limit=1").json["events"][0]
@@ -81,7 +81,7 @@ def test_contraband_places_police_and_names_pawns(api: ContractClient) -> None:
     cabs = api.get(f"/v1/games/{game_id}").json["table"]["cabs"]
     assert [(c["kind"], c["area"]) for c in cabs] == [("smuggler", "3H"), ("police", "3D"), ("smuggler", "3S"), ("police", "3C")]
     legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json["commands"]
-    police_move = next(c for c in legal if c["type"] == "move" and c["pawn"] == 1)
+    police_move = next(c for c in legal if c["type"] == "bahama_taxi.move" and c["pawn"] == 1)
     answer = api.post(url, json=police_move | {"pawn": "police"}, headers=bearer(tokens[0]))
     assert answer.status_code == 201 and answer.json["events"][0]["type"] == "pawn_turn_started"
     assert api.post(url, json={"type": "move", "to": "4H", "pawn": "thief"}, headers=bearer(tokens[0])).status_code == 422

@@ -1,4 +1,5 @@
-"""openapi.yaml is valid OpenAPI 3.1 and describes exactly the routes the app serves."""
+"""openapi.yaml is the document built from the code, valid OpenAPI 3.1, served as it is, and
+describes exactly the routes the app serves."""
 
 from __future__ import annotations
 
@@ -10,9 +11,47 @@ import yaml
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
 from service.app import create_app
+from service.contract import spec
+from service.problems import problem_body
 from tests.service.conftest import unlimited
 
-SPEC = yaml.safe_load((Path(__file__).parents[2] / "openapi.yaml").read_text())
+FILE = Path(__file__).parents[2] / "openapi.yaml"
+SPEC = yaml.safe_load(FILE.read_text())
+
+
+def test_openapi_yaml_is_the_document_built_from_the_code() -> None:
+    assert FILE.read_text() == spec.as_yaml(), "openapi.yaml is stale: write it anew with `meeple openapi > openapi.yaml`"
+
+
+def test_the_document_is_served_as_json_and_yaml_with_docs_to_browse() -> None:
+    client = create_app(unlimited(), client=fakeredis.FakeRedis()).test_client()
+    assert client.get("/openapi.json").get_json() == SPEC
+    assert yaml.safe_load(client.get("/openapi.yaml").data) == SPEC
+    page = client.get("/docs")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
+    for script in ("/docs/swagger-ui-bundle.js", "/docs/start.js", "/docs/swagger-ui.css"):
+        assert script in page.text and client.get(script).status_code == 200
+    assert client.get("/docs/../../app.py").status_code == 404
+    assert client.get("/docs/swagger-editor.js").get_json()["code"] == "not_found"
+
+
+def test_every_problem_code_is_listed_once_and_the_spec_lists_them() -> None:
+    assert SPEC["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(spec.CODES)
+    try:
+        problem_body(400, "no_such_code", "?")
+    except KeyError as error:
+        assert "no_such_code" in str(error)
+    else:
+        raise AssertionError("an unlisted code was sent")
+
+
+def test_commands_of_each_game_are_told_apart_by_their_type() -> None:
+    union = SPEC["components"]["schemas"]["Command"]
+    mapping = union["discriminator"]["mapping"]
+    assert {ref["$ref"] for ref in union["oneOf"]} == set(mapping.values())
+    for kind, ref in mapping.items():
+        assert SPEC["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]["type"] == {"type": "string", "enum": [kind]}
+    assert {"taki.play", "djambi.play", "bahama_taxi.move"} <= set(mapping)
 
 
 def test_the_spec_is_valid_openapi_3_1() -> None:

@@ -41,10 +41,10 @@ def test_a_four_player_game_starts_with_red_and_lists_complete_commands(api: Con
     assert len(table["pieces"]) == 36 and table["in_power"] is None and table["turn_kind"] == "regular"
     assert {"notation": "rC@A9", "id": "red.chief", "square": "A9", "army": "red", "kind": "chief", "alive": True} in table["pieces"]
     legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json["commands"]
-    plays = [c for c in legal if c["type"] == "play"]
-    assert len(plays) == 889 and {"type": "resign"} in legal and {"type": "propose_draw"} in legal
-    assert {"type": "play", "piece": "C9", "to": "D9"} in plays
-    assert {"type": "play", "piece": "A9", "to": "A8", "place": "E1"} in plays
+    plays = [c for c in legal if c["type"] == "djambi.play"]
+    assert len(plays) == 889 and {"type": "djambi.resign"} in legal and {"type": "djambi.propose_draw"} in legal
+    assert {"type": "djambi.play", "piece": "C9", "to": "D9"} in plays
+    assert {"type": "djambi.play", "piece": "A9", "to": "A8", "place": "E1"} in plays
     answer = api.post(f"/v1/games/{game_id}/commands", json={"type": "play", "piece": "red.militant4", "to": "d9"},
                       headers=bearer(tokens[0]))
     assert answer.status_code == 201
@@ -92,7 +92,7 @@ def test_draw_offers_and_resigning(api: ContractClient) -> None:
 
     assert send(1, "propose_draw").status_code == 201
     assert send(1, "accept_draw").json["reason"] == "draw_already_accepted"
-    assert {"type": "accept_draw"} in api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[2])).json["commands"]
+    assert {"type": "djambi.accept_draw"} in api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[2])).json["commands"]
     assert send(2, "decline_draw").status_code == 201
     assert send(0, "accept_draw").json["reason"] == "no_draw_offered"
     assert send(2, "resign").status_code == 201

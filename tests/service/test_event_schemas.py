@@ -19,7 +19,7 @@ from domain import GAMES
 from domain.core.codec import PayloadInvalid
 from domain.core.rng import SeededRng
 from events.envelope import Envelope
-from service.contract.events import HIDDEN, PREFIXES, REFERENCE, Named, components, json_schema
+from service.contract.events import ENVELOPE, HIDDEN, PREFIXES, REFERENCE, Named, components, json_schema
 from service.schemas.responses import event as shown
 from tests.playing import moves_on, random_game
 
@@ -73,7 +73,10 @@ def test_every_event_type_has_a_payload_schema_and_a_variant_in_its_games_union(
         assert variant["properties"]["type"] == {"type": "string", "enum": [wire_name]}
         assert variant["properties"]["schema_version"]["enum"] == [codec.version(wire_name)]
         assert variant["properties"]["payload"] == {"$ref": f"{REFERENCE}{prefix}{kind.__name__}Payload"}
-        assert variant["required"] == SCHEMAS["Event"]["required"] == list(SCHEMAS["Event"]["properties"])
+        assert variant["properties"]["game"] == {"type": "string", "enum": [name]}
+        assert variant["required"] == list(ENVELOPE) == list(variant["properties"])
+    assert SCHEMAS["Event"]["discriminator"] == {"propertyName": "game", "mapping": {
+        game: f"{REFERENCE}{prefix}Event" for game, prefix in PREFIXES.items()}}
 
 
 def test_every_reference_names_a_schema_and_the_schemas_read_the_same_each_time() -> None:
@@ -155,7 +158,7 @@ REFUSED = [
 @pytest.mark.parametrize(("why", "change"), REFUSED, ids=[why for why, _ in REFUSED])
 def test_a_payload_the_decoder_refuses_the_schema_refuses(why: str, change: Any) -> None:
     game, check = GAMES["taki"], union("taki")
-    envelope: dict[str, Any] = {"version": 7, "type": "card_played", "schema_version": 1,
+    envelope: dict[str, Any] = {"version": 7, "game": "taki", "type": "card_played", "schema_version": 1,
                 "payload": {"seat": 1, "card": "red.5.1", "role": "run", "announce": True},
                 "command_id": "c", "actor": "seat:1", "time": 0}
     check.validate(envelope)
@@ -168,10 +171,10 @@ def test_a_payload_the_decoder_refuses_the_schema_refuses(why: str, change: Any)
 
 
 @pytest.mark.parametrize("envelope", [
-    {"type": "card_drawn"}, {"type": "cards_drawn"}, {"schema_version": 2}, {"version": 0}, {"time": "0"},
-], ids=["an unknown type", "another type's payload", "a later schema version", "version 0", "a string time"])
+    {"type": "card_drawn"}, {"type": "cards_drawn"}, {"schema_version": 2}, {"version": 0}, {"time": "0"}, {"game": "djambi"},
+], ids=["an unknown type", "another type's payload", "a later schema version", "version 0", "a string time", "another game"])
 def test_an_envelope_not_of_its_type_is_refused(envelope: dict[str, Any]) -> None:
-    event = {"version": 7, "type": "card_played", "schema_version": 1, "payload": {"seat": 1, "card": "red.5.1"},
+    event = {"version": 7, "game": "taki", "type": "card_played", "schema_version": 1, "payload": {"seat": 1, "card": "red.5.1"},
              "command_id": "c", "actor": "seat:1", "time": 0}
     assert union("taki").is_valid(event) and not union("taki").is_valid({**event, **envelope})
 

@@ -80,7 +80,7 @@ def test_playing_a_legal_command_appends_its_events(api: ContractClient) -> None
     game_id = create(api, seats=2)
     tokens = seat_all(api, game_id, 2)
     legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[0])).json
-    assert {"type": "draw"} in legal["commands"]
+    assert {"type": "taki.draw"} in legal["commands"]
     answer = api.post(f"/v1/games/{game_id}/commands", json=legal["commands"][0], headers=bearer(tokens[0]))
     assert answer.status_code == 201 and answer.json["version"] > legal["version"]
     assert answer.headers["ETag"] == f'"{answer.json["version"]}"'

@@ -59,8 +59,9 @@ def test_djambis_opening_is_grouped_by_piece_then_destination(api: ContractClien
     grouped = legal(api, game_id, tokens[0], "grouped")
     assert grouped["version"] == 2 and "commands" not in grouped
     tree = grouped["choices"]
-    assert [(c["field"], c["value"]) for c in tree] == [("type", "play"), ("type", "propose_draw"), ("type", "resign")]
-    assert tree[1] == {"field": "type", "value": "propose_draw", "commands": [{"type": "propose_draw"}]}
+    assert [(c["field"], c["value"]) for c in tree] == [("type", "djambi.play"), ("type", "djambi.propose_draw"),
+                                                        ("type", "djambi.resign")]
+    assert tree[1] == {"field": "type", "value": "djambi.propose_draw", "commands": [{"type": "djambi.propose_draw"}]}
     pieces = tree[0]["choices"]
     assert [p["value"] for p in pieces] == ["A9", "B9", "C7", "A7", "B7", "C8", "C9"]
     assert levels(tree) == {("type", "piece", "to"), ("type",)}
@@ -68,9 +69,9 @@ def test_djambis_opening_is_grouped_by_piece_then_destination(api: ContractClien
     chief = next(p for p in pieces if p["value"] == "A9")
     to_b9 = next(d for d in chief["choices"] if d["value"] == "B9")
     assert to_b9["field"] == "to" and len(to_b9["commands"]) == 45
-    assert to_b9["commands"][0] == {"type": "play", "piece": "A9", "to": "B9", "place": "D1"}
+    assert to_b9["commands"][0] == {"type": "djambi.play", "piece": "A9", "to": "B9", "place": "D1"}
     militant = next(p for p in pieces if p["value"] == "C9")
-    assert {"field": "to", "value": "D9", "commands": [{"type": "play", "piece": "C9", "to": "D9"}]} in militant["choices"]
+    assert {"field": "to", "value": "D9", "commands": [{"type": "djambi.play", "piece": "C9", "to": "D9"}]} in militant["choices"]
     assert list(leaves(tree)) == listed and len(listed) == 891
     check_siblings(tree)
     answer = api.post(f"/v1/games/{game_id}/commands", json=to_b9["commands"][-1], headers=bearer(tokens[0]))

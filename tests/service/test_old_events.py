@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import fakeredis
 import pytest
 
 from domain import GAMES
@@ -18,8 +19,11 @@ from domain.djambi import DJAMBI
 from events.envelope import Envelope
 from events.log_file import LogInvalid, read_log
 from service import cli
+from service.app import create_app
+from service.contract import spec
 from service.schemas import responses
-from tests.contract import ContractClient
+from tests.contract import ContractClient, contract
+from tests.service.conftest import unlimited
 from tests.service.test_export import play_to_end
 from tests.service.test_games_api import seat_all
 
@@ -37,6 +41,12 @@ DJAMBI_V2 = dataclasses.replace(DJAMBI, events=dataclasses.replace(
 @pytest.fixture(autouse=True)
 def djambi_v2(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(GAMES, "djambi", DJAMBI_V2)
+
+
+@pytest.fixture
+def api(djambi_v2: None) -> ContractClient:
+    """A server whose answers are checked against the document it would serve, `game_started` at version 2."""
+    return ContractClient(create_app(unlimited(), client=fakeredis.FakeRedis()).test_client(), contract(spec.build()))
 
 
 def as_stored_at_v1(line: str) -> str:

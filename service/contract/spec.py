@@ -1,0 +1,161 @@
+"""The OpenAPI document: `api.yaml` (the operations and the shapes of the answers) joined with
+the schemas made from the code that reads the requests: the request bodies and query parameters
+from their marshmallow schemas, each game's commands and options, the events of each game
+(service.contract.events), and the problem codes (service.problems.CODES).
+
+`openapi.yaml` at the top of the repository is this document as `meeple openapi` writes it;
+a test keeps the two the same."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
+from marshmallow import Schema
+
+from domain import GAMES
+from domain.core.options import describe_options
+from service.contract import events
+from service.problems import CODES
+from service.schemas import COMMANDS
+from service.schemas.common import (
+    BotSeatSchema,
+    BudgetSchema,
+    CreateGameSchema,
+    ExpectedVersionSchema,
+    ForkSchema,
+    JoinSchema,
+    RegisterSchema,
+    ReservedSeatSchema,
+    StreamTicketSchema,
+    TurnDeadlineSchema,
+    VacationSchema,
+    WebhookSchema,
+)
+
+SOURCE = Path(__file__).with_name("api.yaml")
+PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
+REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that reads that body
+    "Budget": BudgetSchema, "BotSeat": BotSeatSchema, "ReservedSeat": ReservedSeatSchema, "TurnDeadline": TurnDeadlineSchema,
+    "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
+    "Vacation": VacationSchema, "StreamTicketRequest": StreamTicketSchema}
+
+
+def build() -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document, as a dict, built from the games and schemas as they are now."""
+    source = yaml.safe_load(SOURCE.read_text())
+    plugin = MarshmallowPlugin()
+    spec = APISpec(source["info"]["title"], source["info"]["version"], "3.1.0", plugins=[plugin])
+    for name, schema in REQUESTS.items():
+        spec.components.schema(name, schema=schema)
+    for path, item in copy.deepcopy(source["paths"]).items():
+        for operation in [item, *(value for key, value in item.items() if key != "parameters")]:
+            operation["parameters"] = [_named(parameter) for parameter in operation.get("parameters", [])]
+        spec.path(path=path, parameters=item.pop("parameters"), operations=item)
+    built = spec.to_dict()
+    schemas = {**source["components"]["schemas"], **built["components"]["schemas"]}
+    schemas["Problem"]["properties"]["code"] |= problem_codes()
+    if plugin.converter is None:
+        raise RuntimeError("apispec gave the marshmallow plugin no converter")
+    schemas |= create_game(plugin.converter) | commands(plugin.converter) | events.components()
+    return {**source, "paths": built["paths"], "components": {**source["components"], "schemas": schemas}}
+
+
+def _named(parameter: dict[str, Any]) -> dict[str, Any] | str:
+    """A parameter as apispec takes it: a reference to a component by the component's name."""
+    return parameter["$ref"].removeprefix("#/components/parameters/") if "$ref" in parameter else parameter
+
+
+document = cache(build)  # the document this server serves, built once
+
+
+def problem_codes() -> dict[str, Any]:
+    """The schema of a problem's `code`: one of the codes the server sends, each explained."""
+    lines = "\n".join(f"- `{code}`: {meaning}" for code, meaning in CODES.items())
+    return {"type": "string", "enum": list(CODES), "description": f"Stable; one of:\n\n{lines}\n"}
+
+
+def create_game(converter: OpenAPIConverter) -> dict[str, Any]:
+    """`CreateGame`: one body per game, told apart by `game`, each with its seat range and options."""
+    settings = converter.schema2jsonschema(CreateGameSchema)
+    schemas: dict[str, Any] = {}
+    for name, game in GAMES.items():
+        prefix = PREFIXES[name]
+        body = copy.deepcopy(settings)
+        body["properties"] |= {
+            "game": {"type": "string", "enum": [name]},
+            "seats": {"type": "integer", "minimum": game.min_seats, "maximum": game.max_seats},
+            "options": {"$ref": f"#/components/schemas/{prefix}Options"}}
+        schemas[f"Create{prefix}Game"] = {"description": f"A game of {game.title}.", **body}
+        schemas[f"{prefix}Options"] = options(game.title, game.options_type)
+    schemas["CreateGame"] = union("A new game: its rules' options and who plays it.", "game",
+                                  {name: f"Create{PREFIXES[name]}Game" for name in GAMES})
+    return schemas
+
+
+def options(title: str, options_type: type) -> dict[str, Any]:
+    """The options of a game, each with its values and default; absent ones take their defaults."""
+    properties: dict[str, Any] = {}
+    for option in describe_options(options_type):
+        kind: dict[str, dict[str, Any]] = {"choice": {"type": "string", "enum": option.get("values")}, "boolean": {"type": "boolean"},
+                "integer": {"type": "integer", "minimum": option.get("minimum"), "maximum": option.get("maximum")}}
+        schema = {key: value for key, value in kind[option["kind"]].items() if value is not None}
+        properties[option["name"]] = {"description": option["description"], **schema, "default": option["default"]}
+    return {"description": f"The options of {title}; an option left out takes its default.", "type": "object",
+            "additionalProperties": False, "properties": properties}
+
+
+def commands(converter: OpenAPIConverter) -> dict[str, Any]:
+    """One schema per command of each game, and `Command`, the union of them all, told apart by
+    `type` (`<game>.<command>`)."""
+    expected = converter.schema2jsonschema(ExpectedVersionSchema)["properties"]
+    schemas: dict[str, Any] = {}
+    every: dict[str, str] = {}
+    for game, module in COMMANDS.items():
+        for kind, (command, fields) in module.COMMANDS.items():
+            name = PREFIXES[game] + "".join(word.title() for word in kind.split("_"))
+            body = converter.schema2jsonschema(fields)
+            qualified = f"{game}.{kind}"
+            schemas[name] = {
+                "description": inspect.cleandoc(command.__doc__ or "").split("\n\n")[0].replace("\n", " "),
+                "type": "object", "additionalProperties": False,
+                "required": ["type", *body.get("required", [])],
+                "properties": {"type": {"type": "string", "enum": [qualified]}, **body["properties"], **expected}}
+            every[qualified] = name
+    schemas["Command"] = union("A command of any game; its `type` names its game and itself.", "type", every)
+    return schemas
+
+
+def union(description: str, discriminator: str, variants: dict[str, str]) -> dict[str, Any]:
+    """A `oneOf` of named schemas that a client tells apart by the value of `discriminator`."""
+    refs = {value: f"#/components/schemas/{name}" for value, name in variants.items()}
+    return {"description": description, "oneOf": [{"$ref": ref} for ref in dict.fromkeys(refs.values())],
+            "discriminator": {"propertyName": discriminator, "mapping": refs}}
+
+
+class _Dumper(yaml.SafeDumper):
+    """YAML that writes a value used twice out twice, as readers expect, not as an alias."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+@cache
+def as_yaml() -> str:
+    """The document as `openapi.yaml` holds it."""
+    head = "# Built from the code by `meeple openapi` (service/contract): change it there, not here.\n"
+    body: str = yaml.dump(document(), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
+    return head + body
+
+
+@cache
+def as_json() -> bytes:
+    return json.dumps(document()).encode()
