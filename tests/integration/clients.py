@@ -39,6 +39,6 @@ class Client:
 def preferred(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What a sensible random player sends: Djambi plays, Bahama Taxi pickups whenever it can."""
     for kinds in (("pick_up", "collect_from_god"), ("play", "move", "stay", "step", "place_police", "end_turn")):
-        if chosen := [c for c in commands if c["type"] in kinds]:
+        if chosen := [c for c in commands if c["type"].split(".", 1)[1] in kinds]:
             return chosen
     return commands

@@ -71,7 +71,7 @@ def opponent_moves(client: Client, game_id: str, token: str) -> dict[str, Any]:
     while client.call("GET", f"/v1/games/{game_id}").json()["to_move"] == [0]:
         legal = client.call("GET", f"/v1/games/{game_id}/legal-commands", token).json()["commands"]
         moved = client.call("POST", f"/v1/games/{game_id}/commands", token,
-                            json=next((c for c in legal if c["type"] == "draw"), legal[0])).json()
+                            json=next((c for c in legal if c["type"] == "taki.draw"), legal[0])).json()
     return moved["events"][-1]  # type: ignore[no-any-return]
 
 
@@ -97,7 +97,7 @@ def test_a_page_from_another_origin_follows_a_seat_and_plays_it(
         expect(events.get_by_role("listitem").last).to_have_text(f"{last['version']} {last['type']} by seat:0")
 
         page.get_by_role("button", name="Play").click()
-        expect(page.get_by_role("status")).to_have_text(re.compile(r"^Played \w+: the game is at version \d+\.$"))
+        expect(page.get_by_role("status")).to_have_text(re.compile(r"^Played taki\.\w+: the game is at version \d+\.$"))
         played = client.all_events(game_id)[last["version"]:]
         assert played and {event["actor"] for event in played} == {"seat:1"}  # the server took the page's move
         expect(events.get_by_role("listitem").last).to_have_text(re.compile(rf"^{played[-1]['version']} \w+ by seat:1$"))
@@ -111,7 +111,7 @@ def test_a_page_from_another_origin_follows_a_seat_and_plays_it(
                                                          timeout=20_000)
         opponent_moves(client, game_id, tokens[0])
         page.get_by_role("button", name="Play").click()
-        expect(page.get_by_role("status")).to_have_text(re.compile(r"^Played \w+"))
+        expect(page.get_by_role("status")).to_have_text(re.compile(r"^Played taki\.\w+"))
         version = client.call("GET", f"/v1/games/{game_id}").json()["version"]
         expect(events.get_by_role("listitem")).to_have_count(version)
         texts = events.get_by_role("listitem").all_inner_texts()

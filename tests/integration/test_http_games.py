@@ -26,7 +26,7 @@ def test_a_complete_game_over_http_replays_to_the_live_state(client: Client, sea
     while game["status"] == "active":
         seat = chooser.choice(game["to_move"])
         legal = client.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()
-        plays = [c for c in legal["commands"] if c["type"] == "play"]
+        plays = [c for c in legal["commands"] if c["type"] == "taki.play"]
         command = chooser.choice(plays if plays and chooser.random() < 0.9 else legal["commands"])
         answer = client.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command,
                              headers={"If-Match": f'"{legal["version"]}"'})

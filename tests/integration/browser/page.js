@@ -40,7 +40,7 @@ async function follow() {
 async function play() {
   try {
     const legal = await call("GET", `/v1/games/${seat.game}/legal-commands`);
-    const chosen = legal.commands.find((command) => command.type === "draw") ?? legal.commands[0];
+    const chosen = legal.commands.find((command) => command.type === "taki.draw") ?? legal.commands[0];
     if (!chosen) return status("Nothing to play: it is not this seat's turn.");
     const done = await call("POST", `/v1/games/${seat.game}/commands`, chosen, { "If-Match": `"${legal.version}"` });
     status(`Played ${chosen.type}: the game is at version ${done.version}.`);
