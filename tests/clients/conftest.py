@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from pathlib import Path
@@ -11,7 +12,8 @@ import requests
 
 from tests.integration.conftest import server  # noqa: F401  (the session's server, reused)
 
-NODE_BIN = Path(__file__).with_name("node_modules") / ".bin"  # `npm ci --prefix tests/clients` (.ci/run does)
+HERE = Path(__file__).parent
+NODE_BIN = HERE / "node_modules" / ".bin"  # the npm tools of package-lock.json, installed by the first test that needs one
 GAMES = ("taki", "djambi-4", "djambi-3", "bahama-taxi")  # the setups each bot plays, by name
 MOVE_CAP = 1000  # a bot's moves in one game; a game not over by then fails its test
 
@@ -36,7 +38,9 @@ def run(*command: str | Path, cwd: Path | None = None, check: bool = True) -> su
 
 
 def node_tool(name: str, *args: str | Path, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run one of the npm tools of tests/clients (as `run` does)."""
-    if not (NODE_BIN / name).exists():
-        pytest.fail(f"{NODE_BIN / name} is missing: `npm ci --prefix tests/clients` (.ci/run does)")
+    """Run one of the npm tools of tests/clients (as `run` does), installing them first if they are not."""
+    with (HERE / ".npm-install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the test processes install them once, one at a time
+        if not (NODE_BIN / name).exists():
+            run("npm", "ci", "--prefix", str(HERE), "--silent", "--no-audit", "--no-fund")
     return run(NODE_BIN / name, *args, cwd=cwd, check=check)
