@@ -61,12 +61,27 @@ def build() -> dict[str, Any]:
             operation["parameters"] = [_named(parameter) for parameter in operation.get("parameters", [])]
         spec.path(path=path, parameters=item.pop("parameters"), operations=item)
     built = spec.to_dict()
-    schemas = {**source["components"]["schemas"], **built["components"]["schemas"]}
-    schemas["Problem"]["properties"]["code"] |= problem_codes()
     if plugin.converter is None:
         raise RuntimeError("apispec gave the marshmallow plugin no converter")
-    schemas |= create_game(plugin.converter) | commands(plugin.converter) | events.components()
+    requests = built["components"]["schemas"] | create_game(plugin.converter) | commands(plugin.converter)
+    schemas = {**source["components"]["schemas"], **{name: _defaults_told(schema) for name, schema in requests.items()}}
+    schemas["Problem"]["properties"]["code"] |= problem_codes()
+    schemas |= events.components()
     return {**source, "paths": built["paths"], "components": {**source["components"], "schemas": schemas}}
+
+
+def _defaults_told(schema: dict[str, Any]) -> dict[str, Any]:
+    """A request body's schema with each property's default told in its description instead of
+    as `default`: openapi-typescript makes a property with a default required of the client
+    (its `defaultNonNullable`), when the server fills it in where it is left out."""
+    properties = {}
+    for name, field in schema.get("properties", {}).items():
+        if "default" in field:
+            field = {key: value for key, value in field.items() if key != "default"}
+            told = f"Left out: {json.dumps(schema['properties'][name]['default'])}."
+            field["description"] = f"{field['description'].rstrip('.')}. {told}" if "description" in field else told
+        properties[name] = field
+    return {**schema, "properties": properties} if properties else schema
 
 
 def _named(parameter: dict[str, Any]) -> dict[str, Any] | str:
