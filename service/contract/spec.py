@@ -157,10 +157,18 @@ def union(description: str, discriminator: str, variants: dict[str, str]) -> dic
 
 
 class _Dumper(yaml.SafeDumper):
-    """YAML that writes a value used twice out twice, as readers expect, not as an alias."""
+    """YAML that writes a value used twice out twice, as readers expect, not as an alias, and
+    text of several lines as a block."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+def _text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|" if "\n" in text else None)
+
+
+_Dumper.add_representer(str, _text)
 
 
 @cache
