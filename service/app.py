@@ -22,6 +22,7 @@ from service.api.streams import bp as streams
 from service.bodies import CappedRequest
 from service.config import Config
 from service.errors import handle_error
+from service.web import bp as web
 
 
 class GameId(BaseConverter):
@@ -70,6 +71,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_blueprint(players)
     app.register_blueprint(streams)
     app.register_blueprint(docs)
+    app.register_blueprint(web)
     app.register_error_handler(Exception, handle_error)
     logging.getLogger("meeple").setLevel(logging.INFO)
     return app

@@ -1,0 +1,44 @@
+"""Meeple's own web client: one page, its ES modules and its stylesheet, shipped in the package.
+The page speaks to the server only through the public API (/v1), as any other front end would;
+these routes are pages and files, not API operations, so the OpenAPI document leaves them out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+STATIC = Path(__file__).with_name("static")
+# nothing from another host, no inline script or style; the page's own SVG images as data: URLs
+CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+
+bp = Blueprint("web", __name__, static_folder=STATIC, static_url_path="/web")
+
+
+def page() -> Response:
+    """The client's one page; its script draws what `location.pathname` names."""
+    answer = send_from_directory(STATIC, "index.html", max_age=0)
+    answer.headers["Content-Security-Policy"] = CSP
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/")
+def home() -> Response:
+    """The signed-in player's inbox and the lobby."""
+    return page()
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Response:
+    """A game's table, for a seat's player or a spectator."""
+    return page()
+
+
+@bp.after_request
+def no_foreign_content(answer: Response) -> Response:
+    """Every file of the client, not only the page, says what it may load."""
+    answer.headers.setdefault("Content-Security-Policy", CSP)
+    answer.headers["X-Content-Type-Options"] = "nosniff"
+    return answer

@@ -1,0 +1,96 @@
+// Every call to the API (/v1): the one place that knows its URLs, the tokens the browser keeps,
+// and problem+json. Same origin, so no CORS; tokens travel in Authorization, never in cookies.
+
+const PLAYER = "meeple.player"; // {id, name, token} of the signed-in player
+const SEATS = "meeple.seats"; // {gameId: {seat, token}}: seat tokens answered by joins
+
+/** A refused request: the server's problem+json, whose `detail` is shown as it is. */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body.detail || body.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = body.code;
+    this.reason = body.reason;
+    this.detail = body.detail || this.message;
+    this.errors = body.errors || null;
+  }
+}
+
+async function call(method, path, { token = null, body = undefined, headers = {} } = {}) {
+  const sent = { ...headers };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  const answer = await fetch(path, {
+    method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store",
+  });
+  if (answer.status === 204) return null;
+  const data = await answer.json().catch(() => ({ detail: `${answer.status} ${answer.statusText}` }));
+  if (!answer.ok) throw new Problem(answer.status, data);
+  return data;
+}
+
+const read = (key) => {
+  try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
+};
+
+/** The signed-in player, or null. */
+export const player = () => read(PLAYER);
+
+export function keepPlayer(found) {
+  localStorage.setItem(PLAYER, JSON.stringify({ id: found.id, name: found.name, token: found.token }));
+}
+
+/** Sign out: forget the player token (and the seat tokens this browser was given). */
+export function forgetPlayer() {
+  localStorage.removeItem(PLAYER);
+  localStorage.removeItem(SEATS);
+}
+
+/** The seat token this browser keeps for a game, or null. */
+export const seatToken = (gameId) => (read(SEATS) || {})[gameId] || null;
+
+export function keepSeat(gameId, seat, token) {
+  const seats = read(SEATS) || {};
+  if (token) seats[gameId] = { seat, token };
+  else delete seats[gameId];
+  localStorage.setItem(SEATS, JSON.stringify(seats));
+}
+
+/** The token to act in a game with: its seat token if this browser joined it, else the player's. */
+export function tokenFor(gameId) {
+  return seatToken(gameId)?.token || player()?.token || null;
+}
+
+const games = (id) => `/v1/games/${encodeURIComponent(id)}`;
+
+export const register = (name) => call("POST", "/v1/players", { body: { name } });
+export const me = (token) => call("GET", "/v1/players/me", { token });
+export const inbox = (token) => call("GET", "/v1/players/me/inbox", { token });
+export const gameTypes = () => call("GET", "/v1/games/types");
+export const createGame = (body) => call("POST", "/v1/games", { body });
+
+export function listGames({ status, game, cursor } = {}) {
+  const query = new URLSearchParams({ limit: "10" });
+  if (status) query.set("status", status);
+  if (game) query.set("game", game);
+  if (cursor) query.set("cursor", String(cursor));
+  return call("GET", `/v1/games?${query}`);
+}
+
+export const game = (id, token) => call("GET", games(id), { token });
+export const legalCommands = (id, token) => call("GET", `${games(id)}/legal-commands`, { token });
+export const join = (id, body, token) => call("POST", `${games(id)}/join`, { token, body });
+export const leave = (id, token) => call("POST", `${games(id)}/leave`, { token });
+export const events = (id, after, token) => call("GET", `${games(id)}/events?after=${after}&limit=100`, { token });
+
+/** Send a listed command as it is, at the version it was listed for (a 412 if someone moved first). */
+export function command(id, token, body, version) {
+  return call("POST", `${games(id)}/commands`, { token, body, headers: { "If-Match": `"${version}"` } });
+}
+
+/** The URL of the game's stream for a token's seat: a one-use ticket stands in for the token. */
+export async function streamUrl(id, token) {
+  if (!token) return `${games(id)}/stream`;
+  const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "game", game_id: id } });
+  return ticket.url;
+}

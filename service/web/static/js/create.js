@@ -1,0 +1,272 @@
+// The form that creates a game, built from GET /v1/games/types: every option of the chosen game
+// with its kind, range, default and description; who plays each seat (a person, maybe a reserved
+// registered player, or an AI level with its budget); the turn deadline and its policy, the
+// spectator delay, the lobby time, unlisted. The server judges the form: each 422 error is shown
+// next to the field it names.
+
+import * as api from "./api.js";
+import { fill, h, notice } from "./dom.js";
+import { takeSeat } from "./seats.js";
+
+const POLICIES = {
+  skip: "skip: the game's own timeout move",
+  auto: "auto: an AI plays the move",
+  forfeit: "forfeit: the seat leaves the game",
+};
+
+const words = (name) => name.replace(/_/g, " ").replace(/^./, (first) => first.toUpperCase());
+const idFor = (path) => `f-${path.replace(/[^A-Za-z0-9]+/g, "-")}`;
+
+/** A labelled field whose errors the server may name by `path` ("options.taki_close"). */
+function field(path, label, control, hint = null) {
+  control.id = idFor(path);
+  const error = h("p", { class: "error", id: `${control.id}-error`, hidden: true });
+  const described = [hint ? `${control.id}-hint` : null, error.id].filter(Boolean).join(" ");
+  control.setAttribute("aria-describedby", described);
+  const checkbox = control.type === "checkbox";
+  return h("div", { class: `field${checkbox ? " check" : ""}`, dataset: { field: path } },
+    checkbox ? [control, h("label", { for: control.id }, label)] : [h("label", { for: control.id }, label), control],
+    hint ? h("p", { class: "hint", id: `${control.id}-hint` }, hint) : null,
+    error);
+}
+
+function number(value, min, max) {
+  return h("input", { type: "number", inputmode: "numeric", value: value ?? "", min, max, step: "any" });
+}
+
+/** The value of a number input as the API reads it: a number, or the text as typed for the server to refuse. */
+function numeric(input) {
+  const text = input.value.trim();
+  if (text === "") return undefined;
+  const value = Number(text);
+  return Number.isNaN(value) ? text : value;
+}
+
+function optionControl(option) {
+  if (option.kind === "boolean") return h("input", { type: "checkbox", checked: option.default === true });
+  if (option.kind === "choice") {
+    return h("select", {}, option.values.map((value) => h("option", { value, selected: value === option.default }, value)));
+  }
+  return number(option.default, option.minimum, option.maximum);
+}
+
+function optionHint(option) {
+  const range = option.kind === "integer" ? ` (${option.minimum} to ${option.maximum})` : "";
+  return `${option.description}${range}; default ${option.default}.`;
+}
+
+function budgetFields(path, budget) {
+  const iterations = number("", 1, 100000);
+  const seconds = number("", 0.01, 30);
+  iterations.placeholder = String(budget.iterations ?? "");
+  seconds.placeholder = String(budget.seconds ?? "");
+  return {
+    element: h("div", { class: "budget" },
+      field(`${path}.iterations`, "Budget: iterations", iterations),
+      field(`${path}.seconds`, "Budget: seconds", seconds)),
+    value() {
+      const chosen = { iterations: numeric(iterations), seconds: numeric(seconds) };
+      if (chosen.iterations === undefined && chosen.seconds === undefined) return undefined;
+      return { iterations: chosen.iterations ?? null, seconds: chosen.seconds ?? null };
+    },
+  };
+}
+
+/** Who plays one seat: a person (maybe a reserved registered player) or an AI level with its budget. */
+function seatRow(type, seat) {
+  const who = h("select", {},
+    h("option", { value: "" }, "A person"),
+    type.bots.map((level) => h("option", { value: level }, `AI: ${level}`)));
+  const reserved = h("input", { autocomplete: "off", spellcheck: "false", placeholder: "anyone" });
+  const reservedField = field(`reserved.${seat}`, "Reserved for player id", reserved);
+  const extra = h("div", { class: "seat-extra" });
+  let budget = null;
+  const redraw = () => {
+    budget = type.budgets[who.value] ? budgetFields(`seat.${seat}.budget`, type.budgets[who.value]) : null;
+    fill(extra, who.value === "" ? reservedField : budget?.element);
+  };
+  who.addEventListener("change", redraw);
+  redraw();
+  return {
+    element: h("div", { class: "seat-row" }, field(`seat.${seat}`, `Seat ${seat + 1}`, who), extra),
+    level: () => who.value || null,
+    reservedFor: () => reserved.value.trim() || null,
+    budget: () => budget?.value(),
+  };
+}
+
+function deadlineFields(type) {
+  const on = h("input", { type: "checkbox" });
+  const seconds = number(86400, 1, 2592000);
+  const policy = h("select", {}, Object.entries(POLICIES).map(([value, label]) => h("option", { value }, label)));
+  const level = h("select", {}, type.bots.map((bot) => h("option", { value: bot }, bot)));
+  const vacation = number(0, 0, 365);
+  const levelField = field("turn_deadline.level", "AI level for auto", level);
+  const budget = Object.keys(type.budgets).length ? budgetFields("turn_deadline.budget", Object.values(type.budgets)[0]) : null;
+  const details = h("div", { class: "deadline-fields" },
+    field("turn_deadline.seconds", "Seconds for each move", seconds, "1 s to 30 days; 86400 is a day."),
+    field("turn_deadline.policy", "When the time is up", policy),
+    levelField, budget ? budget.element : null,
+    field("turn_deadline.vacation_days", "Vacation days a player may add", vacation));
+  const sync = () => {
+    details.hidden = !on.checked;
+    levelField.hidden = policy.value !== "auto";
+    if (budget) budget.element.hidden = policy.value !== "auto" || !type.budgets[level.value];
+  };
+  for (const control of [on, policy, level]) control.addEventListener("change", sync);
+  sync();
+  return {
+    element: h("fieldset", { class: "group" }, h("legend", {}, "Turn deadline"),
+      field("turn_deadline", "Give each move a deadline", on), details),
+    value() {
+      if (!on.checked) return null;
+      const chosen = { seconds: numeric(seconds), policy: policy.value, vacation_days: numeric(vacation) ?? 0 };
+      if (policy.value === "auto") {
+        chosen.level = level.value;
+        if (budget && type.budgets[level.value] && budget.value()) chosen.budget = budget.value();
+      }
+      return chosen;
+    },
+  };
+}
+
+export function drawCreateForm(section, types) {
+  const me = api.player();
+  const gameChoice = h("select", { name: "game" }, types.map((type) => h("option", { value: type.name }, type.title)));
+  const body = h("div", {});
+  const message = h("div", { class: "messages" });
+  const form = h("form", { novalidate: true, class: "create", "aria-labelledby": "create-title" },
+    field("game", "Game", gameChoice), body,
+    h("button", { type: "submit", class: "primary" }, "Create game"), message);
+  let read = null;
+
+  const drawGame = () => {
+    const type = types.find((found) => found.name === gameChoice.value);
+    const seats = number(type.min_seats, type.min_seats, type.max_seats);
+    const rows = h("div", { class: "seat-rows" });
+    let seatRows = [];
+    const drawSeats = () => {
+      const count = Math.max(0, Math.min(Number(seats.value) || 0, type.max_seats));
+      seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat));
+      fill(rows, seatRows.map((row) => row.element));
+    };
+    seats.addEventListener("input", drawSeats);
+    drawSeats();
+    const options = type.options.map((option) => ({ option, control: optionControl(option) }));
+    const deadline = deadlineFields(type);
+    const delay = number(0, 0, 1000);
+    const lobby = number("", 1, 31536000);
+    const unlisted = h("input", { type: "checkbox" });
+    const sit = h("input", { type: "checkbox", checked: true });
+    const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
+    if (me) name.readOnly = true;
+    fill(body,
+      h("fieldset", { class: "group", dataset: { field: "bots" } }, h("legend", {}, "Seats"),
+        field("seats", `Number of seats`, seats, `${type.min_seats} to ${type.max_seats}.`),
+        rows,
+        h("p", { class: "error", hidden: true, dataset: { errorOf: "bots" } }),
+        h("p", { class: "error", hidden: true, dataset: { errorOf: "reserved" } })),
+      h("fieldset", { class: "group" }, h("legend", {}, `${type.title} rules`),
+        options.map(({ option, control }) => field(`options.${option.name}`, words(option.name), control, optionHint(option)))),
+      deadline.element,
+      h("fieldset", { class: "group" }, h("legend", {}, "Table"),
+        field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
+        field("lobby_seconds", "Lobby time (seconds)", lobby, "How long the game waits for its players; empty: the server's 14 days."),
+        field("unlisted", "Unlisted: only people given its address find it", unlisted),
+        field("sit", "Take a seat myself", sit),
+        field("name", "Your name", name)));
+    read = () => {
+      const chosen = { game: type.name, seats: numeric(seats), options: {}, bots: [], reserved: [] };
+      for (const { option, control } of options) {
+        const value = option.kind === "boolean" ? control.checked : option.kind === "integer" ? numeric(control) : control.value;
+        if (value !== undefined) chosen.options[option.name] = value;
+      }
+      seatRows.forEach((row, seat) => {
+        if (row.level()) {
+          const bot = { seat, level: row.level() };
+          if (row.budget()) bot.budget = row.budget();
+          chosen.bots.push(bot);
+        } else if (row.reservedFor()) {
+          chosen.reserved.push({ seat, player: row.reservedFor() });
+        }
+      });
+      const turnDeadline = deadline.value();
+      if (turnDeadline) chosen.turn_deadline = turnDeadline;
+      chosen.spectator_delay = numeric(delay) ?? 0;
+      if (numeric(lobby) !== undefined) chosen.lobby_seconds = numeric(lobby);
+      chosen.unlisted = unlisted.checked;
+      const mySeat = seatRows.findIndex((row) => !row.level() && (!row.reservedFor() || row.reservedFor() === me?.id));
+      return { chosen, sit: sit.checked ? mySeat : null, name: name.value.trim() };
+    };
+  };
+
+  gameChoice.addEventListener("change", drawGame);
+  drawGame();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    fill(message);
+    const { chosen, sit, name } = read();
+    if (sit !== null && sit >= 0 && !name) {
+      showErrors(form, { name: ["Give your name to take a seat."] }, message);
+      return;
+    }
+    let created;
+    try {
+      created = await api.createGame(chosen);
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+      if (problem.errors) showErrors(form, problem.errors, message);
+      return;
+    }
+    try {
+      if (sit !== null && sit >= 0) await takeSeat(created.id, name, sit);
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+      return;
+    }
+    location.assign(`/games/${encodeURIComponent(created.id)}`);
+  });
+  fill(section, h("h2", { id: "create-title" }, "New game"), form);
+}
+
+/** Each error of a 422 as a path and its messages: {"options": {"x": ["..."]}} → ["options.x", ["..."]]. */
+function flatten(errors, path = []) {
+  if (typeof errors === "string") return [[path.join("."), [errors]]];
+  if (Array.isArray(errors)) {
+    if (errors.every((entry) => typeof entry === "string")) return [[path.join("."), errors]];
+    return errors.flatMap((entry, index) => flatten(entry, [...path, String(index)]));
+  }
+  return Object.entries(errors || {}).flatMap(([key, value]) => flatten(value, key === "_schema" ? path : [...path, key]));
+}
+
+function showErrors(form, errors, message) {
+  const unplaced = [];
+  for (const [path, messages] of flatten(errors)) {
+    const parts = path.split(".");
+    let target = null;
+    while (parts.length && !target) {
+      const name = parts.join(".");
+      target = form.querySelector(`[data-error-of="${CSS.escape(name)}"]`)
+        || form.querySelector(`[data-field="${CSS.escape(name)}"] > .error`);
+      parts.pop();
+    }
+    if (!target) {
+      unplaced.push(...messages);
+      continue;
+    }
+    target.textContent = [target.textContent, ...messages].filter(Boolean).join(" ");
+    target.hidden = false;
+    target.closest(".field")?.querySelector("input, select")?.setAttribute("aria-invalid", "true");
+  }
+  if (unplaced.length) message.append(notice(unplaced.join(" "), "error"));
+  form.querySelector("[aria-invalid=true]")?.focus();
+}
+
+function clearErrors(form) {
+  for (const error of form.querySelectorAll(".error")) {
+    error.textContent = "";
+    error.hidden = true;
+  }
+  for (const invalid of form.querySelectorAll("[aria-invalid]")) invalid.removeAttribute("aria-invalid");
+}

@@ -1,0 +1,68 @@
+// Building the DOM: elements from a tag, attributes and children, so that no page holds HTML strings.
+
+/** An element: `h("button", {class: "x", onclick: f}, "Draw")`; null and false children are skipped. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element, attributes and children as `h` takes them. */
+export function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value !== null && value !== undefined && value !== false) element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Put `children` in place of what `element` holds. */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+/** A message line for a problem or a success: role status (polite) or alert. */
+export function notice(text, kind = "info") {
+  return h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+}
+
+/** "in 3 h 02 min", "in 45 s", "overdue" for a time in milliseconds since the epoch. */
+export function countdown(at, now = Date.now()) {
+  let left = Math.round((at - now) / 1000);
+  if (left <= 0) return "time is up";
+  const days = Math.floor(left / 86400);
+  left -= days * 86400;
+  const hours = Math.floor(left / 3600);
+  left -= hours * 3600;
+  const minutes = Math.floor(left / 60);
+  const seconds = left - minutes * 60;
+  if (days) return `${days} d ${hours} h left`;
+  if (hours) return `${hours} h ${String(minutes).padStart(2, "0")} min left`;
+  if (minutes) return `${minutes} min ${String(seconds).padStart(2, "0")} s left`;
+  return `${seconds} s left`;
+}
+
+/** Live countdowns: every `time[data-deadline]` under the document is rewritten each second. */
+export function tickCountdowns() {
+  for (const element of document.querySelectorAll("[data-deadline]")) {
+    element.textContent = countdown(Number(element.dataset.deadline));
+  }
+}

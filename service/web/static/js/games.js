@@ -1,0 +1,19 @@
+// What every page says about a game, whichever game it is: its title and its seats.
+
+const TITLES = { taki: "TAKI", djambi: "Djambi", bahama_taxi: "Bahama Taxi" };
+
+export const gameTitle = (name) => TITLES[name] || name;
+
+/** A seat's name as people read it: the player's name, "free", or the AI's level. */
+export function seatName(seat) {
+  if (seat.name) return seat.name;
+  if (seat.reserved_for) return "reserved";
+  return "free";
+}
+
+/** "ann · greedy bot · free" */
+export function describeSeats(game) {
+  return game.seats.map(seatName).join(" · ");
+}
+
+export const freeSeats = (game) => game.seats.filter((seat) => seat.name === null);

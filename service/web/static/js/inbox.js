@@ -1,0 +1,62 @@
+// The signed-in player's inbox: games where it is their turn first (each deadline counting down),
+// then invitations, then the rest; each links to its table.
+
+import * as api from "./api.js";
+import { countdown, fill, h, notice } from "./dom.js";
+import { describeSeats, gameTitle } from "./games.js";
+
+const REFRESH_MS = 10_000;
+
+/** Draw the inbox into `section`; answers the seats the player holds, by game id. */
+export async function drawInbox(section, me) {
+  const held = new Map();
+  const list = h("ul", { class: "games", "aria-label": "Your games" });
+  fill(section,
+    h("h1", { id: "inbox-title" }, "Your games"),
+    h("details", { class: "token" },
+      h("summary", {}, "Your player token"),
+      h("p", {}, "Paste it to sign in on another device. Anyone holding it can play as you."),
+      h("code", {}, me.token)),
+    list);
+  const draw = async () => {
+    let entries;
+    try {
+      entries = (await api.inbox(me.token)).games;
+    } catch (problem) {
+      if (problem.status === 401) {
+        api.forgetPlayer();
+        location.assign("/");
+      }
+      fill(list, h("li", {}, notice(problem.message, "error")));
+      return;
+    }
+    for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
+    fill(list, entries.length ? entries.map(item) : h("li", { class: "empty" }, "No games yet: join one below or create one."));
+  };
+  await draw();
+  setInterval(draw, REFRESH_MS);
+  return held;
+}
+
+function item(entry) {
+  const { game } = entry;
+  let state;
+  if (entry.your_turn) {
+    state = h("span", { class: "badge turn" }, "Your turn");
+  } else if (entry.invitation !== null && entry.seat === null) {
+    state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}`);
+  } else {
+    state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
+  }
+  const deadline = entry.deadline === null ? null
+    : h("time", { class: "deadline", datetime: new Date(entry.deadline).toISOString(), dataset: { deadline: entry.deadline } },
+      countdown(entry.deadline));
+  return h("li", { class: entry.your_turn ? "your-turn" : "" },
+    h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(game.game), " ", h("span", { class: "id" }, game.id)),
+    " ", state, deadline ? [" ", deadline] : null,
+    h("div", { class: "seats" }, describeSeats(game)));
+}
+
+export function statusWord(status) {
+  return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
+}

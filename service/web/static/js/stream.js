@@ -1,0 +1,67 @@
+// Following a game live through its Server-Sent Events stream. EventSource cannot send
+// Authorization, so a seat opens the stream with a one-use ticket; after a drop the page asks a
+// new ticket and resumes after the last event it has (`&after=`), so that none is missed or twice.
+
+import * as api from "./api.js";
+
+const RETRY_MS = 1500;
+
+/**
+ * Follow game `id` after version `after`, as the seat of `token()` (null: a spectator).
+ * `onEvent(event)` gets each event once, in order; `onState(state)` hears "live",
+ * "reconnecting" and "ended". Answers a function that stops following.
+ */
+export function follow(id, after, token, onEvent, onState) {
+  let last = after;
+  let source = null;
+  let stopped = false;
+  let timer = null;
+
+  async function open() {
+    timer = null;
+    if (stopped) return;
+    let url;
+    try {
+      url = await api.streamUrl(id, token());
+    } catch {
+      retry();
+      return;
+    }
+    if (stopped) return;
+    source = new EventSource(`${url}${url.includes("?") ? "&" : "?"}after=${last}`);
+    source.onopen = () => onState("live");
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data);
+      if (event.version <= last) return;
+      last = event.version;
+      onEvent(event);
+    };
+    source.addEventListener("end", () => {
+      close();
+      onState("ended");
+    });
+    source.onerror = () => {
+      close();
+      if (!stopped) {
+        onState("reconnecting");
+        retry();
+      }
+    };
+  }
+
+  function retry() {
+    if (!stopped && timer === null) timer = setTimeout(open, RETRY_MS);
+  }
+
+  function close() {
+    if (source) source.close();
+    source = null;
+  }
+
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    close();
+  };
+}

@@ -1,0 +1,219 @@
+// A game's own page, /games/<id>: its table for whoever opens it - a seat's player (with the seat's
+// token, or the player's) or a spectator - following the game live through its event stream.
+// Before the start it shows the seats, to take one, give one to an AI, or leave.
+
+import * as api from "./api.js";
+import { fill, h, notice } from "./dom.js";
+import { gameTitle, seatName } from "./games.js";
+import { statusWord } from "./inbox.js";
+import { leaveSeat, seatBot, takeSeat } from "./seats.js";
+import { follow } from "./stream.js";
+import * as taki from "./tables/taki.js";
+
+const TABLES = { taki };
+const WAITING_REFRESH_MS = 4000;
+const RECENT = 8; // moves kept in the log of recent moves
+
+export function showGame(main, id) {
+  const page = {
+    id, view: null, legal: null, token: null, recent: [], log: [], ui: {}, stop: null, types: null, waitingTimer: null, problem: null, live: "",
+  };
+  const heading = h("h1", { id: "game-title" }, "Game");
+  const live = h("p", { class: "live", role: "status" });
+  const headline = h("p", { class: "headline", role: "status", "aria-live": "polite" });
+  const message = h("div", { class: "messages" });
+  const board = h("div", { id: "table", "aria-busy": "true" });
+  const log = h("ul", { class: "recent", "aria-label": "Recent moves" });
+  fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
+    h("div", { class: "game-head" }, heading, live), headline, message, board,
+    h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), log)));
+
+  const setLive = (state) => {
+    page.live = state;
+    live.textContent = { live: "● Live", reconnecting: "Reconnecting…", ended: "" }[state] ?? "";
+  };
+
+  /** The view, read with the token that holds a seat here, else as a spectator. */
+  async function readView() {
+    const seat = api.seatToken(id)?.token || null;
+    const tried = [...new Set([page.token, seat, api.player()?.token].filter(Boolean)), null];
+    for (const token of tried) {
+      try {
+        const view = await api.game(id, token);
+        return { view, token };
+      } catch (problem) {
+        if (problem.status !== 401 || token === null) throw problem;
+        if (token === seat) api.keepSeat(id, null, null); // a seat given up, or a game of another server
+      }
+    }
+    throw new Error("unreachable");
+  }
+
+  // busy while a command or a read is under way: a test (or a screen reader) waits for the table to settle
+  let working = 0;
+  const busy = (change) => {
+    working += change;
+    board.setAttribute("aria-busy", String(working > 0));
+  };
+
+  let running = false;
+  let again = false;
+  async function refresh() {
+    if (running) {
+      again = true; // the read under way may be older than what is asked now: it reads once more
+      return;
+    }
+    running = true;
+    busy(+1);
+    try {
+      do {
+        again = false;
+        page.types ??= (await api.gameTypes()).types;
+        const { view, token } = await readView();
+        let legal = null;
+        if (view.you !== null && view.status === "active") {
+          legal = await api.legalCommands(id, token);
+          if (legal.version !== view.version) {
+            again = true; // a move came between the two reads
+            continue;
+          }
+        }
+        const tokenChanged = token !== page.token;
+        Object.assign(page, { view, legal, token });
+        draw();
+        if (tokenChanged || page.stop === null) listen();
+      } while (again);
+    } catch (problem) {
+      fill(message, notice(problem.status === 404 ? "No such game." : problem.detail || problem.message, "error"));
+    } finally {
+      running = false;
+      busy(-1);
+    }
+  }
+
+  let pending = null;
+  const soon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 50);
+  };
+
+  function listen() {
+    if (page.stop) page.stop();
+    page.stop = null;
+    const { view } = page;
+    if (view.status === "finished" || view.status === "cancelled") {
+      setLive("ended");
+      return;
+    }
+    page.stop = follow(id, view.version, () => page.token, (event) => {
+      page.recent.push(event);
+      if (event.version > page.view.version) soon();
+    }, (state) => {
+      setLive(state);
+      if (state === "ended") soon();
+    });
+  }
+
+  async function act(command) {
+    fill(message);
+    page.ui.choosing = null;
+    page.ui.confirmLeave = false;
+    busy(+1);
+    for (const button of board.querySelectorAll("button")) button.disabled = true;
+    try {
+      await api.command(id, page.token, command, page.legal.version);
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+    }
+    await refresh();
+    busy(-1);
+  }
+
+  function draw() {
+    const { view, legal } = page;
+    const names = view.seats.map(seatName);
+    const title = gameTitle(view.game);
+    heading.textContent = `${title} · ${view.id}`;
+    const focused = document.activeElement?.dataset?.key;
+    const recent = page.recent.splice(0);
+    const table = TABLES[view.game];
+    for (const event of recent) {
+      const words = table?.describe(event, names);
+      if (words) page.log.unshift(words);
+    }
+    page.log.length = Math.min(page.log.length, RECENT);
+    fill(log, page.log.map((words, index) => h("li", { class: index === 0 ? "last" : "" }, words)));
+    if (view.status === "waiting" || view.status === "cancelled") {
+      headline.textContent = statusWord(view.status);
+      document.title = `${title} · ${statusWord(view.status)} · Meeple`;
+      fill(board, waiting(view));
+      clearTimeout(page.waitingTimer);
+      if (view.status === "waiting") page.waitingTimer = setTimeout(soon, WAITING_REFRESH_MS); // joins are no events
+    } else if (table) {
+      const line = table.headline(view, names);
+      headline.textContent = line;
+      document.title = `${title} · ${line} · Meeple`;
+      page.ui.redraw = () => draw();
+      fill(board, table.drawTable(view, legal, { act, names, ui: page.ui, recent }));
+    } else {
+      headline.textContent = statusWord(view.status);
+      document.title = `${title} · Meeple`;
+      fill(board, notice(`The ${title} table comes in a later version of this page; the game is at version ${view.version}.`));
+    }
+    if (focused) board.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  /** A game before its start: its seats, each to take, give to an AI, or leave. */
+  function waiting(view) {
+    const mine = view.you;
+    const me = api.player();
+    const name = me ? null : h("input", { id: "join-name", maxlength: 64, autocomplete: "nickname" });
+    const seatsList = h("ol", { class: "waiting-seats", "aria-label": "Seats" }, view.seats.map((seat) => {
+      const controls = [];
+      if (view.status === "waiting" && seat.name === null) {
+        if (mine === null && (!seat.reserved_for || seat.reserved_for === me?.id)) {
+          controls.push(h("button", { type: "button", onclick: () => join(seat.seat, name) }, `Take seat ${seat.seat + 1}`));
+        }
+        if (!seat.reserved_for) controls.push(botControl(view, seat.seat));
+      }
+      if (seat.seat === mine && view.status === "waiting") {
+        controls.push(h("button", { type: "button", onclick: () => leave() }, "Leave"));
+      }
+      return h("li", {}, h("span", { class: "seat-name" }, `Seat ${seat.seat + 1}: ${seatName(seat)}`,
+        seat.seat === mine ? " (you)" : ""), controls);
+    }));
+    return h("div", { class: "waiting" },
+      view.status === "waiting" ? h("p", {}, "The game starts when every seat is taken. Share this page's address to invite people.") : null,
+      name && mine === null ? h("label", {}, "Your name ", name) : null,
+      seatsList);
+  }
+
+  function botControl(view, seat) {
+    const level = h("select", { "aria-label": `AI level for seat ${seat + 1}` },
+      (page.types.find((type) => type.name === view.game)?.bots || []).map((bot) => h("option", { value: bot }, bot)));
+    return h("span", { class: "bot-seat" }, level,
+      h("button", { type: "button", onclick: () => guarded(() => seatBot(id, seat, level.value)) }, "Seat an AI"));
+  }
+
+  async function guarded(work) {
+    fill(message);
+    try {
+      await work();
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+    }
+    await refresh();
+  }
+
+  const join = (seat, name) => guarded(async () => {
+    if (name && !name.value.trim()) throw new Error("Give your name first.");
+    await takeSeat(id, name?.value.trim(), seat);
+    page.token = null;
+  });
+  const leave = () => guarded(async () => {
+    await leaveSeat(id);
+    page.token = null;
+  });
+
+  refresh();
+}

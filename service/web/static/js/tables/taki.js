@@ -1,0 +1,228 @@
+// The TAKI table: a function of the seat's view and its legal commands. What is clickable comes
+// from the listed commands only, and a click sends one of them as it is; no rule is copied here.
+
+import { h } from "../dom.js";
+import { cardBack, cardImage, cardName, COLORS, swatch } from "./taki_cards.js";
+
+const PHASES = {
+  normal: null,
+  in_run: "A TAKI run is open",
+  plus_follow_up: "Plus: the same seat plays again",
+  king_follow_up: "King: the same seat plays any card",
+  plus3_window: "+3: each seat may answer",
+  finished: "Game over",
+};
+
+const ACTIONS = {
+  "taki.draw": "Draw",
+  "taki.close_taki": "Close the TAKI run",
+  "taki.end_turn": "End turn",
+  "taki.pass": "Pass",
+  "taki.announce_last_card": "Say “Last card!”",
+};
+
+const titleCase = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The words of an event for the log of recent moves. */
+export function describe(event, names) {
+  const p = event.payload || {};
+  const who = p.seat !== undefined ? names[p.seat] : "";
+  switch (event.type) {
+    case "card_played": return `${who} played ${cardName(p.card)}${p.announce ? " and said “Last card!”" : ""}`;
+    case "cards_drawn": return `${who} drew ${p.cards.length === 1 ? "a card" : `${p.cards.length} cards`}`;
+    case "color_chosen": return `${who} chose ${p.color}`;
+    case "taki_run_opened": return `${who} opened a TAKI run`;
+    case "taki_run_closed": return `${who} closed the TAKI run`;
+    case "taki_run_left_open": return `${who} left the TAKI run open`;
+    case "player_skipped": return `${who} is skipped`;
+    case "direction_changed": return "The direction changed";
+    case "plus2_stacked": return `The +2 stack is ${p.total}`;
+    case "plus2_stack_taken": return `${who} took the +2 stack (${p.amount})`;
+    case "plus3_window_opened": return `${names[p.source]} played +3`;
+    case "plus3_passed": return `${who} passed the +3`;
+    case "plus3_broken": return `${who} broke the +3`;
+    case "plus2_stack_cancelled": return `${who} cancelled the +2 stack`;
+    case "plus3_cancelled": return `${who} cancelled the +3 with a King`;
+    case "plus3_resolved": return "The +3 window closed";
+    case "breaker_penalty": return `${who} drew for the breaker`;
+    case "plus_follow_up": return `${who} plays again (Plus)`;
+    case "king_follow_up": return `${who} plays again (King)`;
+    case "last_card_announced": return `${who} said “Last card!”`;
+    case "last_card_penalty": return `${who} forgot to say “Last card!”`;
+    case "stage_completed": return `${who} completed stage ${p.stage}`;
+    case "player_went_out": return `${who} went out (place ${p.place})`;
+    case "player_forfeited": return `${who} left the game`;
+    case "discard_reshuffled": return "The discard pile was shuffled into the draw pile";
+    case "leading_card_turned": return `The game opens on ${cardName(p.card)}`;
+    case "game_ended": return "The game is over";
+    case "turn_started": case "deck_shuffled": case "hand_dealt": case "last_card_owed": case "last_card_lapsed":
+      return null;
+    default: return who ? `${who}: ${event.type.replace(/_/g, " ")}` : titleCase(event.type.replace(/_/g, " "));
+  }
+}
+
+/** Who is at the table: each seat's name, cards, flags, and whether it moves now. */
+function seats(view, names, moved) {
+  const table = view.table;
+  return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => {
+    const flags = [];
+    if (view.to_move.includes(seat)) flags.push(h("span", { class: "flag move" }, "to move"));
+    if (table.announced[seat]) flags.push(h("span", { class: "flag last" }, "Last card!"));
+    if (table.run && table.run.owner === seat) flags.push(h("span", { class: "flag" }, "owns the run"));
+    if (table.plus3 && table.plus3.awaiting.includes(seat)) flags.push(h("span", { class: "flag" }, "may answer +3"));
+    if (table.out.includes(seat)) flags.push(h("span", { class: "flag" }, "out"));
+    if (table.forfeited.includes(seat)) flags.push(h("span", { class: "flag" }, "left"));
+    if (view.options.mode === "tournament" && table.stages.length) {
+      flags.push(h("span", { class: "flag" }, `stage ${table.stages[seat]}`));
+    }
+    const size = table.hand_sizes[seat];
+    return h("li", {
+      class: [view.to_move.includes(seat) ? "to-move" : "", seat === view.you ? "you" : "", moved.has(seat) ? "moved" : ""].join(" "),
+    },
+    h("span", { class: "seat-name" }, name, seat === view.you ? " (you)" : ""),
+    h("span", { class: "hand-size" }, `${size} ${size === 1 ? "card" : "cards"}`),
+    flags);
+  }));
+}
+
+/** The middle of the table: the draw pile, the discard pile's top card and the active colour. */
+function centre(view, names, fresh) {
+  const table = view.table;
+  const top = table.discard[table.discard.length - 1];
+  const active = table.active_color;
+  const notes = [];
+  const phase = PHASES[table.phase];
+  if (phase) notes.push(phase);
+  notes.push(`Direction: ${table.direction === 1 ? "seat order ↻" : "reverse order ↺"}`);
+  if (table.plus2_stack) notes.push(`+2 stack: ${table.plus2_stack} cards to draw`);
+  if (table.run) notes.push(`TAKI run in ${table.run.color}, by ${names[table.run.owner]}`);
+  if (table.plus3) {
+    notes.push(`+3 by ${names[table.plus3.source]}; still to answer: ${table.plus3.awaiting.map((s) => names[s]).join(", ") || "nobody"}`);
+  }
+  return h("div", { class: "centre" },
+    h("figure", { class: "pile" }, cardBack(), h("figcaption", {}, `Draw pile: ${table.draw_pile_size}`)),
+    h("figure", { class: `pile discard${fresh ? " fresh" : ""}` },
+      top ? cardImage(top, { color: active }) : null,
+      h("figcaption", {}, top ? `Top: ${cardName(top)}` : "No discard")),
+    h("div", { class: "facts" },
+      active ? h("p", { class: "active-color" }, swatch(active), ` Active colour: ${active} (${COLORS[active].letter})`) : null,
+      h("ul", { class: "notes" }, notes.map((note) => h("li", {}, note)))));
+}
+
+/** A play's extra choices in words: its colour, its announcement, the run's closing. */
+function variantWords(command) {
+  const parts = [];
+  if (command.color) parts.push(titleCase(command.color));
+  if (command.colors) parts.push(Object.values(command.colors).join(" then "));
+  if (command.announce_last_card) parts.push("and say “Last card!”");
+  if (command.close_taki === true) parts.push("and close the run");
+  if (command.close_taki === false) parts.push("and leave the run open");
+  return parts.join(" ") || "Play it";
+}
+
+/** Your hand as buttons: the playable ones marked; a card with several listed plays asks which in place. */
+function hand(view, plays, ui, act) {
+  const cards = view.table.hand || [];
+  const choosing = ui.choosing && plays.has(ui.choosing) ? ui.choosing : null;
+  ui.choosing = choosing;
+  const buttons = cards.map((card) => {
+    const listed = plays.get(card);
+    const name = cardName(card);
+    return h("li", {},
+      h("button", {
+        type: "button",
+        class: `card${listed ? " playable" : ""}${choosing === card ? " choosing" : ""}`,
+        disabled: !listed,
+        "aria-label": listed ? `Play ${name}` : `${name} (not playable now)`,
+        "aria-expanded": listed && listed.length > 1 ? String(choosing === card) : null,
+        dataset: { key: `card:${card}` },
+        onclick: () => {
+          if (listed.length === 1) act(listed[0]);
+          else ui.redraw((ui.choosing = ui.choosing === card ? null : card));
+        },
+      }, cardImage(card, { title: false })));
+  });
+  const chooser = choosing ? h("div", { class: "chooser", role: "group", "aria-label": `Choose how to play ${cardName(choosing)}` },
+    h("p", {}, `Play ${cardName(choosing)}:`),
+    plays.get(choosing).map((command, index) => h("button", {
+      type: "button", class: "choice", dataset: { key: `choice:${index}` }, onclick: () => act(command),
+    }, command.color ? swatch(command.color) : null, variantWords(command))),
+    h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.choosing = null)) }, "Cancel")) : null;
+  return h("section", { class: "hand", "aria-label": "Your hand" },
+    h("h2", {}, `Your hand (${cards.length})`),
+    h("ul", { class: "cards" }, buttons), chooser);
+}
+
+/** The seat's other listed commands as buttons: draw, close the run, end the turn, pass, announce; batches. */
+function actions(commands, act, ui) {
+  const buttons = [];
+  const batches = [];
+  let forfeit = null;
+  for (const command of commands) {
+    if (command.type === "taki.play" && command.cards) batches.push(command);
+    else if (command.type === "taki.forfeit") forfeit = command;
+    else if (command.type !== "taki.play") {
+      buttons.push(h("button", { type: "button", dataset: { key: `action:${command.type}` }, onclick: () => act(command) },
+        ACTIONS[command.type] || command.type));
+    }
+  }
+  const batchButtons = batches.map((command, index) => h("button", {
+    type: "button", class: "batch", dataset: { key: `batch:${index}` }, onclick: () => act(command),
+  }, `Play ${command.cards.map(cardName).join(", ")}${command.color ? ` (${command.color})` : ""}`,
+  command.close_taki === true ? " and close" : ""));
+  let leave = null;
+  if (forfeit) {
+    leave = ui.confirmLeave
+      ? h("span", { class: "confirm" }, "Leave for good? ",
+        h("button", { type: "button", class: "danger", onclick: () => act(forfeit) }, "Yes, leave the game"),
+        h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = false)) }, "No"))
+      : h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = true)) }, "Leave the game…");
+  }
+  return h("section", { class: "actions", "aria-label": "Actions" },
+    buttons.length ? h("div", { class: "buttons" }, buttons) : null,
+    batchButtons.length ? h("div", { class: "batches" }, h("h3", {}, "Several cards at once"), batchButtons) : null,
+    leave ? h("div", { class: "leave" }, leave) : null);
+}
+
+function ranking(view, names) {
+  const result = view.result;
+  return h("section", { class: "result", "aria-label": "Result" },
+    h("h2", {}, "Final ranking"),
+    h("ol", {}, result.ranking.map((place, index) => h("li", {},
+      place.map((seat) => names[seat]).join(" and "),
+      result.scores ? ` (${place.map((seat) => result.scores[seat]).join(", ")} points)` : "",
+      index === 0 ? " wins" : ""))),
+    h("p", { class: "hint" }, `Ended: ${result.reason.replace(/_/g, " ")}.`));
+}
+
+/** Whose move it is, in one line. */
+export function headline(view, names) {
+  if (view.status === "finished" && view.result) {
+    const winners = view.result.ranking[0].map((seat) => names[seat]).join(" and ");
+    return view.result.ranking[0].includes(view.you) ? "You win!" : `Game over: ${winners} won`;
+  }
+  if (view.to_move.includes(view.you)) return "Your turn";
+  return `Waiting for ${view.to_move.map((seat) => names[seat]).join(", ")}`;
+}
+
+/**
+ * The table for `view` with its `legal` commands (null for a spectator); `act(command)` sends a
+ * listed command; `ui` keeps the page's own choices (a card being played) across redraws;
+ * `recent` are the events since the last drawing, highlighted.
+ */
+export function drawTable(view, legal, { act, names, ui, recent }) {
+  const commands = legal ? legal.commands : [];
+  const plays = new Map();
+  for (const command of commands) {
+    if (command.type === "taki.play" && command.card) plays.set(command.card, [...(plays.get(command.card) || []), command]);
+  }
+  const moved = new Set(recent.filter((event) => event.type !== "turn_started" && event.payload?.seat !== undefined)
+    .map((event) => event.payload.seat));
+  const fresh = recent.some((event) => event.type === "card_played");
+  return h("div", { class: "taki" },
+    seats(view, names, moved),
+    centre(view, names, fresh),
+    view.result ? ranking(view, names) : null,
+    view.you !== null && view.table.hand ? hand(view, plays, ui, act) : null,
+    legal && commands.length ? actions(commands, act, ui) : null);
+}

@@ -1,0 +1,54 @@
+"""The web client in a real headless Chromium against a real `meeple serve`: one server and one
+browser for the session, a fresh browser context (its own localStorage) for each test."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from tests.integration.clients import Client
+from tests.integration.conftest import server  # noqa: F401 - the session's `meeple serve`
+from tests.integration.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+DESKTOP = {"width": 1024, "height": 800}
+PHONE = {"width": 375, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(chromium: Browser) -> Iterator[BrowserContext]:
+    """A browser profile of its own: nobody signed in, no seat tokens kept."""
+    opened = chromium.new_context(viewport=DESKTOP)
+    opened.set_default_timeout(10_000)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext, tmp_path: Path) -> Iterator[Page]:
+    """A page whose script errors fail the test; its last sight is saved as `last.png` in the test's tmp dir."""
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    opened.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+    assert not errors, errors
+
+
+@pytest.fixture
+def api(server: str) -> Iterator[Client]:  # noqa: F811 - the imported fixture
+    with requests.Session() as http:
+        yield Client(http, server)

@@ -1,0 +1,57 @@
+"""What a person does on the client's pages, said once for the tests: register, read the table,
+play a turn as the page offers it."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+TURN_OR_END = re.compile(r"^(Your turn|You win!|Game over: .*)$")
+COLOURS = re.compile(r"\b(Red|Blue|Green|Yellow)\b")
+ACTIONS = re.compile(r"^(Say “Last card!”|Close the TAKI run|End turn|Pass|Draw)$")
+
+
+def register(page: Page, server: str, name: str) -> None:
+    page.goto(f"{server}/")
+    form = page.get_by_role("form", name="New player")
+    form.get_by_label("Your name").fill(name)
+    form.get_by_role("button", name="Register").click()
+    expect(page.get_by_role("navigation", name="Account")).to_contain_text(f"Signed in as {name}")
+
+
+def headline(page: Page) -> str:
+    """Whose move it is, as the table says it, once the page has read the game's latest state."""
+    expect(page.locator("#table")).to_have_attribute("aria-busy", "false")
+    return page.locator(".headline").inner_text()
+
+
+def await_turn(page: Page) -> str:
+    """The headline once it is the player's turn or the game is over, the table settled (the AI
+    thinks meanwhile)."""
+    while not TURN_OR_END.match(line := headline(page)):
+        expect(page.locator(".headline")).to_have_text(TURN_OR_END, timeout=20_000)
+    return line
+
+
+def play_a_turn(page: Page) -> str:
+    """Click what a hurried player would: a playable card (saying "Last card!" and choosing the first
+    colour when asked), else the first action listed; what was clicked."""
+    hand = page.get_by_role("region", name="Your hand")
+    playable = hand.get_by_role("button", name=re.compile("^Play "))
+    if playable.count():
+        card = playable.first
+        clicked = card.get_attribute("aria-label") or ""
+        card.click()
+        chooser = page.get_by_role("group", name=re.compile("^Choose how to play"))
+        if chooser.count():  # several listed plays of the card: the page asks which, in place
+            last_card = chooser.get_by_role("button", name=re.compile("Last card"))
+            choice = last_card.first if last_card.count() else chooser.get_by_role("button").first
+            said = choice.inner_text()
+            choice.click()
+            return f"{clicked}: {said}"
+        return clicked
+    action = page.get_by_role("region", name="Actions").get_by_role("button", name=ACTIONS).first
+    clicked = action.inner_text()
+    action.click()
+    return clicked
