@@ -106,7 +106,7 @@ def _apply(table: Table, command: Command) -> None:
             rider = state.person(passenger)
             old = rider.origin if (end is End.FROM) != rider.reverse else rider.destination
             assert old is not None
-            table.emit(PassengerRerouted(seat, passenger, end.value, old, card))
+            table.emit(PassengerRerouted(seat, passenger, end, old, card))
             if state.phase is Phase.END:
                 close_if_done(table)
         case Transfer(seat, from_pawn, to_pawn, passengers):

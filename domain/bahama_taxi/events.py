@@ -5,10 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from domain.bahama_taxi.commands import End
 from domain.bahama_taxi.options import TwoPawnMode
 from domain.bahama_taxi.state import PawnKind
 from domain.core.codec import EventCodec
 from domain.core.game import Seat
+
+
+class Coin(StrEnum):
+    HEADS = "heads"  # every turn moves both cabs (§11.8)
+    TAILS = "tails"  # the cabs take turns
+    CHOSEN = "chosen"  # no flip: the options fixed the mode
 
 
 class SkipReason(StrEnum):
@@ -115,7 +122,7 @@ class PassengerRerouted:
 
     seat: Seat
     passenger: str
-    end: str  # "from" or "to"
+    end: End
     old_card: str
     new_card: str
 
@@ -150,7 +157,7 @@ class PassengerBoardedAtSetup:
 class CoinFlipped:
     """Two cabs (§11.8): heads, every turn moves both; tails, they alternate."""
 
-    result: str  # "heads" or "tails"; "chosen" when the options fixed the mode
+    result: Coin
     mode: TwoPawnMode
 
 

@@ -8,6 +8,7 @@ from domain.bahama_taxi.cards import area_of, contraband_deck, deck
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
+    Coin,
     CoinFlipped,
     DeckShuffled,
     Event,
@@ -40,9 +41,9 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
     if options.cabs_per_player == 2 or options.contraband:  # §11.8, §11.12: one coin for the whole game
         if options.two_cab_mode is TwoPawnMode.COIN:
             heads = rng.randint(0, 1) == 1
-            table.emit(CoinFlipped("heads" if heads else "tails", TwoPawnMode.BOTH if heads else TwoPawnMode.ALTERNATE))
+            table.emit(CoinFlipped(Coin.HEADS if heads else Coin.TAILS, TwoPawnMode.BOTH if heads else TwoPawnMode.ALTERNATE))
         else:
-            table.emit(CoinFlipped("chosen", options.two_cab_mode))
+            table.emit(CoinFlipped(Coin.CHOSEN, options.two_cab_mode))
     if options.contraband:  # §11.12: the goods, then each seat places its police
         for _ in range(options.initial_citizens):
             table.emit(new_citizen(table.state))

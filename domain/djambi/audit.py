@@ -6,7 +6,7 @@ killed twice, a player eliminated twice, a game ending otherwise than the rules 
 from __future__ import annotations
 
 from domain.djambi.board import NAMES
-from domain.djambi.events import ActionTaken, EndReason, Event, GameEnded, GameStarted, PlayerEliminated
+from domain.djambi.events import ActionTaken, EndReason, Event, GameEnded, GameStarted, Outcome, PlayerEliminated
 from domain.djambi.pieces import IDS
 from domain.djambi.state import DjambiState
 
@@ -43,12 +43,12 @@ def _ended_otherwise(state: DjambiState, result: str, winners: tuple[int, ...], 
     draws are among those still playing."""
     expected: tuple[str, tuple[int, ...]] | None
     if reason is EndReason.WON:
-        expected = ("win", state.remaining) if len(state.remaining) == 1 else None
+        expected = (Outcome.WIN, state.remaining) if len(state.remaining) == 1 else None
     elif reason is EndReason.ALL_ENCIRCLED:  # those encircled by the last action, all out at its turn
         last_out = {seat for seat, turn in enumerate(state.out_at) if turn == state.turn_no}
-        expected = ("draw", winners) if not state.remaining and winners and set(winners) <= last_out else None
+        expected = (Outcome.DRAW, winners) if not state.remaining and winners and set(winners) <= last_out else None
     else:  # the draws of §16, among those still playing
-        expected = ("draw", state.remaining)
+        expected = (Outcome.DRAW, state.remaining)
     if expected != (result, winners):
         return f"the rules do not end this game as a {result} of {list(winners)} for {reason!r}"
     return None

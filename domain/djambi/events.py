@@ -110,6 +110,11 @@ class DrawOfferLapsed:
     made it left the game (§16)."""
 
 
+class Outcome(StrEnum):
+    WIN = "win"  # one player left (§16)
+    DRAW = "draw"  # the remaining players share it (§17)
+
+
 class EndReason(StrEnum):
     WON = "won"  # the last player left (§10)
     ALL_ENCIRCLED = "all_encircled"  # every remaining chief shut in at once: a draw of those (§11.2)
@@ -121,7 +126,7 @@ class EndReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
-    result: str  # "win" or "draw"
+    result: Outcome
     winners: tuple[Seat, ...]
     reason: EndReason
 

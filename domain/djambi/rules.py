@@ -31,6 +31,7 @@ from domain.djambi.events import (
     Event,
     GameEnded,
     Kill,
+    Outcome,
     PassReason,
     PieceMove,
     PlayerEliminated,
@@ -302,7 +303,7 @@ def _settle(turn: Turn) -> None:
     if _last_player_wins(turn):
         return
     if not turn.state.remaining:  # every remaining player encircled at once
-        turn.emit(GameEnded("draw", tuple(encircled), EndReason.ALL_ENCIRCLED))
+        turn.emit(GameEnded(Outcome.DRAW, tuple(encircled), EndReason.ALL_ENCIRCLED))
     else:
         _offer_ends_with_its_proposer(turn)
         _draw_if_agreed(turn)
@@ -311,7 +312,7 @@ def _settle(turn: Turn) -> None:
 def _last_player_wins(turn: Turn) -> bool:
     if len(turn.state.remaining) != 1:
         return False
-    turn.emit(GameEnded("win", turn.state.remaining, EndReason.WON))
+    turn.emit(GameEnded(Outcome.WIN, turn.state.remaining, EndReason.WON))
     return True
 
 
@@ -416,7 +417,7 @@ def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
     have no legal action (§16)."""
     limit = turn.state.options.no_progress_limit
     if limit and turn.state.quiet >= limit:
-        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.NO_PROGRESS))
+        turn.emit(GameEnded(Outcome.DRAW, turn.state.remaining, EndReason.NO_PROGRESS))
         return
     following, following_kind = next_player(turn.state, seat, kind)
     turn.emit(TurnStarted(following, following_kind, turn.state.turn_no + 1))
@@ -427,7 +428,7 @@ def _play_on(turn: Turn, seat: Seat, kind: TurnKind) -> None:
 def _pass(turn: Turn, seat: Seat, kind: TurnKind, reason: PassReason) -> None:
     turn.emit(TurnPassed(seat, reason))
     if turn.state.passed >= set(turn.state.remaining):  # a full cycle of passes (§16)
-        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.ABANDONED if turn.state.timed_out else EndReason.NO_LEGAL_ACTION))
+        turn.emit(GameEnded(Outcome.DRAW, turn.state.remaining, EndReason.ABANDONED if turn.state.timed_out else EndReason.NO_LEGAL_ACTION))
         return
     _play_on(turn, seat, kind)
 
@@ -477,7 +478,7 @@ def _draw_if_agreed(turn: Turn) -> None:
     """A draw once every remaining player has accepted the open offer."""
     offer = turn.state.draw_offer
     if offer is not None and offer >= set(turn.state.remaining):
-        turn.emit(GameEnded("draw", turn.state.remaining, EndReason.AGREED))
+        turn.emit(GameEnded(Outcome.DRAW, turn.state.remaining, EndReason.AGREED))
 
 
 # what a seat may send now

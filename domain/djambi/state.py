@@ -6,14 +6,14 @@ from dataclasses import dataclass
 
 from domain.core.game import GameStatus, Seat
 from domain.djambi.board import MAZE, Square
-from domain.djambi.events import TurnKind
+from domain.djambi.events import Outcome, TurnKind
 from domain.djambi.options import DjambiOptions
 from domain.djambi.pieces import COLORS, SLOTS, Color, Kind, Piece, army_of, kind_of
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    result: str  # "win" or "draw"
+    result: Outcome
     winners: tuple[Seat, ...]
     reason: str
 
