@@ -23,7 +23,7 @@ from events.envelope import (
     SeatUnavailable,
     VersionConflict,
 )
-from service.problems import problem_body
+from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
 
@@ -97,7 +97,7 @@ def handle_error(error: Exception) -> Response:
             return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")
         case HTTPException():
             status = error.code or 500
-            answer = problem(status, HTTPStatus(status).name.lower(), error.description or HTTPStatus(status).phrase)
+            answer = problem(status, http_code(status), error.description or HTTPStatus(status).phrase)
             for name, value in error.get_headers():  # e.g. a 405's Allow
                 if name.lower() != "content-type":
                     answer.headers[name] = value

@@ -14,7 +14,7 @@ from gunicorn import util
 from gunicorn.http.message import Request
 from gunicorn.workers.ggevent import GeventWorker
 
-from service.problems import problem_body
+from service.problems import http_code, problem_body
 
 
 class ProblemWorker(GeventWorker):
@@ -37,7 +37,7 @@ def problem_answer(status: int, error: BaseException) -> bytes:
     if status >= 500:
         code, detail = "internal_error", "Something went wrong on our side."
     else:
-        code, detail = HTTPStatus(status).name.lower(), f"The request could not be read: {error}"[:500]
+        code, detail = http_code(status), f"The request could not be read: {error}"[:500]
     body = json.dumps(problem_body(status, code, detail)).encode()
     head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
             f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")

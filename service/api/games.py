@@ -292,8 +292,9 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
     fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
-    expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")} if "expected_version" in body else {}
-                     ).get("expected_version")
+    expected = None
+    if "expected_version" in body:
+        expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")})["expected_version"]
     conditional = if_match()
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):

@@ -55,7 +55,7 @@ def build() -> dict[str, Any]:
     plugin = MarshmallowPlugin()
     spec = APISpec(source["info"]["title"], source["info"]["version"], "3.1.0", plugins=[plugin])
     for name, schema in REQUESTS.items():
-        spec.components.schema(name, schema=schema)
+        spec.components.schema(name, component=_described(schema), schema=schema)
     for path, item in copy.deepcopy(source["paths"]).items():
         for operation in [item, *(value for key, value in item.items() if key != "parameters")]:
             operation["parameters"] = [_named(parameter) for parameter in operation.get("parameters", [])]
@@ -76,12 +76,18 @@ def _defaults_told(schema: dict[str, Any]) -> dict[str, Any]:
     (its `defaultNonNullable`), when the server fills it in where it is left out."""
     properties = {}
     for name, field in schema.get("properties", {}).items():
-        if "default" in field:
-            field = {key: value for key, value in field.items() if key != "default"}
-            told = f"Left out: {json.dumps(schema['properties'][name]['default'])}."
+        default = field.get("default")
+        field = {key: value for key, value in field.items() if key != "default"}
+        if default is not None:  # a null default is what leaving it out says anyway
+            told = f"Left out: {json.dumps(default)}."
             field["description"] = f"{field['description'].rstrip('.')}. {told}" if "description" in field else told
         properties[name] = field
     return {**schema, "properties": properties} if properties else schema
+
+
+def _described(schema: type[Schema]) -> dict[str, Any]:
+    """A request schema's docstring as its description, if it has one."""
+    return {"description": " ".join(inspect.cleandoc(schema.__doc__).split())} if schema.__doc__ else {}
 
 
 def _named(parameter: dict[str, Any]) -> dict[str, Any] | str:

@@ -87,7 +87,8 @@ class Flag(fields.Boolean):
 
 class BudgetSchema(Schema):
     """How long an AI that searches thinks per move: at most `iterations`, at most `seconds`,
-    whichever runs out first. Thinking never lasts longer than MAX_THINK_SECONDS."""
+    whichever runs out first. Give either or both; thinking never lasts longer than 30 seconds
+    (MAX_THINK_SECONDS)."""
 
     iterations = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=100_000))
     seconds = Seconds(load_default=None, allow_none=True, allow_nan=False, validate=validate.Range(min=0.01, max=MAX_THINK_SECONDS))

@@ -4,6 +4,7 @@ describes exactly the routes the app serves."""
 from __future__ import annotations
 
 import re
+from http import HTTPStatus
 from pathlib import Path
 
 import fakeredis
@@ -12,7 +13,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
 from service.app import create_app
 from service.contract import spec
-from service.problems import problem_body
+from service.problems import CODES, http_code
 from tests.service.conftest import unlimited
 
 FILE = Path(__file__).parents[2] / "openapi.yaml"
@@ -35,14 +36,23 @@ def test_the_document_is_served_as_json_and_yaml_with_docs_to_browse() -> None:
     assert client.get("/docs/swagger-editor.js").get_json()["code"] == "not_found"
 
 
-def test_every_problem_code_is_listed_once_and_the_spec_lists_them() -> None:
-    assert SPEC["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(spec.CODES)
-    try:
-        problem_body(400, "no_such_code", "?")
-    except KeyError as error:
-        assert "no_such_code" in str(error)
-    else:
-        raise AssertionError("an unlisted code was sent")
+def test_every_problem_code_the_server_names_is_listed_and_the_spec_lists_them() -> None:
+    assert SPEC["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(CODES)
+    calls = re.compile(r'(?:ApiError|problem|problem_body)\(\d+, "(\w+)"')  # ApiError(404, "game_not_found", ...
+    chosen = re.compile(r'\bcode(?:, detail)? = "(\w+)"(?: if .* else "(\w+)")?')  # code = "a" if ... else "b"
+    named: set[str] = set()
+    for source in (Path(__file__).parents[2] / "service").rglob("*.py"):
+        text = source.read_text()
+        named |= set(calls.findall(text)) | {code for found in chosen.findall(text) for code in found if code}
+    assert {"game_not_found", "not_your_turn", "illegal_move", "internal_error"} <= named <= set(CODES), named - set(CODES)
+    assert {http_code(status) for status in HTTPStatus if status >= 400} <= set(CODES)
+
+
+def test_an_error_the_api_does_not_name_still_answers_problem_json() -> None:
+    client = create_app(unlimited(), client=fakeredis.FakeRedis()).test_client()
+    answer = client.get("/docs/start.js", headers={"Range": "bytes=99999999-"})
+    assert answer.status_code == 416 and answer.get_json()["code"] == "requested_range_not_satisfiable"
+    assert http_code(418) == "bad_request" and http_code(507) == "internal_error"
 
 
 def test_commands_of_each_game_are_told_apart_by_their_type() -> None:
