@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.integration.clients import Client
 from tests.integration.conftest import server  # noqa: F401 - the session's `meeple serve`
@@ -16,6 +16,8 @@ from tests.integration.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 DESKTOP = {"width": 1024, "height": 800}
 PHONE = {"width": 375, "height": 740}
+
+expect.set_options(timeout=10_000)  # a busy machine (two cores, other tests) may take a while to settle a page
 
 
 @pytest.fixture(scope="session")

@@ -94,3 +94,9 @@ export async function streamUrl(id, token) {
   const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "game", game_id: id } });
   return ticket.url;
 }
+
+/** The URL of the player's inbox stream, opened with a one-use ticket. */
+export async function inboxStreamUrl(token) {
+  const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "inbox" } });
+  return ticket.url;
+}

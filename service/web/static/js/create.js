@@ -157,7 +157,7 @@ export function drawCreateForm(section, types) {
     const delay = number(0, 0, 1000);
     const lobby = number("", 1, 31536000);
     const unlisted = h("input", { type: "checkbox" });
-    const sit = h("input", { type: "checkbox", checked: true });
+    const sit = h("input", { type: "checkbox", checked: Boolean(me) });
     const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
     if (me) name.readOnly = true;
     fill(body,
@@ -166,7 +166,8 @@ export function drawCreateForm(section, types) {
         rows,
         h("p", { class: "error", hidden: true, dataset: { errorOf: "bots" } }),
         h("p", { class: "error", hidden: true, dataset: { errorOf: "reserved" } })),
-      h("fieldset", { class: "group" }, h("legend", {}, `${type.title} rules`),
+      h("details", { class: "group rules" },
+        h("summary", {}, `${type.title} rules: ${type.options.length} options, each at its default until changed`),
         options.map(({ option, control }) => field(`options.${option.name}`, words(option.name), control, optionHint(option)))),
       deadline.element,
       h("fieldset", { class: "group" }, h("legend", {}, "Table"),
@@ -257,6 +258,7 @@ function showErrors(form, errors, message) {
     }
     target.textContent = [target.textContent, ...messages].filter(Boolean).join(" ");
     target.hidden = false;
+    target.closest("details")?.setAttribute("open", "");
     target.closest(".field")?.querySelector("input, select")?.setAttribute("aria-invalid", "true");
   }
   if (unplaced.length) message.append(notice(unplaced.join(" "), "error"));

@@ -11,6 +11,12 @@ export function seatName(seat) {
   return "free";
 }
 
+/** Every seat's name, told apart where two are alike ("greedy bot 2", "greedy bot 3"). */
+export function seatNames(game) {
+  const names = game.seats.map(seatName);
+  return names.map((name, seat) => (names.filter((other) => other === name).length > 1 ? `${name} ${seat + 1}` : name));
+}
+
 /** "ann · greedy bot · free" */
 export function describeSeats(game) {
   return game.seats.map(seatName).join(" · ");

@@ -1,11 +1,10 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
-// then invitations, then the rest; each links to its table.
+// then invitations, then the rest; each links to its table. It follows the player's inbox stream.
 
 import * as api from "./api.js";
 import { countdown, fill, h, notice } from "./dom.js";
 import { describeSeats, gameTitle } from "./games.js";
-
-const REFRESH_MS = 10_000;
+import { followInbox } from "./stream.js";
 
 /** Draw the inbox into `section`; answers the seats the player holds, by game id. */
 export async function drawInbox(section, me) {
@@ -34,7 +33,7 @@ export async function drawInbox(section, me) {
     fill(list, entries.length ? entries.map(item) : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
   await draw();
-  setInterval(draw, REFRESH_MS);
+  followInbox(me.token, draw); // each game whose turn changes or that ends is read again, live
   return held;
 }
 

@@ -65,3 +65,36 @@ export function follow(id, after, token, onEvent, onState) {
     close();
   };
 }
+
+/**
+ * Follow the player's inbox: `onChange()` hears its first message (the whole inbox) and each
+ * change of a game's turn or end; after a drop a new ticket opens it again. Answers a stop function.
+ */
+export function followInbox(token, onChange) {
+  let source = null;
+  let stopped = false;
+  let timer = null;
+  async function open() {
+    timer = null;
+    try {
+      const url = await api.inboxStreamUrl(token);
+      if (stopped) return;
+      source = new EventSource(url);
+    } catch {
+      timer = setTimeout(open, RETRY_MS * 4);
+      return;
+    }
+    source.addEventListener("inbox", onChange);
+    source.addEventListener("game", onChange);
+    source.onerror = () => {
+      source.close();
+      if (!stopped && timer === null) timer = setTimeout(open, RETRY_MS);
+    };
+  }
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+  };
+}

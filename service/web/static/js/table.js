@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { fill, h, notice } from "./dom.js";
-import { gameTitle, seatName } from "./games.js";
+import { gameTitle, seatName, seatNames } from "./games.js";
 import { statusWord } from "./inbox.js";
 import { leaveSeat, seatBot, takeSeat } from "./seats.js";
 import { follow } from "./stream.js";
@@ -131,10 +131,11 @@ export function showGame(main, id) {
 
   function draw() {
     const { view, legal } = page;
-    const names = view.seats.map(seatName);
+    const names = seatNames(view);
     const title = gameTitle(view.game);
     heading.textContent = `${title} · ${view.id}`;
-    const focused = document.activeElement?.dataset?.key;
+    const focused = page.ui.focus || document.activeElement?.dataset?.key;
+    page.ui.focus = null;
     const recent = page.recent.splice(0);
     const table = TABLES[view.game];
     for (const event of recent) {
@@ -154,7 +155,11 @@ export function showGame(main, id) {
       headline.textContent = line;
       document.title = `${title} · ${line} · Meeple`;
       page.ui.redraw = () => draw();
-      fill(board, table.drawTable(view, legal, { act, names, ui: page.ui, recent }));
+      fill(board,
+        view.you === null && view.status === "active"
+          ? h("p", { class: "watching" }, `You are watching${view.spectator_delay ? `, ${view.spectator_delay} moves behind` : ""}.`)
+          : null,
+        table.drawTable(view, legal, { act, names, ui: page.ui, recent }));
     } else {
       headline.textContent = statusWord(view.status);
       document.title = `${title} · Meeple`;

@@ -138,7 +138,11 @@ function hand(view, plays, ui, act) {
         dataset: { key: `card:${card}` },
         onclick: () => {
           if (listed.length === 1) act(listed[0]);
-          else ui.redraw((ui.choosing = ui.choosing === card ? null : card));
+          else {
+            ui.choosing = ui.choosing === card ? null : card;
+            ui.focus = ui.choosing ? "choice:0" : `card:${card}`; // the keyboard goes on to the choices
+            ui.redraw();
+          }
         },
       }, cardImage(card, { title: false })));
   });
@@ -147,7 +151,9 @@ function hand(view, plays, ui, act) {
     plays.get(choosing).map((command, index) => h("button", {
       type: "button", class: "choice", dataset: { key: `choice:${index}` }, onclick: () => act(command),
     }, command.color ? swatch(command.color) : null, variantWords(command))),
-    h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.choosing = null)) }, "Cancel")) : null;
+    h("button", {
+      type: "button", class: "link", onclick: () => { ui.focus = `card:${choosing}`; ui.redraw((ui.choosing = null)); },
+    }, "Cancel")) : null;
   return h("section", { class: "hand", "aria-label": "Your hand" },
     h("h2", {}, `Your hand (${cards.length})`),
     h("ul", { class: "cards" }, buttons), chooser);
@@ -186,13 +192,18 @@ function actions(commands, act, ui) {
 
 function ranking(view, names) {
   const result = view.result;
+  const hands = view.table.hands;
   return h("section", { class: "result", "aria-label": "Result" },
     h("h2", {}, "Final ranking"),
     h("ol", {}, result.ranking.map((place, index) => h("li", {},
       place.map((seat) => names[seat]).join(" and "),
       result.scores ? ` (${place.map((seat) => result.scores[seat]).join(", ")} points)` : "",
       index === 0 ? " wins" : ""))),
-    h("p", { class: "hint" }, `Ended: ${result.reason.replace(/_/g, " ")}.`));
+    h("p", { class: "hint" }, `Ended: ${result.reason.replace(/_/g, " ")}.`),
+    hands ? h("div", { class: "final-hands" }, names.map((name, seat) => (seat === view.you || !hands[seat].length ? null
+      : h("div", { class: "final-hand" }, h("h3", {}, `${name}'s cards`),
+        h("ul", { class: "cards small", "aria-label": `${name}'s cards` },
+          hands[seat].map((card) => h("li", {}, cardImage(card)))))))) : null);
 }
 
 /** Whose move it is, in one line. */

@@ -1,0 +1,89 @@
+"""The home page and the lobby: a player's token kept and forgotten, the create form's refusals
+shown where they belong, games listed by status, and seats taken, given to an AI and left."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.integration.clients import Client
+from tests.web.pages import register
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+
+def test_a_refused_game_shows_the_servers_error_next_to_the_field_it_names(page: Page, server: str) -> None:
+    page.goto(f"{server}/")
+    form = page.get_by_role("form", name="New game")
+    form.get_by_text("TAKI rules").click()  # the rules' options open under their summary
+    form.get_by_label("Last card penalty").fill("99")
+    form.get_by_role("button", name="Create game").click()
+    penalty = form.get_by_label("Last card penalty")
+    expect(penalty).to_have_accessible_description(re.compile("must be between 0 and 20"))
+    expect(penalty).to_have_attribute("aria-invalid", "true")
+    expect(penalty).to_be_focused()
+    expect(page).to_have_url(f"{server}/")  # nothing was created
+
+    form.get_by_label("Last card penalty").fill("4")
+    form.get_by_label("Give each move a deadline").check()
+    form.get_by_label("Seconds for each move").fill("0")
+    form.get_by_role("button", name="Create game").click()
+    seconds = form.get_by_label("Seconds for each move")
+    expect(seconds).to_have_accessible_description(re.compile(r"^1 s to 30 days.*greater than or equal to 1"))
+    expect(penalty).not_to_have_attribute("aria-invalid", "true")  # the earlier error is gone
+
+
+def test_a_visitor_takes_a_seat_from_the_lobby_gives_one_to_an_ai_and_leaves(page: Page, api: Client, server: str) -> None:
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 3}).json()["id"]
+    page.goto(f"{server}/")
+    page.get_by_label("Play as").fill("dee")
+    games = page.get_by_role("list", name="Games")
+    listed = games.get_by_role("listitem").filter(has_text=game_id)
+    listed.get_by_role("button", name="Take a seat").click()
+    expect(page).to_have_url(f"{server}/games/{game_id}")
+    seats = page.get_by_role("list", name="Seats")
+    expect(seats).to_contain_text("Seat 1: dee (you)")
+    seats.get_by_role("listitem").nth(2).get_by_role("button", name="Seat an AI").click()
+    expect(seats).to_contain_text("Seat 3: random bot")
+    seats.get_by_role("button", name="Leave").click()
+    expect(seats).to_contain_text("Seat 1: free")
+    assert api.call("GET", f"/v1/games/{game_id}").json()["seats"][0]["name"] is None
+
+    page.goto(f"{server}/")
+    page.get_by_label("Status").select_option("active")
+    expect(games).not_to_contain_text(game_id)
+    page.get_by_label("Status").select_option("waiting")
+    expect(games).to_contain_text(game_id)
+
+
+def test_a_player_signs_in_with_a_token_and_signs_out(page: Page, api: Client, server: str) -> None:
+    token = api.call("POST", "/v1/players", json={"name": "eve"}).json()["token"]
+    page.goto(f"{server}/")
+    page.get_by_label("Player token").fill("not a token at all")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("Authorization")
+    page.get_by_label("Player token").fill(token)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    expect(page).to_have_title("Your games · Meeple")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("form", name="Returning player")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('meeple.player')") is None
+
+
+def test_an_invitation_arrives_in_the_inbox_live_and_is_taken(page: Page, api: Client, server: str) -> None:
+    register(page, server, "fay")
+    games = page.get_by_role("list", name="Your games")
+    expect(games).to_contain_text("No games yet")
+    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": me["id"]}]}).json()["id"]
+    invitation = games.get_by_role("listitem").filter(has_text=game_id)
+    expect(invitation).to_contain_text("Invited to seat 2")  # through the inbox stream, without a reload
+    invitation.get_by_role("link").click()
+    seats = page.get_by_role("list", name="Seats")
+    seats.get_by_role("button", name="Take seat 2").click()
+    expect(seats).to_contain_text("Seat 2: fay (you)")
+    seats.get_by_role("listitem").first.get_by_role("button", name="Seat an AI").click()
+    expect(page.get_by_role("region", name="Your hand").get_by_role("button")).to_have_count(8)  # the game started

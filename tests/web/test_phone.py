@@ -1,0 +1,61 @@
+"""At a phone's width (375 px) every page fits: nothing reaches past the right edge, so nothing
+needs a sideways scroll."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.integration.clients import Client
+from tests.web.conftest import PHONE
+from tests.web.pages import await_turn, register
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+OVERFLOWING = """() => {
+  const width = document.documentElement.clientWidth;
+  const outside = [...document.querySelectorAll("body *")].filter((element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && (box.right > width + 0.5 || box.left < -0.5);
+  });
+  return {width, scroll: document.documentElement.scrollWidth,
+          outside: outside.slice(0, 8).map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}`)};
+}"""
+
+
+def fits(page: Page, shot: Path) -> None:
+    page.screenshot(path=str(shot), full_page=True)
+    found = page.evaluate(OVERFLOWING)
+    assert found["width"] == PHONE["width"] and found["scroll"] <= found["width"] and not found["outside"], found
+
+
+def test_every_page_fits_a_phone(context: BrowserContext, page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/")
+    expect(page.get_by_role("form", name="New game")).to_be_visible()
+    fits(page, tmp_path / "home.png")
+
+    register(page, server, "gil")
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Number of seats").fill("4")
+    form.get_by_label("Seat 2", exact=True).select_option("search")  # with its budget fields
+    form.get_by_label("Give each move a deadline").check()
+    form.get_by_label("When the time is up").select_option("auto")
+    expect(form.get_by_label("Budget: iterations").first).to_be_visible()
+    fits(page, tmp_path / "form.png")
+
+    form.get_by_label("Seat 2", exact=True).select_option("greedy")
+    form.get_by_label("Seat 3", exact=True).select_option("greedy")
+    form.get_by_label("Seat 4", exact=True).select_option("random")
+    form.get_by_role("button", name="Create game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    await_turn(page)
+    expect(page.get_by_role("region", name="Your hand").get_by_role("button")).to_have_count(8)
+    fits(page, tmp_path / "table.png")
+
+    page.goto(f"{server}/")
+    expect(page.get_by_role("list", name="Your games").get_by_role("listitem")).to_have_count(1)
+    fits(page, tmp_path / "inbox.png")
