@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 TURN_OR_END = re.compile(r"^(Your turn|You win!|Game over: .*)$")
-COLOURS = re.compile(r"\b(Red|Blue|Green|Yellow)\b")
 ACTIONS = re.compile(r"^(Say “Last card!”|Close the TAKI run|End turn|Pass|Draw)$")
 
 
@@ -34,24 +33,34 @@ def await_turn(page: Page) -> str:
     return line
 
 
-def play_a_turn(page: Page) -> str:
-    """Click what a hurried player would: a playable card (saying "Last card!" and choosing the first
-    colour when asked), else the first action listed; what was clicked."""
+def play_a_turn(page: Page, keyboard: bool = False) -> str:
+    """Play as a hurried player would, with the mouse or the keyboard: a playable card (saying
+    "Last card!" and taking the first colour when asked), else the first action listed; what was chosen."""
     hand = page.get_by_role("region", name="Your hand")
     playable = hand.get_by_role("button", name=re.compile("^Play "))
     if playable.count():
         card = playable.first
-        clicked = card.get_attribute("aria-label") or ""
-        card.click()
+        chosen = card.get_attribute("aria-label") or ""
+        press(page, card, keyboard)
         chooser = page.get_by_role("group", name=re.compile("^Choose how to play"))
         if chooser.count():  # several listed plays of the card: the page asks which, in place
+            choices = chooser.get_by_role("button")
+            if keyboard:
+                expect(choices.first).to_be_focused()  # the keyboard is taken on to the choices
             last_card = chooser.get_by_role("button", name=re.compile("Last card"))
-            choice = last_card.first if last_card.count() else chooser.get_by_role("button").first
-            said = choice.inner_text()
-            choice.click()
-            return f"{clicked}: {said}"
-        return clicked
+            choice = last_card.first if last_card.count() else choices.first
+            chosen += f": {choice.inner_text()}"
+            press(page, choice, keyboard)
+        return chosen
     action = page.get_by_role("region", name="Actions").get_by_role("button", name=ACTIONS).first
-    clicked = action.inner_text()
-    action.click()
-    return clicked
+    chosen = action.inner_text()
+    press(page, action, keyboard)
+    return chosen
+
+
+def press(page: Page, button: Locator, keyboard: bool) -> None:
+    if keyboard:
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()

@@ -5,6 +5,7 @@ AI's moves arrive live; a spectator follows a game from its address alone."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from tests.web.pages import await_turn, play_a_turn, register
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 MAX_TURNS = 300
+CHANGE_COLOR = re.compile(r"^none\.change_color\.\d$")
 
 
 def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: Page, server: str, tmp_path: Path) -> None:
@@ -44,7 +46,7 @@ def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: P
     clicks, ai_seen = [], False
     while await_turn(page) == "Your turn":
         assert len(clicks) < MAX_TURNS, clicks[-20:]
-        clicks.append(play_a_turn(page))
+        clicks.append(play_a_turn(page, keyboard=len(clicks) % 2 == 1))  # the mouse and the keyboard by turns
         if len(clicks) == 1:
             page.screenshot(path=str(tmp_path / "playing.png"), full_page=True)
         ai_seen = ai_seen or "bot played" in page.get_by_role("list", name="Recent moves").inner_text()
@@ -52,6 +54,46 @@ def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: P
     assert page.evaluate("window.notReloaded") is True  # every move arrived without a reload
     expect(page.get_by_role("region", name="Result")).to_contain_text("Final ranking")
     assert not page.get_by_role("region", name="Actions").count()
+
+
+def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    register(page, server, "jo")
+    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    game_id = _turn_with_a_change_color_card(api, me["id"], me["token"])
+    page.goto(f"{server}/games/{game_id}")
+    expect(page.locator(".headline")).to_have_text("Your turn")
+    hand = page.get_by_role("region", name="Your hand")
+    hand.get_by_role("button", name="Play Change colour").first.click()
+    chooser = page.get_by_role("group", name="Choose how to play Change colour")
+    expect(chooser.get_by_role("button", name=re.compile(r"^(Red|Blue|Green|Yellow)$"))).to_have_count(4)
+    page.screenshot(path=str(tmp_path / "chooser.png"), full_page=True)
+    chooser.get_by_role("button", name="Blue").click()
+    expect(page.get_by_role("list", name="Recent moves")).to_contain_text("jo chose blue")
+    expect(page.get_by_text("Active colour: blue (B)")).to_be_visible()
+
+
+def _turn_with_a_change_color_card(api: Client, player_id: str, token: str) -> str:
+    """A game where the player may play a Change colour card: a game of two AIs played to its end,
+    forked at the first turn whose seat may, that seat the player's."""
+    for _ in range(3):
+        origin = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
+            {"seat": 0, "level": "greedy"}, {"seat": 1, "level": "greedy"}]}).json()["id"]
+        deadline = time.monotonic() + 20
+        while api.call("GET", f"/v1/games/{origin}").json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        for event in api.all_events(origin):
+            if event["type"] != "turn_started":
+                continue
+            seat = event["payload"]["seat"]
+            fork = api.call("POST", f"/v1/games/{origin}/fork", json={
+                "version": event["version"], "bots": [{"seat": 1 - seat, "level": "greedy"}],
+                "reserved": [{"seat": seat, "player": player_id}]}).json()["id"]
+            api.call("POST", f"/v1/games/{fork}/join", token, json={"name": "jo", "seat": seat})
+            legal = api.call("GET", f"/v1/games/{fork}/legal-commands", token).json()["commands"]
+            if any(CHANGE_COLOR.match(command.get("card", "")) for command in legal):
+                return str(fork)
+    raise AssertionError("three games of AIs never gave a seat a Change colour card on its turn")
 
 
 def test_a_spectator_opens_a_game_by_its_address_and_follows_it(

@@ -41,7 +41,7 @@ export function cardImage(id, { color: chosen = null, title = true } = {}) {
   const { color, figure } = parseCard(id);
   const known = FIGURES[figure] ?? { mark: figure, word: figure };
   const paint = color ?? "wild";
-  const letter = color ? COLORS[color].letter : "W";
+  const letter = color ? COLORS[color].letter : chosen ? COLORS[chosen].letter : "W";
   const image = svg("svg", { viewBox: "0 0 60 90", class: `card-image ${paint}`, role: "img", "aria-label": cardName(id) },
     title ? svg("title", {}, cardName(id)) : null,
     svg("rect", { x: 1, y: 1, width: 58, height: 88, rx: 7, class: "card-edge" }),
