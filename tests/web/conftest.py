@@ -11,13 +11,23 @@ import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.integration.clients import Client
-from tests.integration.conftest import server  # noqa: F401 - the session's `meeple serve`
+from tests.integration.conftest import serving
 from tests.integration.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 DESKTOP = {"width": 1024, "height": 800}
 PHONE = {"width": 375, "height": 740}
 
 expect.set_options(timeout=10_000)  # a busy machine (two cores, other tests) may take a while to settle a page
+
+# an open stream notices its page has gone at its next heartbeat: soon, so that the server stops at once
+SETTINGS = {"MEEPLE_STREAM_HEARTBEAT_MS": "1000"}
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a `meeple serve` with its own embedded store, for the session's pages."""
+    with serving(tmp_path_factory.mktemp("serve"), SETTINGS) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +61,6 @@ def page(context: BrowserContext, tmp_path: Path) -> Iterator[Page]:
 
 
 @pytest.fixture
-def api(server: str) -> Iterator[Client]:  # noqa: F811 - the imported fixture
+def api(server: str) -> Iterator[Client]:
     with requests.Session() as http:
         yield Client(http, server)

@@ -12,12 +12,13 @@ from playwright.sync_api import Page, expect
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
 from tests.integration.test_browser import cut_connections
+from tests.web.conftest import SETTINGS
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 
 def test_the_table_resumes_its_stream_after_a_drop(page: Page, tmp_path: Path) -> None:
-    with serving(tmp_path) as server, requests.Session() as http:
+    with serving(tmp_path, SETTINGS) as server, requests.Session() as http:
         api = Client(http, server)
         game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
         token = api.call("POST", f"/v1/games/{game_id}/join", json={"name": "hal"}).json()["token"]

@@ -52,10 +52,24 @@ def test_a_visitor_takes_a_seat_from_the_lobby_gives_one_to_an_ai_and_leaves(pag
     assert api.call("GET", f"/v1/games/{game_id}").json()["seats"][0]["name"] is None
 
     page.goto(f"{server}/")
-    page.get_by_label("Status").select_option("active")
+    page.get_by_label("Lobby status").select_option("active")
     expect(games).not_to_contain_text(game_id)
-    page.get_by_label("Status").select_option("waiting")
+    page.get_by_label("Lobby status").select_option("waiting")
     expect(games).to_contain_text(game_id)
+
+
+def test_the_lobby_filters_by_game_and_pages_on(page: Page, api: Client, server: str) -> None:
+    made = [api.call("POST", "/v1/games", json={"game": "bahama_taxi", "seats": 2}).json()["id"] for _ in range(11)]
+    page.goto(f"{server}/")
+    page.get_by_label("Lobby game").select_option("bahama_taxi")
+    games = page.get_by_role("list", name="Games").get_by_role("listitem")
+    expect(games).to_have_count(10)  # newest first, ten to a page
+    expect(games.first).to_contain_text(made[-1])
+    expect(games).to_contain_text(["Bahama Taxi"] * 10)
+    page.get_by_role("button", name="More games").click()
+    expect(games).to_have_count(11)
+    expect(games.last).to_contain_text(made[0])
+    expect(page.get_by_role("button", name="More games")).to_be_hidden()
 
 
 def test_a_player_signs_in_with_a_token_and_signs_out(page: Page, api: Client, server: str) -> None:

@@ -11,9 +11,9 @@ const STATUSES = ["waiting", "active", "finished", "cancelled"];
 
 export function drawLobby(section, types, held) {
   const me = api.player();
-  const game = h("select", { id: "lobby-game", name: "game" },
+  const game = h("select", { id: "lobby-game", name: "game", "aria-label": "Lobby game" },
     h("option", { value: "" }, "All games"), types.map((type) => h("option", { value: type.name }, type.title)));
-  const status = h("select", { id: "lobby-status", name: "status" },
+  const status = h("select", { id: "lobby-status", name: "status", "aria-label": "Lobby status" },
     STATUSES.map((value) => h("option", { value, selected: value === "waiting" }, statusWord(value))));
   const name = me ? null : h("input", { id: "lobby-name", name: "name", maxlength: 64, autocomplete: "nickname" });
   const list = h("ul", { class: "games", "aria-label": "Games" });
@@ -21,11 +21,19 @@ export function drawLobby(section, types, held) {
   const message = h("div", { class: "messages" });
   let next = null;
 
+  const shown = new Set();
+  let asked = 0; // only the answer to the latest question is shown, however the answers arrive
   const load = async (append) => {
+    const question = ++asked;
     try {
       const page = await api.listGames({ status: status.value, game: game.value, cursor: append ? next : null });
+      if (question !== asked) return;
       next = page.next;
-      const items = page.games.map(item);
+      if (!append) shown.clear();
+      // the listing pages by offset: a game that took its status meanwhile may come round again
+      const fresh = page.games.filter((summary) => !shown.has(summary.id));
+      for (const summary of fresh) shown.add(summary.id);
+      const items = fresh.map(item);
       if (append) list.append(...items);
       else fill(list, items.length ? items : h("li", { class: "empty" }, "No such games."));
       more.hidden = next === null;

@@ -31,6 +31,7 @@ export function showGame(main, id) {
   const setLive = (state) => {
     page.live = state;
     live.textContent = { live: "● Live", reconnecting: "Reconnecting…", ended: "" }[state] ?? "";
+    live.classList.toggle("reconnecting", state === "reconnecting");
   };
 
   /** The view, read with the token that holds a seat here, else as a spectator. */
