@@ -18,6 +18,7 @@ import redis
 from events.execute import Executor
 from events.store import EventStore
 from service.embedded import EmbeddedRedis
+from tests.browsers import chromium  # noqa: F401 - the session's browser, for the tests that open pages
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from typing import Any
 import psutil
 import pytest
 import requests
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from bench.server import free_port
 from tests.integration.clients import Client
@@ -25,9 +25,6 @@ from tests.integration.conftest import serving
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's, installed by .ci/run
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGE = Path(__file__).parent / "browser"
 
 
@@ -45,16 +42,6 @@ def page_origin() -> Iterator[str]:
     yield f"http://127.0.0.1:{site.server_address[1]}"
     site.shutdown()
     site.server_close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def cut_connections(port: int) -> int:
@@ -76,11 +63,11 @@ def opponent_moves(client: Client, game_id: str, token: str) -> dict[str, Any]:
 
 
 def test_a_page_from_another_origin_follows_a_seat_and_plays_it(
-        page_origin: str, browser: Browser, tmp_path: Path) -> None:
+        page_origin: str, chromium: Browser, tmp_path: Path) -> None:
     with serving(tmp_path, {"MEEPLE_CORS_ORIGINS": page_origin}, "--access-log") as api, requests.Session() as http:
         client = Client(http, api)
         game_id, tokens = client.new_game(2)  # seat 0 moves first; the page plays seat 1
-        page = browser.new_page()
+        page = chromium.new_page()
         refused: list[str] = []
         page.on("console", lambda message: refused.append(message.text) if message.type == "error" else None)
         page.goto(f"{page_origin}/page.html")
@@ -118,6 +105,7 @@ def test_a_page_from_another_origin_follows_a_seat_and_plays_it(
         assert [int(text.split()[0]) for text in texts] == list(range(1, version + 1))
         assert any("401" in message for message in refused)  # the reconnect with the used ticket
         page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
+        page.context.close()
     log = (tmp_path / "serve.log").read_text()
     assert f'"path": "/v1/games/{game_id}/stream", "status": 200' in log  # the request log names the stream...
     assert f'"GET /v1/games/{game_id}/events HTTP/1.1" 200' in log  # ... and the access log each path...

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
-from tests.integration.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 DESKTOP = {"width": 1024, "height": 800}
 PHONE = {"width": 375, "height": 740}
@@ -28,16 +27,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a `meeple serve` with its own embedded store, for the session's pages."""
     with serving(tmp_path_factory.mktemp("serve"), SETTINGS) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
