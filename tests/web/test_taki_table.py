@@ -130,7 +130,11 @@ def test_a_refused_command_shows_the_servers_detail(page: Page, api: Client, ser
     page.goto(f"{server}/games/{game_id}")
     page.get_by_label("Your name").fill("kim")
     page.get_by_role("button", name="Take seat 1").click()
-    api.call("POST", f"/v1/games/{game_id}/join", json={"name": "lou"})
+    deadline = time.monotonic() + 10
+    while api.call("GET", f"/v1/games/{game_id}").json()["seats"][0]["name"] != "kim":  # the page's join is in
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    api.call("POST", f"/v1/games/{game_id}/join", json={"name": "lou", "seat": 1})
     page.reload()
     expect(page.locator(".headline")).to_have_text("Your turn")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('meeple.seats'))['{game_id}'].token")
