@@ -87,7 +87,8 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
                 legal = requests.get(f"{URL}/v1/games/{game_id}/legal-commands",
                                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
                 if legal.status_code == 200 and legal.json()["commands"]:
-                    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+                    kept = {name: value for name, value in (case.headers or {}).items() if name.lower() != "if-match"}
+                    case.headers = kept | {"Authorization": f"Bearer {token}"}  # no stale If-Match: the command is for now
                     case.body = legal.json()["commands"][0]
                     return
 
