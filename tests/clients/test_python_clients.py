@@ -55,7 +55,9 @@ def operation(client: ModuleType, name: str) -> Any:
 
 
 def setup(client: ModuleType, name: str) -> tuple[Any, list[int]]:
-    """The game `name` as the bot creates it, and the seats it plays (the others are the server's AI)."""
+    """The game `name` as the bot creates it, and the seats it plays (the others are the server's AI).
+    Random TAKI players who forget "last card!" draw penalties and may play on for thousands of
+    moves, so the rule is off."""
     m = client.models
 
     def ai(*seats: int) -> list[Any]:
@@ -63,7 +65,8 @@ def setup(client: ModuleType, name: str) -> tuple[Any, list[int]]:
 
     return {
         "taki": (m.CreateTakiGame(game=m.CreateTakiGameGame.TAKI, seats=2,
-                                  options=m.TakiOptions(draw_requires_no_legal_play=True)), [0, 1]),
+                                  options=m.TakiOptions(draw_requires_no_legal_play=True,
+                                                       last_card_rule=m.TakiOptionsLastCardRule.OFF)), [0, 1]),
         "djambi-4": (m.CreateDjambiGame(game=m.CreateDjambiGameGame.DJAMBI, seats=4,
                                         options=m.DjambiOptions(no_progress_limit=50), bots=ai(1, 3)), [0, 2]),
         "djambi-3": (m.CreateDjambiGame(game=m.CreateDjambiGameGame.DJAMBI, seats=3,
