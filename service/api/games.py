@@ -16,7 +16,9 @@ from marshmallow import ValidationError
 from domain import GAMES
 from domain.core.game import Budget
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
+from events.execute import Loaded
 from events.log_file import export_lines
+from players.deadlines import Due, due
 from service import auth, imports
 from service.api.context import executor, json_body, known_game, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
@@ -30,6 +32,7 @@ from service.schemas.common import (
     JoinSchema,
     LegalCommandsQuerySchema,
     ListGamesSchema,
+    StateQuerySchema,
     check_budget,
     check_settings,
     parse,
@@ -254,7 +257,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.seat_for(store, record)
     visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
-    return responses.game_view(loaded, seat), 200, etag(loaded.version)
+    return responses.game_view(loaded, seat, _deadlines(loaded)), 200, etag(loaded.version)
 
 
 @bp.get("/games/<game:game_id>/states/<int:version>")
@@ -266,7 +269,22 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
     current = visible_version(record, seat)
     if version > current:
         raise ApiError(404, "version_not_found", f"The game is at version {current}.", current=current)
-    return responses.game_view(executor().load(game_id, version), seat), 200, etag(version)
+    asked = parse(StateQuerySchema, request.args.to_dict()).get("seat", seat)
+    if asked is not None and asked >= record.seats:
+        raise ApiError(422, "validation_error", "The query is not valid.",
+                       errors={"seat": [f"The game's seats are 0 to {record.seats - 1}."]})
+    if asked != seat and record.status is not Lifecycle.FINISHED:
+        raise ApiError(409, "game_not_finished", "Another seat's view is shown once the game is over.")
+    loaded = executor().load(game_id, version)
+    return responses.game_view(loaded, asked, _deadlines(loaded)), 200, etag(version)
+
+
+def _deadlines(loaded: Loaded) -> dict[int, Due]:
+    """When each seat to move at the loaded version must act by, for those with a deadline."""
+    if loaded.version == 0:
+        return {}
+    found = {seat: due(executor().store, loaded, seat) for seat in loaded.game.status(loaded.state).to_move}
+    return {seat: deadline for seat, deadline in found.items() if deadline is not None}
 
 
 @bp.get("/games/<game:game_id>/legal-commands")

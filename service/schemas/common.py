@@ -271,6 +271,12 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=100)
 
 
+class StateQuerySchema(Schema):
+    seat = fields.Integer(validate=validate.Range(min=0, max=9), metadata={"description": (
+        "See the version as this seat saw it: any seat once the game is over (its whole log is public "
+        "then), only the caller's own seat before. Without it, as the caller may see it.")})
+
+
 class LegalCommandsQuerySchema(Schema):
     form = fields.String(validate=validate.OneOf(["list", "grouped"]), load_default="list")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from domain.core.codec import to_primitive
@@ -10,6 +11,7 @@ from domain.core.game import Budget, Game
 from domain.core.options import options_to_json
 from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
+from players.deadlines import Due
 
 
 def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
@@ -36,8 +38,9 @@ def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
     }
 
 
-def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
-    """The game as `seat` (or a spectator) may see it, at the loaded version."""
+def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due] | None = None) -> dict[str, Any]:
+    """The game as `seat` (or a spectator) may see it, at the loaded version, with the `deadlines`
+    of the seats to move."""
     game, record, state = loaded.game, loaded.record, loaded.state
     status = game.status(state)
     started = loaded.version > 0
@@ -54,6 +57,7 @@ def game_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "to_move": list(status.to_move) if started else [],
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
+        "deadlines": [{"seat": to, "at": due.at, "policy": due.policy} for to, due in sorted((deadlines or {}).items())],
     }
 
 

@@ -180,6 +180,38 @@ def test_states_at_past_versions(api: ContractClient) -> None:
     assert api.get(f"/v1/games/{game_id}/states/{version + 1}").json["code"] == "version_not_found"
 
 
+def test_a_finished_games_states_show_any_seats_view(api: ContractClient) -> None:
+    from tests.service.test_export import play_to_end
+
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    early = api.get(f"/v1/games/{game_id}/states/3?seat=1")
+    assert early.status_code == 409 and early.json["code"] == "game_not_finished"
+    assert api.get(f"/v1/games/{game_id}/states/3?seat=0", headers=bearer(tokens[0])).json["table"]["hand"]
+    play_to_end(api, game_id, tokens)
+    dealt = [api.get(f"/v1/games/{game_id}/states/3?seat={seat}").json for seat in (0, 1)]
+    assert [view["you"] for view in dealt] == [0, 1]
+    assert [len(view["table"]["hand"]) for view in dealt] == [8, 8] and dealt[0]["table"]["hand"] != dealt[1]["table"]["hand"]
+    assert api.get(f"/v1/games/{game_id}/states/3").json["table"]["hand"] is None
+    wrong = api.get(f"/v1/games/{game_id}/states/3?seat=2")
+    assert wrong.status_code == 422 and "seat" in wrong.json["errors"]
+
+
+def test_a_view_tells_when_each_seat_to_move_must_act(api: ContractClient) -> None:
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 60, "policy": "skip"}}).json["id"]
+    tokens = seat_all(api, game_id, 2)
+    game = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json
+    started = api.get(f"/v1/games/{game_id}/events?after={game['version'] - 1}").json["events"][0]["time"]
+    assert game["deadlines"] == [{"seat": game["to_move"][0], "at": started + 60_000, "policy": "skip"}]
+    assert api.get(f"/v1/games/{game_id}").json["deadlines"] == game["deadlines"]  # a spectator's too
+    past = api.get(f"/v1/games/{game_id}/states/1", headers=bearer(tokens[0])).json
+    shuffled = api.get(f"/v1/games/{game_id}/events?limit=1").json["events"][0]["time"]
+    assert past["deadlines"] == [{"seat": seat, "at": shuffled + 60_000, "policy": "skip"} for seat in past["to_move"]]
+    untimed = create(api, seats=2)
+    seat_all(api, untimed, 2)
+    assert api.get(f"/v1/games/{untimed}").json["deadlines"] == []
+
+
 def test_listing_games(api: ContractClient) -> None:
     ids = [create(api, seats=2) for _ in range(3)]
     seat_all(api, ids[0], 2)
