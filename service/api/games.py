@@ -15,6 +15,7 @@ from marshmallow import ValidationError
 
 from domain import GAMES
 from domain.core.game import Budget
+from domain.core.rng import SystemRng
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
@@ -318,11 +319,7 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
-    if loaded.record.status is Lifecycle.CANCELLED:
-        raise ApiError(409, "game_cancelled", CANCELLED)
-    if loaded.version == 0:
-        raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
-    command = COMMANDS[loaded.game.name].load_command(seat, body)
+    command = _command(loaded, seat, body)
     try:
         done = executor().execute(
             game_id, command, actor=f"seat:{seat}",
@@ -336,6 +333,27 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, done.finished) for e in done.events]}
     headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
     return body, 201, headers
+
+
+@bp.post("/games/<game:game_id>/command-checks")
+def check_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Whether the rules would accept this command from the caller's seat now, as a submission
+    would be answered, without appending or revealing anything: a client composing a TAKI batch
+    asks it card by card."""
+    loaded = executor().load(known_game(game_id))
+    seat = auth.require_seat(executor().store, loaded.record)
+    command = _command(loaded, seat, json_body())
+    loaded.game.decide(loaded.state, command, SystemRng())
+    return {"version": loaded.version, "accepted": True}, 200, etag(loaded.version)
+
+
+def _command(loaded: Loaded, seat: int, body: dict[str, Any]) -> Any:
+    """The command `body` asks of `seat`, in a game that is under way."""
+    if loaded.record.status is Lifecycle.CANCELLED:
+        raise ApiError(409, "game_cancelled", CANCELLED)
+    if loaded.version == 0:
+        raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
+    return COMMANDS[loaded.game.name].load_command(seat, body)
 
 
 @bp.get("/games/<game:game_id>/export")

@@ -99,6 +99,23 @@ def test_rule_violations_name_their_reason(api: ContractClient) -> None:
     assert answer.json["reason"] == "nothing_to_pass"
 
 
+def test_a_checked_command_is_answered_as_a_submission_would_be_and_changes_nothing(api: ContractClient) -> None:
+    game_id = create(api, seats=2)
+    tokens = seat_all(api, game_id, 2)
+    url, auth = f"/v1/games/{game_id}/command-checks", bearer(tokens[0])
+    before = api.get(f"/v1/games/{game_id}", headers=auth).json
+    hand = before["table"]["hand"]
+    for command in api.get(f"/v1/games/{game_id}/legal-commands", headers=auth).json["commands"]:
+        answer = api.post(url, json=command, headers=auth)
+        assert answer.status_code == 200 and answer.json == {"version": before["version"], "accepted": True}, command
+    absent = next(card for card in ("red.2.1", "red.2.2") if card not in hand)
+    answer = api.post(url, json={"type": "taki.play", "card": absent}, headers=auth)
+    assert answer.status_code == 409 and (answer.json["reason"], answer.json["index"]) == ("card_not_in_hand", 0)
+    assert api.post(url, json={"type": "taki.draw"}, headers=bearer(tokens[1])).json["code"] == "not_your_turn"
+    assert api.post(url, json={"type": "taki.fly"}, headers=auth).status_code == 422
+    assert api.get(f"/v1/games/{game_id}", headers=auth).json == before
+
+
 def test_malformed_commands_are_validation_errors(api: ContractClient) -> None:
     game_id = create(api, seats=2)
     tokens = seat_all(api, game_id, 2)
