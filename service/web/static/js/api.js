@@ -66,6 +66,12 @@ const games = (id) => `/v1/games/${encodeURIComponent(id)}`;
 export const register = (name) => call("POST", "/v1/players", { body: { name } });
 export const me = (token) => call("GET", "/v1/players/me", { token });
 export const inbox = (token) => call("GET", "/v1/players/me/inbox", { token });
+export const startVacation = (until, token) => call("PUT", "/v1/players/me/vacation", { token, body: { until } });
+export const endVacation = (token) => call("DELETE", "/v1/players/me/vacation", { token });
+export const webhooks = (token) => call("GET", "/v1/players/me/webhooks", { token });
+export const addWebhook = (url, token) => call("POST", "/v1/players/me/webhooks", { token, body: { url } });
+export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });
+export const deliveries = (limit, token) => call("GET", `/v1/players/me/deliveries?limit=${limit}`, { token });
 export const gameTypes = () => call("GET", "/v1/games/types");
 export const createGame = (body) => call("POST", "/v1/games", { body });
 

@@ -1,6 +1,7 @@
-// The home page: a visitor registers or signs in; a player sees their inbox first. The lobby and
-// the form that creates a game follow.
+// The home page: a visitor registers or signs in; a player sees their inbox first, then their
+// vacation and webhooks. The lobby and the form that creates a game follow.
 
+import { drawAccount } from "./account.js";
 import * as api from "./api.js";
 import { drawCreateForm } from "./create.js";
 import { fill, h, notice } from "./dom.js";
@@ -13,7 +14,9 @@ export async function showHome(main) {
   const inbox = h("section", { id: "inbox", "aria-labelledby": "inbox-title" });
   const lobby = h("section", { id: "lobby", "aria-labelledby": "lobby-title" });
   const create = h("section", { id: "create", "aria-labelledby": "create-title" });
-  fill(main, me ? inbox : signIn(), lobby, create);
+  const settings = me ? h("section", { id: "settings", class: "settings", "aria-labelledby": "settings-title" }) : null;
+  fill(main, me ? inbox : signIn(), settings, lobby, create);
+  if (me) drawAccount(settings, me);
   let types;
   try {
     types = (await api.gameTypes()).types;

@@ -1,0 +1,238 @@
+// The signed-in player's account, below their inbox: a vacation, during which the turn deadlines of
+// their games wait for them, and the webhooks their notifications are POSTed to, with the log of
+// every delivery attempt. A refusal shows the server's message next to the field it names.
+
+import * as api from "./api.js";
+import { fill, h, notice } from "./dom.js";
+
+const DAY_MS = 86_400_000;
+const LOGGED = 20; // delivery attempts shown, newest first
+
+const KINDS = {
+  your_turn: "Your turn", reminder: "Reminder", deadline_applied: "Deadline applied",
+  game_over: "Game over", game_cancelled: "Game cancelled",
+};
+
+const when = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const stamp = (ms) => h("time", { datetime: new Date(ms).toISOString() }, when(ms));
+
+/** A datetime-local input's value for a time in ms: the browser's local time, to the minute. */
+function localValue(ms) {
+  return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** A labelled input with the line where a refusal of it is shown. */
+function field(id, label, input, hint) {
+  input.id = id;
+  const error = h("p", { class: "error", id: `${id}-error`, hidden: true });
+  input.setAttribute("aria-describedby", `${id}-hint ${error.id}`);
+  return {
+    element: h("div", { class: "field" }, h("label", { for: id }, label), input,
+      h("p", { class: "hint", id: `${id}-hint` }, hint), error),
+    clear() {
+      fill(error);
+      error.hidden = true;
+      input.removeAttribute("aria-invalid");
+    },
+    refuse(messages) {
+      fill(error, messages.join(" "));
+      error.hidden = false;
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    },
+  };
+}
+
+/** A refused request: the server's detail in `message`, and its errors about `name` at the field. */
+function refused(problem, name, at, message) {
+  fill(message, notice(problem.detail || problem.message, "error"));
+  const messages = problem.errors?.[name];
+  if (Array.isArray(messages)) at.refuse(messages);
+}
+
+/** Draw the player's vacation and webhooks into `section`, each folded until it is opened. */
+export async function drawAccount(section, me) {
+  const vacation = h("details", {});
+  const webhooks = h("details", {});
+  const title = h("h2", { id: "settings-title" }, "Vacation and webhooks");
+  fill(section, title, vacation, webhooks);
+  let answers;
+  try {
+    answers = await Promise.all([api.me(me.token), api.webhooks(me.token)]);
+  } catch (problem) {
+    fill(section, title, notice(problem.detail || problem.message, "error"));
+    return;
+  }
+  const [found, listed] = answers;
+  drawVacation(vacation, me, found.vacation_until);
+  drawWebhooks(webhooks, me, listed.webhooks);
+}
+
+function drawVacation(details, me, current) {
+  const summary = h("summary", {});
+  const status = h("p", { role: "status" });
+  const until = h("input", { type: "datetime-local", name: "until" });
+  const away = field("vacation-until", "Away until", until, "Your local time, within a year from now.");
+  const save = h("button", { type: "submit", class: "primary" });
+  const end = h("button", { type: "button" }, "End vacation now");
+  const message = h("div", { class: "messages" });
+  const form = h("form", { novalidate: true, "aria-label": "Vacation" }, away.element, h("div", { class: "buttons" }, save, end));
+  fill(details, summary,
+    h("p", { class: "hint" }, "While you are away, the turn deadlines of your games wait for you, "
+      + "each up to the vacation days its game allows."),
+    status, form, message);
+
+  const show = (vacationUntil) => {
+    const on = vacationUntil !== null && vacationUntil > Date.now(); // an ended vacation may linger
+    fill(summary, "Vacation: ", on ? ["away until ", stamp(vacationUntil)] : "not away");
+    fill(status, on ? ["You are on vacation until ", stamp(vacationUntil), "."] : "You are not on vacation.");
+    fill(save, on ? "Change the end" : "Go on vacation");
+    end.hidden = !on;
+    until.value = localValue(on ? vacationUntil : Date.now() + 7 * DAY_MS);
+  };
+  show(current);
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    away.clear();
+    fill(message);
+    const chosen = new Date(until.value).getTime(); // a datetime-local value without an offset is local time
+    if (Number.isNaN(chosen)) {
+      away.refuse(["Choose the day and time you are back."]);
+      return;
+    }
+    try {
+      show((await api.startVacation(chosen, me.token)).vacation_until);
+    } catch (problem) {
+      refused(problem, "until", away, message);
+    }
+  });
+  end.addEventListener("click", async () => {
+    away.clear();
+    fill(message);
+    try {
+      await api.endVacation(me.token);
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+      return;
+    }
+    show(null);
+    save.focus(); // the button pressed is gone
+  });
+}
+
+function drawWebhooks(details, me, hooks) {
+  const summary = h("summary", {});
+  const list = h("ul", { class: "hooks", "aria-label": "Your webhooks" });
+  const url = h("input", { type: "url", name: "url", maxlength: 2048, autocomplete: "off", spellcheck: "false",
+    placeholder: "https://example.com/meeple" });
+  const address = field("webhook-url", "Webhook URL", url, "A public http(s) address; each notification is POSTed to it as JSON.");
+  const message = h("div", { class: "messages" });
+  const secret = h("section", { class: "secret", tabindex: "-1", "aria-labelledby": "secret-title", hidden: true });
+  const form = h("form", { novalidate: true, "aria-label": "Add a webhook" },
+    address.element, h("button", { type: "submit", class: "primary" }, "Add webhook"));
+  const log = h("ol", { class: "deliveries", "aria-label": "Latest deliveries" });
+  const refresh = h("button", { type: "button" }, "Refresh");
+  fill(details, summary,
+    h("p", { class: "hint" }, "Your turn, reminders, deadlines applied, games over and cancelled: each notification "
+      + "is POSTed to every webhook here."),
+    list, form, message, secret,
+    h("div", { class: "log-head" }, h("h3", {}, "Latest deliveries"), refresh),
+    h("p", { class: "hint" }, "Every attempt, newest first. One not answered 2xx is tried again a few times, "
+      + "a little later each time."),
+    log);
+
+  const urls = () => new Map(hooks.map((hook) => [hook.id, hook.url]));
+  const drawHooks = () => {
+    fill(summary, "Webhooks: ", hooks.length ? String(hooks.length) : "none");
+    fill(list, hooks.length ? hooks.map((hook) => h("li", {},
+      h("code", {}, hook.url), " ", h("span", { class: "hint" }, "added ", stamp(hook.created)),
+      h("button", { type: "button", "aria-label": `Remove webhook ${hook.url}`, onclick: () => remove(hook) }, "Remove")))
+      : h("li", { class: "empty" }, "No webhooks yet."));
+  };
+  const remove = async (hook) => {
+    fill(message);
+    try {
+      await api.removeWebhook(hook.id, me.token);
+    } catch (problem) {
+      fill(message, notice(problem.detail || problem.message, "error"));
+      return;
+    }
+    hooks = hooks.filter((kept) => kept.id !== hook.id);
+    drawHooks();
+    fill(message, notice(`Removed: nothing more is sent to ${hook.url}.`));
+    url.focus();
+  };
+  const readLog = async () => {
+    log.setAttribute("aria-busy", "true");
+    try {
+      const { deliveries } = await api.deliveries(LOGGED, me.token);
+      const known = urls();
+      fill(log, deliveries.length ? deliveries.map((entry) => attempt(entry, known))
+        : h("li", { class: "empty" }, "No delivery attempts yet."));
+    } catch (problem) {
+      fill(log, h("li", {}, notice(problem.detail || problem.message, "error")));
+    }
+    log.setAttribute("aria-busy", "false");
+  };
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    address.clear();
+    fill(message);
+    secret.hidden = true;
+    let added;
+    try {
+      added = await api.addWebhook(url.value.trim(), me.token);
+    } catch (problem) {
+      refused(problem, "url", address, message);
+      return;
+    }
+    hooks = [...hooks, { id: added.id, url: added.url, created: added.created }];
+    drawHooks();
+    url.value = "";
+    showSecret(secret, added, url);
+  });
+  refresh.addEventListener("click", readLog);
+  drawHooks();
+  readLog();
+}
+
+/** The new webhook's signing secret, which the server tells once, and how a receiver checks it. */
+function showSecret(secret, added, next) {
+  const done = h("button", { type: "button" }, "I have copied it");
+  done.addEventListener("click", () => {
+    fill(secret);
+    secret.hidden = true;
+    next.focus();
+  });
+  fill(secret,
+    h("h3", { id: "secret-title" }, "Signing secret for ", h("code", {}, added.url)),
+    h("p", {}, h("strong", {}, "Copy it now: it will not be shown again.")),
+    h("code", { class: "secret-value" }, added.secret),
+    h("p", {}, "Each delivery carries a header ", h("code", {}, "Meeple-Signature: t=<unix time>,v1=<signature>"),
+      ", the signature being the hex HMAC-SHA256 of “<t>.<body>” keyed with this secret: recompute it, "
+      + "and refuse an old t."),
+    done);
+  secret.hidden = false;
+  secret.focus();
+}
+
+/** One delivery attempt: when, what about, to which webhook, and how it went (a mark beside the colour). */
+function attempt(entry, urls) {
+  const [text, kind] = outcome(entry);
+  const to = urls.get(entry.webhook);
+  return h("li", {},
+    h("div", {}, stamp(entry.at), " · ", h("strong", {}, KINDS[entry.kind] || entry.kind), " · ",
+      h("a", { href: `/games/${encodeURIComponent(entry.game_id)}` }, "game ", entry.game_id)),
+    h("div", { class: "to" }, "to ", to ? h("code", {}, to) : `webhook ${entry.webhook} (removed)`),
+    h("div", { class: `outcome ${kind}` }, text));
+}
+
+function outcome({ status, error }) {
+  if (error === null) return [`✓ Delivered: answered HTTP ${status}`, "ok"];
+  if (error === "status") return [`✗ Not delivered: answered HTTP ${status}`, "bad"];
+  if (error === "address_refused") return ["✗ Not sent: its host has no public address", "bad"];
+  if (error === "invalid_url") return ["✗ Not sent: the URL is not valid", "bad"];
+  return [`✗ Not reached: ${error}`, "bad"];
+}
