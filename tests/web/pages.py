@@ -64,3 +64,27 @@ def press(page: Page, button: Locator, keyboard: bool) -> None:
         page.keyboard.press("Enter")
     else:
         button.click()
+
+
+def play_a_batch(page: Page) -> str | None:
+    """Play two or more cards at once if the hand offers a batch: the first cards the page marks as
+    able to follow, then the first way it offers to play them; what was played, or None (the
+    batch given up) if no second card may follow."""
+    hand = page.get_by_role("region", name="Your hand")
+    start = hand.get_by_role("button", name="Play several cards at once…")
+    if not start.count():
+        return None
+    start.click()
+    composer = hand.get_by_role("group", name="Several cards at once")
+    for _ in range(2):
+        expect(composer).to_have_attribute("aria-busy", "false")
+        following = hand.get_by_role("button", name=re.compile("^Add "))
+        if not following.count():
+            composer.get_by_role("button", name="Cancel").click()
+            return None
+        following.first.click()
+    expect(composer).to_have_attribute("aria-busy", "false")
+    play = composer.get_by_role("button", name=re.compile("^Play these")).first
+    chosen = f"{composer.locator('p').first.inner_text()}: {play.inner_text()}"
+    play.click()
+    return chosen

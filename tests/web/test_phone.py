@@ -53,7 +53,7 @@ def test_every_page_fits_a_phone(context: BrowserContext, page: Page, api: Clien
     form.get_by_role("button", name="Create game").click()
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     await_turn(page)
-    expect(page.get_by_role("region", name="Your hand").get_by_role("button")).to_have_count(8)
+    expect(page.get_by_role("region", name="Your hand").get_by_role("list").get_by_role("button")).to_have_count(8)
     fits(page, tmp_path / "table.png")
 
     page.goto(f"{server}/")

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.integration.clients import Client
-from tests.web.pages import await_turn, play_a_turn, register
+from tests.web.pages import await_turn, play_a_batch, play_a_turn, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -43,10 +45,13 @@ def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: P
     expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
 
     page.evaluate("window.notReloaded = true")
-    clicks, ai_seen = [], False
+    clicks, ai_seen, batches = [], False, []
     while await_turn(page) == "Your turn":
         assert len(clicks) < MAX_TURNS, clicks[-20:]
-        clicks.append(play_a_turn(page, keyboard=len(clicks) % 2 == 1))  # the mouse and the keyboard by turns
+        batch = None if batches else play_a_batch(page)  # one batch when the hand offers one (test_a_run_is_played_as_a_batch makes sure)
+        if batch:
+            batches.append(batch)
+        clicks.append(batch or play_a_turn(page, keyboard=len(clicks) % 2 == 1))  # the mouse and the keyboard by turns
         if len(clicks) == 1:
             page.screenshot(path=str(tmp_path / "playing.png"), full_page=True)
         ai_seen = ai_seen or "bot played" in page.get_by_role("list", name="Recent moves").inner_text()
@@ -73,9 +78,59 @@ def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client
     assert chosen[-1]["color"] == "blue"  # the AI may have moved on since, and changed the colour
 
 
+def test_a_run_is_played_as_a_batch(page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    register(page, server, "jo")
+    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    game_id = _turn_where(api, me["id"], me["token"], _may_open_a_run)
+    page.goto(f"{server}/games/{game_id}")
+    expect(page.locator(".headline")).to_have_text("Your turn")
+    view = api.call("GET", f"/v1/games/{game_id}", me["token"]).json()
+    legal = api.call("GET", f"/v1/games/{game_id}/legal-commands", me["token"]).json()["commands"]
+    taki = next(command["card"] for command in legal if _opens_a_run(view, command))
+    color = taki.split(".")[0]
+    hand = page.get_by_role("region", name="Your hand")
+    hand.get_by_role("button", name="Play several cards at once…").click()
+    composer = hand.get_by_role("group", name="Several cards at once")
+    expect(composer).to_have_attribute("aria-busy", "false")
+    hand.get_by_role("button", name=f"Add {color} TAKI").first.click()
+    expect(composer).to_have_attribute("aria-busy", "false")
+    following = hand.get_by_role("button", name=re.compile(f"^Add {color} "))
+    expect(following.first).to_be_visible()
+    assert hand.get_by_role("button", name=re.compile("^Add ")).count() >= following.count()
+    following.first.click()
+    expect(composer).to_have_attribute("aria-busy", "false")
+    expect(composer).to_contain_text(f"Batch: {color} TAKI, then {color} ")
+    page.screenshot(path=str(tmp_path / "batch.png"), full_page=True)
+    composer.get_by_role("button", name="Play these 2 and close the run").click()
+    expect(page.get_by_role("list", name="Recent moves")).to_contain_text("jo opened a TAKI run")
+    played = [event for event in api.all_events(game_id)
+              if event["version"] > view["version"] and event["type"] == "card_played" and event["payload"]["seat"] == view["you"]]
+    assert len(played) >= 2 and played[0]["command_id"] == played[1]["command_id"]  # both cards in one command
+    assert all(event["command_id"] != played[0]["command_id"] for event in played[2:])
+    assert played[0]["payload"]["card"] == taki and played[1]["payload"]["card"].startswith(f"{color}.")
+
+
+TAKI = re.compile(r"^(red|blue|green|yellow)\.taki\.\d$")
+
+
+def _may_open_a_run(view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """The seat may play a coloured TAKI card and holds another card of its colour (not a TAKI card)."""
+    return any(_opens_a_run(view, command) for command in legal)
+
+
+def _opens_a_run(view: dict[str, Any], command: dict[str, Any]) -> bool:
+    card = command.get("card", "")
+    return bool(TAKI.match(card)) and any(
+        other.startswith(card.split(".")[0] + ".") and not TAKI.match(other) for other in view["table"]["hand"])
+
+
 def _turn_with_a_change_color_card(api: Client, player_id: str, token: str) -> str:
-    """A game where the player may play a Change colour card: a game of two AIs played to its end,
-    forked at the first turn whose seat may, that seat the player's."""
+    return _turn_where(api, player_id, token, lambda view, legal: any(CHANGE_COLOR.match(c.get("card", "")) for c in legal))
+
+
+def _turn_where(api: Client, player_id: str, token: str, wanted: Callable[[dict[str, Any], list[dict[str, Any]]], bool]) -> str:
+    """A game where the player's turn is `wanted` (given its view and legal commands): a game of two
+    AIs played to its end, forked at the first turn whose seat's is, that seat the player's."""
     for _ in range(3):
         origin = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
             {"seat": 0, "level": "greedy"}, {"seat": 1, "level": "greedy"}]}).json()["id"]
@@ -95,9 +150,9 @@ def _turn_with_a_change_color_card(api: Client, player_id: str, token: str) -> s
             fork = forked.json()["id"]
             api.call("POST", f"/v1/games/{fork}/join", token, json={"name": "jo", "seat": seat})
             legal = api.call("GET", f"/v1/games/{fork}/legal-commands", token).json()["commands"]
-            if any(CHANGE_COLOR.match(command.get("card", "")) for command in legal):
+            if wanted(api.call("GET", f"/v1/games/{fork}", token).json(), legal):
                 return str(fork)
-    raise AssertionError("three games of AIs never gave a seat a Change colour card on its turn")
+    raise AssertionError("three games of AIs never gave a seat the turn wanted")
 
 
 def test_a_spectator_opens_a_game_by_its_address_and_follows_it(

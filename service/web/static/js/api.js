@@ -94,6 +94,17 @@ export function command(id, token, body, version) {
   return call("POST", `${games(id)}/commands`, { token, body, headers: { "If-Match": `"${version}"` } });
 }
 
+/** Whether the rules would accept a command now, nothing applied: resolves true, or false with the refusal. */
+export async function accepts(id, token, body) {
+  try {
+    await call("POST", `${games(id)}/command-checks`, { token, body });
+    return true;
+  } catch (problem) {
+    if (problem instanceof Problem && (problem.status === 409 || problem.status === 422)) return false;
+    throw problem;
+  }
+}
+
 /** The URL of the game's stream for a token's seat: a one-use ticket stands in for the token. */
 export async function streamUrl(id, token) {
   if (!token) return `${games(id)}/stream`;

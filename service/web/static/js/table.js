@@ -118,6 +118,7 @@ export function showGame(main, id) {
   async function act(command) {
     fill(message);
     page.ui.choosing = null;
+    page.ui.batch = null;
     page.ui.confirmLeave = false;
     busy(+1);
     for (const button of board.querySelectorAll("button")) button.disabled = true;
@@ -160,7 +161,10 @@ export function showGame(main, id) {
         view.you === null && view.status === "active"
           ? h("p", { class: "watching" }, `You are watching${view.spectator_delay ? `, ${view.spectator_delay} moves behind` : ""}.`)
           : null,
-        table.drawTable(view, legal, { act, names, ui: page.ui, recent }));
+        table.drawTable(view, legal, { act, check: (command) => api.accepts(id, page.token, command), names, ui: page.ui, recent }),
+        view.status === "finished"
+          ? h("p", { class: "replay-link" }, h("a", { href: `/games/${encodeURIComponent(id)}/replay` }, "Replay this game, move by move"))
+          : null);
     } else {
       headline.textContent = statusWord(view.status);
       document.title = `${title} · Meeple`;

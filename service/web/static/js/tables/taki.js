@@ -1,7 +1,8 @@
 // The TAKI table: a function of the seat's view and its legal commands. What is clickable comes
-// from the listed commands only, and a click sends one of them as it is; no rule is copied here.
+// from the listed commands only, and a click sends one of them as it is; a batch of several cards
+// is offered only as the server's command checks accept it, card by card. No rule is copied here.
 
-import { h } from "../dom.js";
+import { countdown, h } from "../dom.js";
 import { cardBack, cardImage, cardName, COLORS, swatch } from "./taki_cards.js";
 
 const PHASES = {
@@ -61,9 +62,18 @@ export function describe(event, names) {
   }
 }
 
-/** Who is at the table: each seat's name, cards, flags, and whether it moves now. */
+const POLICIES = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
+
+/** A seat's time to act, counting down (dom.js ticks every `[data-deadline]`). */
+function deadline({ at, policy }) {
+  return h("time", { class: "deadline", datetime: new Date(at).toISOString(), title: POLICIES[policy], dataset: { deadline: at } },
+    countdown(at));
+}
+
+/** Who is at the table: each seat's name, cards, flags, whether it moves now and by when. */
 function seats(view, names, moved) {
   const table = view.table;
+  const due = new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
   return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => {
     const flags = [];
     if (view.to_move.includes(seat)) flags.push(h("span", { class: "flag move" }, "to move"));
@@ -81,7 +91,7 @@ function seats(view, names, moved) {
     },
     h("span", { class: "seat-name" }, name, seat === view.you ? " (you)" : ""),
     h("span", { class: "hand-size" }, `${size} ${size === 1 ? "card" : "cards"}`),
-    flags);
+    flags, due.has(seat) ? deadline(due.get(seat)) : null);
   }));
 }
 
@@ -97,7 +107,10 @@ function centre(view, names, fresh) {
   if (table.plus2_stack) notes.push(`+2 stack: ${table.plus2_stack} cards to draw`);
   if (table.run) notes.push(`TAKI run in ${table.run.color}, by ${names[table.run.owner]}`);
   if (table.plus3) {
-    notes.push(`+3 by ${names[table.plus3.source]}; still to answer: ${table.plus3.awaiting.map((s) => names[s]).join(", ") || "nobody"}`);
+    const closes = (view.deadlines || []).filter((entry) => table.plus3.awaiting.includes(entry.seat))
+      .reduce((soonest, entry) => (soonest && soonest.at <= entry.at ? soonest : entry), null);
+    notes.push([`+3 by ${names[table.plus3.source]}; still to answer: ${table.plus3.awaiting.map((s) => names[s]).join(", ") || "nobody"}`,
+      closes ? [" · ", deadline(closes)] : null]);
   }
   return h("div", { class: "centre" },
     h("figure", { class: "pile" }, cardBack(), h("figcaption", {}, `Draw pile: ${table.draw_pile_size}`)),
@@ -120,14 +133,28 @@ function variantWords(command) {
   return parts.join(" ") || "Play it";
 }
 
-/** Your hand as buttons: the playable ones marked; a card with several listed plays asks which in place. */
-function hand(view, plays, ui, act) {
+/** Your hand as buttons: the playable ones marked; a card with several listed plays asks which in
+ * place. While a batch is composed, the cards the server would accept next are marked instead. */
+function hand(view, plays, ui, act, check) {
   const cards = view.table.hand || [];
-  const choosing = ui.choosing && plays.has(ui.choosing) ? ui.choosing : null;
+  const batch = ui.batch;
+  const choosing = !batch && ui.choosing && plays.has(ui.choosing) ? ui.choosing : null;
   ui.choosing = choosing;
   const buttons = cards.map((card) => {
     const listed = plays.get(card);
     const name = cardName(card);
+    if (batch) {
+      const place = batch.cards.indexOf(card);
+      const next = batch.next?.has(card);
+      return h("li", {}, h("button", {
+        type: "button",
+        class: `card${next ? " playable" : ""}${place >= 0 ? " picked" : ""}`,
+        disabled: !next,
+        "aria-label": place >= 0 ? `${name}, card ${place + 1} of the batch` : next ? `Add ${name}` : `${name} (cannot follow)`,
+        dataset: { key: `card:${card}`, place: place >= 0 ? place + 1 : null },
+        onclick: () => extendBatch(view, ui, check, [...batch.cards, card], `card:${card}`),
+      }, cardImage(card, { title: false })));
+    }
     return h("li", {},
       h("button", {
         type: "button",
@@ -154,9 +181,73 @@ function hand(view, plays, ui, act) {
     h("button", {
       type: "button", class: "link", onclick: () => { ui.focus = `card:${choosing}`; ui.redraw((ui.choosing = null)); },
     }, "Cancel")) : null;
+  const several = !batch && check && plays.size && cards.length > 1
+    ? h("button", {
+      type: "button", class: "link", dataset: { key: "batch:start" }, onclick: () => extendBatch(view, ui, check, [], "batch:cancel"),
+    }, "Play several cards at once…")
+    : null;
   return h("section", { class: "hand", "aria-label": "Your hand" },
     h("h2", {}, `Your hand (${cards.length})`),
-    h("ul", { class: "cards" }, buttons), chooser);
+    h("ul", { class: "cards", onkeydown: arrowKeys }, buttons), chooser, several, batch ? composer(view, ui, act, check) : null);
+}
+
+/** Left and right arrows move between the hand's cards that may be pressed. */
+function arrowKeys(event) {
+  if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+  const enabled = [...event.currentTarget.querySelectorAll("button:not(:disabled)")];
+  const at = enabled.indexOf(document.activeElement);
+  if (at < 0) return;
+  event.preventDefault();
+  enabled[(at + (event.key === "ArrowRight" ? 1 : enabled.length - 1)) % enabled.length].focus();
+}
+
+const batchPlay = (cards, extra = {}) => ({ type: "taki.play", cards, ...extra });
+
+/** Compose the batch `cards`: ask the server which card of the hand may follow them, and how the
+ * batch may be played as it stands (as it is, closing the run, saying "Last card!"). */
+async function extendBatch(view, ui, check, cards, focus) {
+  const batch = { version: view.version, cards, next: null, finishes: null };
+  ui.batch = batch;
+  ui.focus = focus;
+  ui.redraw();
+  const rest = view.table.hand.filter((card) => !cards.includes(card));
+  const last = view.table.hand.length - cards.length === 1 ? [{ announce_last_card: true }] : [];
+  const endings = cards.length > 1 ? [{}, { close_taki: true }, ...last, ...last.map((extra) => ({ ...extra, close_taki: true }))] : [];
+  let next;
+  let finishes;
+  try {
+    [next, finishes] = await Promise.all([
+      Promise.all(rest.map(async (card) => ((await check(batchPlay([...cards, card]))) ? card : null))),
+      Promise.all(endings.map(async (extra) => ((await check(batchPlay(cards, extra))) ? batchPlay(cards, extra) : null))),
+    ]);
+  } catch {
+    [next, finishes] = [[], []]; // the server could not be asked: nothing is offered
+  }
+  if (ui.batch !== batch) return; // cancelled, or the game moved, meanwhile
+  batch.next = new Set(next.filter(Boolean));
+  batch.finishes = finishes.filter(Boolean);
+  ui.focus = document.activeElement?.dataset?.key || focus;
+  ui.redraw();
+}
+
+/** The batch being composed: its cards in order, the ways to play it, undo and cancel. */
+function composer(view, ui, act, check) {
+  const { cards, next, finishes } = ui.batch;
+  const finishing = (finishes || []).map((command, index) => h("button", {
+    type: "button", class: "choice", dataset: { key: `finish:${index}` }, onclick: () => act(command),
+  }, `Play ${cards.length === 1 ? "it" : `these ${cards.length}`}${command.close_taki ? " and close the run" : ""}${command.announce_last_card ? " and say “Last card!”" : ""}`));
+  return h("div", { class: "chooser batch-composer", role: "group", "aria-label": "Several cards at once", "aria-busy": String(next === null) },
+    h("p", {}, cards.length ? ["Batch: ", cards.map(cardName).join(", then ")] : "Pick the cards in the order to play them."),
+    next === null ? h("p", { class: "hint" }, "Checking which cards may follow…")
+      : h("p", { class: "hint" }, next.size ? "The marked cards may follow." : "No card may follow."),
+    finishing,
+    cards.length ? h("button", {
+      type: "button", class: "link", dataset: { key: "batch:undo" },
+      onclick: () => extendBatch(view, ui, check, cards.slice(0, -1), "batch:undo"),
+    }, "Take back the last card") : null,
+    h("button", {
+      type: "button", class: "link", dataset: { key: "batch:cancel" }, onclick: () => { ui.focus = "batch:start"; ui.redraw((ui.batch = null)); },
+    }, "Cancel"));
 }
 
 /** The seat's other listed commands as buttons: draw, close the run, end the turn, pass, announce; batches. */
@@ -218,11 +309,13 @@ export function headline(view, names) {
 
 /**
  * The table for `view` with its `legal` commands (null for a spectator); `act(command)` sends a
- * listed command; `ui` keeps the page's own choices (a card being played) across redraws;
+ * listed command, `check(command)` asks whether the server would accept one; `ui` keeps the
+ * page's own choices (a card being played, a batch being composed) across redraws;
  * `recent` are the events since the last drawing, highlighted.
  */
-export function drawTable(view, legal, { act, names, ui, recent }) {
+export function drawTable(view, legal, { act, check, names, ui, recent }) {
   const commands = legal ? legal.commands : [];
+  if (ui.batch && (ui.batch.version !== view.version || !legal)) ui.batch = null; // the game moved on
   const plays = new Map();
   for (const command of commands) {
     if (command.type === "taki.play" && command.card) plays.set(command.card, [...(plays.get(command.card) || []), command]);
@@ -234,6 +327,6 @@ export function drawTable(view, legal, { act, names, ui, recent }) {
     seats(view, names, moved),
     centre(view, names, fresh),
     view.result ? ranking(view, names) : null,
-    view.you !== null && view.table.hand ? hand(view, plays, ui, act) : null,
+    view.you !== null && view.table.hand ? hand(view, plays, ui, act, legal && check) : null,
     legal && commands.length ? actions(commands, act, ui) : null);
 }
