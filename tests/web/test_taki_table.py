@@ -68,6 +68,12 @@ def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client
     page.goto(f"{server}/games/{game_id}")
     expect(page.locator(".headline")).to_have_text("Your turn")
     hand = page.get_by_role("region", name="Your hand")
+    playable = hand.locator("button.card:enabled")
+    playable.first.focus()  # the arrow keys go from one playable card to the next, round
+    page.keyboard.press("ArrowRight")
+    expect(playable.nth(1 % playable.count())).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(playable.first).to_be_focused()
     hand.get_by_role("button", name="Play Change colour").first.click()
     chooser = page.get_by_role("group", name="Choose how to play Change colour")
     expect(chooser.get_by_role("button", name=re.compile(r"^(Red|Blue|Green|Yellow)$"))).to_have_count(4)
