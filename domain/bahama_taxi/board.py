@@ -18,6 +18,10 @@ NEIGHBOURS: dict[Area, tuple[Area, ...]] = {
     area: tuple(sorted({b for a, b in EDGES if a == area} | {a for a, b in EDGES if b == area}, key=AREAS.index))
     for area in AREAS
 }
+DISTRICTS: dict[str, tuple[Area, ...]] = {suit: tuple(areas) for suit, areas in _DATA["districts"].items()}
+DOWNTOWN: tuple[Area, ...] = tuple(_DATA["downtown"])
+# Where each area's centre is drawn: the published v1.0 board, in grid units, origin at its centre, y down.
+POSITIONS: dict[Area, tuple[float, float]] = {area: (x, y) for area, (x, y) in _DATA["grid_v1_0"].items()}
 
 
 def _distances(start: Area) -> dict[Area, int]:

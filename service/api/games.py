@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, g, request, url_for
 from marshmallow import ValidationError
 
 from domain import GAMES
+from domain.bahama_taxi import board
 from domain.core.game import Budget
 from domain.core.rng import SystemRng
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
@@ -76,6 +77,15 @@ def game_types() -> dict[str, Any]:
          "budgets": {level: dataclasses.asdict(budget) for level, budget in game.budgets().items()}}
         for game in GAMES.values()
     ]}
+
+
+@bp.get("/games/types/bahama_taxi/board")
+def bahama_taxi_board() -> dict[str, Any]:
+    """Bahama Taxi's city: its areas, the pairs that are adjacent, its districts and downtown,
+    and where the published board draws each area."""
+    return {"areas": list(board.AREAS), "edges": [list(edge) for edge in board.EDGES],
+            "districts": {suit: list(areas) for suit, areas in board.DISTRICTS.items()},
+            "downtown": list(board.DOWNTOWN), "positions": {area: list(at) for area, at in board.POSITIONS.items()}}
 
 
 @bp.post("/games")

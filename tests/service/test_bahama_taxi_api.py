@@ -85,3 +85,11 @@ def test_contraband_places_police_and_names_pawns(api: ContractClient) -> None:
     answer = api.post(url, json=police_move | {"pawn": "police"}, headers=bearer(tokens[0]))
     assert answer.status_code == 201 and answer.json["events"][0]["type"] == "pawn_turn_started"
     assert api.post(url, json={"type": "move", "to": "4H", "pawn": "thief"}, headers=bearer(tokens[0])).status_code == 422
+
+
+def test_the_board_is_served_to_draw_the_map(api: ContractClient) -> None:
+    board = api.get("/v1/games/types/bahama_taxi/board").json
+    assert len(board["areas"]) == 52 and len(board["edges"]) == 128 and set(board["positions"]) == set(board["areas"])
+    assert ["AS", "QS"] in board["edges"] and ["3H", "5H"] not in board["edges"] and ["5H", "3H"] not in board["edges"]
+    assert board["districts"]["S"][:3] == ["AS", "2S", "3S"] and len(board["downtown"]) == 16
+    assert board["positions"]["3S"] == [0.0, -6.0]  # spades at the top
