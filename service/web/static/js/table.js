@@ -8,9 +8,11 @@ import { gameTitle, seatName, seatNames } from "./games.js";
 import { statusWord } from "./inbox.js";
 import { leaveSeat, seatBot, takeSeat } from "./seats.js";
 import { follow } from "./stream.js";
+import * as bahama_taxi from "./tables/bahama_taxi.js";
+import * as djambi from "./tables/djambi.js";
 import * as taki from "./tables/taki.js";
 
-const TABLES = { taki };
+const TABLES = { taki, djambi, bahama_taxi };
 const WAITING_REFRESH_MS = 4000;
 const RECENT = 8; // moves kept in the log of recent moves
 
