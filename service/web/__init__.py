@@ -36,6 +36,12 @@ def game(game_id: str) -> Response:
     return page()
 
 
+@bp.get("/games/<game_id>/replay")
+def replay(game_id: str) -> Response:
+    """A finished game played back, version by version, as any seat saw it."""
+    return page()
+
+
 @bp.after_request
 def no_foreign_content(answer: Response) -> Response:
     """Every file of the client, not only the page, says what it may load."""

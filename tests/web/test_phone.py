@@ -12,6 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
 from tests.web.pages import await_turn, register
+from tests.web.test_replay import finished_taki, settled
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -59,3 +60,15 @@ def test_every_page_fits_a_phone(context: BrowserContext, page: Page, api: Clien
     page.goto(f"{server}/")
     expect(page.get_by_role("list", name="Your games").get_by_role("listitem")).to_have_count(1)
     fits(page, tmp_path / "inbox.png")
+
+
+def test_a_replay_fits_a_phone(page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    game_id = finished_taki(api)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/games/{game_id}/replay?seat=0")
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    fits(page, tmp_path / "replay.png")
+    page.get_by_role("button", name="Last").click()
+    settled(page, api.call("GET", f"/v1/games/{game_id}").json()["version"])
+    expect(page.get_by_role("region", name="Result")).to_be_visible()
+    fits(page, tmp_path / "replay-end.png")

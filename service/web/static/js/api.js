@@ -16,12 +16,12 @@ export class Problem extends Error {
   }
 }
 
-async function call(method, path, { token = null, body = undefined, headers = {} } = {}) {
+async function call(method, path, { token = null, body = undefined, raw = undefined, headers = {} } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const answer = await fetch(path, {
-    method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store",
+    method, headers: sent, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)), cache: "no-store",
   });
   if (answer.status === 204) return null;
   const data = await answer.json().catch(() => ({ detail: `${answer.status} ${answer.statusText}` }));
@@ -87,7 +87,18 @@ export const game = (id, token) => call("GET", games(id), { token });
 export const legalCommands = (id, token) => call("GET", `${games(id)}/legal-commands`, { token });
 export const join = (id, body, token) => call("POST", `${games(id)}/join`, { token, body });
 export const leave = (id, token) => call("POST", `${games(id)}/leave`, { token });
-export const events = (id, after, token) => call("GET", `${games(id)}/events?after=${after}&limit=100`, { token });
+export const events = (id, after, token, limit = 100) => call("GET", `${games(id)}/events?after=${after}&limit=${limit}`, { token });
+
+/** The game at a past version as a seat saw it (any seat once it is over), or a spectator for seat null. */
+export function state(id, version, seat = null) {
+  return call("GET", `${games(id)}/states/${version}${seat === null ? "" : `?seat=${seat}`}`);
+}
+
+/** A new game that opens with a finished game's events up to `version` (a move's end), its seats free. */
+export const fork = (id, version) => call("POST", `${games(id)}/fork`, { body: { version } });
+
+/** A new finished, read-only game from a log file (the JSON Lines an export gives), sent as it is. */
+export const importLog = (file) => call("POST", "/v1/games/import", { raw: file, headers: { "Content-Type": "application/x-ndjson" } });
 
 /** Send a listed command as it is, at the version it was listed for (a 412 if someone moved first). */
 export function command(id, token, body, version) {

@@ -7,6 +7,7 @@ import { drawCreateForm } from "./create.js";
 import { fill, h, notice } from "./dom.js";
 import { drawInbox } from "./inbox.js";
 import { drawLobby } from "./lobby.js";
+import { logDrop } from "./replay.js";
 
 export async function showHome(main) {
   const me = api.player();
@@ -17,6 +18,7 @@ export async function showHome(main) {
   const settings = me ? h("section", { id: "settings", class: "settings", "aria-labelledby": "settings-title" }) : null;
   fill(main, me ? inbox : signIn(), settings, lobby, create);
   if (me) drawAccount(settings, me);
+  main.append(logDrop());
   let types;
   try {
     types = (await api.gameTypes()).types;

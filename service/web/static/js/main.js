@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { fill, h, tickCountdowns } from "./dom.js";
 import { showHome } from "./home.js";
+import { showReplay } from "./replay.js";
 import { showGame } from "./table.js";
 
 function drawAccount() {
@@ -25,7 +26,9 @@ function route() {
   drawAccount();
   const main = document.getElementById("main");
   const game = location.pathname.match(/^\/games\/([^/]+)\/?$/);
+  const replay = location.pathname.match(/^\/games\/([^/]+)\/replay\/?$/);
   if (game) showGame(main, decodeURIComponent(game[1]));
+  else if (replay) showReplay(main, decodeURIComponent(replay[1]));
   else showHome(main);
 }
 
