@@ -1,7 +1,7 @@
 """A finished game played back in the browser: the slider and the steps show each version's table
 as the API gives it, for a spectator or any seat, with the move written out; the address keeps the
 version and the seat; a fork opens the new game; a log file from an export plays back, and a
-refused one shows the server's detail."""
+refused one shows the server's detail; Djambi on its own board, a game with no table yet in words."""
 
 from __future__ import annotations
 
@@ -196,12 +196,28 @@ def test_a_log_file_plays_back_and_a_refused_one_shows_the_servers_detail(
     expect(page.locator(".headline")).to_have_text(f"Game over: {winner} won")
 
 
-def test_a_game_without_a_table_yet_plays_back_in_words(page: Page, api: Client, server: str) -> None:
+def test_a_djambi_game_plays_back_on_its_board(page: Page, api: Client, server: str) -> None:
     game_id, tokens = api.new_game(3, "djambi")
     while (game := api.call("GET", f"/v1/games/{game_id}").json())["status"] == "active":
         seat = game["to_move"][0]
         api.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json={"type": "djambi.resign"})
     page.goto(f"{server}/games/{game_id}/replay?version=3")
-    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("p0: player eliminated")
-    expect(page.get_by_text("The Djambi table comes in a later version of this page")).to_be_visible()
+    settled(page, 3)
+    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("p0 resigned")
+    expect(page.get_by_role("group", name=re.compile("^Board"))).to_be_visible()
+    expect(page.locator("#table").get_by_role("button")).to_have_count(0)  # read-only: no piece to move
+
+
+def test_a_game_without_a_table_yet_plays_back_in_words(page: Page, api: Client, server: str) -> None:
+    game_id, tokens = api.new_game(2, "bahama_taxi", max_rounds=1)
+    while (game := api.call("GET", f"/v1/games/{game_id}").json())["status"] == "active":
+        seat = game["to_move"][0]
+        command = api.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()["commands"][0]
+        api.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command)
+    events = api.all_events(game_id)
+    page.goto(f"{server}/games/{game_id}/replay")
+    page.get_by_role("button", name="Last").click()
+    settled(page, events[-1]["version"])
+    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("Game ended")
+    expect(page.get_by_text("The Bahama Taxi table comes in a later version of this page")).to_be_visible()
     assert not page.get_by_role("list", name="Seats").count()
