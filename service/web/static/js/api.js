@@ -73,6 +73,7 @@ export const addWebhook = (url, token) => call("POST", "/v1/players/me/webhooks"
 export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });
 export const deliveries = (limit, token) => call("GET", `/v1/players/me/deliveries?limit=${limit}`, { token });
 export const gameTypes = () => call("GET", "/v1/games/types");
+export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
 export const createGame = (body) => call("POST", "/v1/games", { body });
 
 export function listGames({ status, game, cursor } = {}) {
