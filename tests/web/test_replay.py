@@ -208,7 +208,7 @@ def test_a_djambi_game_plays_back_on_its_board(page: Page, api: Client, server: 
     expect(page.locator("#table").get_by_role("button")).to_have_count(0)  # read-only: no piece to move
 
 
-def test_a_game_without_a_table_yet_plays_back_in_words(page: Page, api: Client, server: str) -> None:
+def test_a_bahama_taxi_game_plays_back_on_its_map(page: Page, api: Client, server: str) -> None:
     game_id, tokens = api.new_game(2, "bahama_taxi", max_rounds=1)
     while (game := api.call("GET", f"/v1/games/{game_id}").json())["status"] == "active":
         seat = game["to_move"][0]
@@ -218,6 +218,6 @@ def test_a_game_without_a_table_yet_plays_back_in_words(page: Page, api: Client,
     page.goto(f"{server}/games/{game_id}/replay")
     page.get_by_role("button", name="Last").click()
     settled(page, events[-1]["version"])
-    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("Game ended")
-    expect(page.get_by_text("The Bahama Taxi table comes in a later version of this page")).to_be_visible()
-    assert not page.get_by_role("list", name="Seats").count()
+    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("The game is over: the last round is over")
+    expect(page.get_by_role("group", name="The city")).to_be_visible()
+    expect(page.locator("#table").get_by_role("button")).to_have_count(0)  # read-only: no area to drive to

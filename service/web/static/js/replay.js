@@ -6,10 +6,11 @@
 import * as api from "./api.js";
 import { fill, h, notice } from "./dom.js";
 import { gameTitle, seatNames } from "./games.js";
+import * as bahama_taxi from "./tables/bahama_taxi.js";
 import * as djambi from "./tables/djambi.js";
 import * as taki from "./tables/taki.js";
 
-const TABLES = { taki, djambi };
+const TABLES = { taki, djambi, bahama_taxi };
 const SHOWN = 12; // lines of a long move (an imported log is one command) written out: its last
 const SLIDE_MS = 120; // a dragged slider reads the table once it rests this long
 const STEPS = [["first", "First", "⇤"], ["previousMove", "Previous move", "«"], ["previousEvent", "Previous event", "‹"],
