@@ -218,6 +218,6 @@ def test_a_bahama_taxi_game_plays_back_on_its_map(page: Page, api: Client, serve
     page.goto(f"{server}/games/{game_id}/replay")
     page.get_by_role("button", name="Last").click()
     settled(page, events[-1]["version"])
-    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("The game is over: the last round is over")
+    expect(page.get_by_role("list", name="This move").locator("[aria-current=step]")).to_have_text("The game is over: round limit")
     expect(page.get_by_role("group", name="The city")).to_be_visible()
     expect(page.locator("#table").get_by_role("button")).to_have_count(0)  # read-only: no area to drive to

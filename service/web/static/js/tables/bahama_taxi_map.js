@@ -29,8 +29,8 @@ export function cityMap(board, { open, pawns, waiting, marked, trails, picked })
   const spot = (area) => board.positions[area].map((value) => value * UNIT);
   const xs = board.areas.map((area) => spot(area)[0]);
   const ys = board.areas.map((area) => spot(area)[1]);
-  const left = Math.min(...xs) - UNIT;
-  const top = Math.min(...ys) - UNIT;
+  const left = Math.min(...xs) - 12; // an area's radius and a little
+  const top = Math.min(...ys) - 12;
   const downtown = new Set(board.downtown);
   const line = (a, b, kind) => {
     const [[x1, y1], [x2, y2]] = [spot(a), spot(b)];
@@ -73,7 +73,7 @@ export function cityMap(board, { open, pawns, waiting, marked, trails, picked })
   });
   return svg("svg", {
     class: "bt-map", role: "group", "aria-label": "The city",
-    viewBox: `${left} ${top} ${Math.max(...xs) + UNIT - left} ${Math.max(...ys) + UNIT - top}`,
+    viewBox: `${left} ${top} ${Math.max(...xs) + 12 - left} ${Math.max(...ys) + 12 - top}`,
   },
   board.edges.map(([a, b]) => line(a, b, "bt-road")),
   trails.map(([a, b]) => line(a, b, "bt-trail")),
