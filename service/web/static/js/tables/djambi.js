@@ -1,153 +1,111 @@
-// The Djambi table: the 9×9 board as SVG, row 1 at the top as the rules' diagrams draw it, the
-// armies and who moves; a move is composed square by square from the listed commands only - a
-// piece, where it goes, then each follow-up (exit, place, report) the commands left still differ
-// on - until one listed command is left, which is sent as it is. No rule is copied here.
+// The Djambi table. A move is composed from the listed commands only: a piece, where it goes, then
+// each follow-up the commands left differ on, until one is left, which is sent as it is.
 
 import { countdown, h, svg } from "../dom.js";
-import { ARMIES, armySwatch, pieceImage, pieceName } from "./djambi_pieces.js";
 
 const COLUMNS = "ABCDEFGHI";
 const MAZE = "E5";
 const CELL = 40;
 const EDGE = 18; // room for the coordinates
-const STEPS = ["piece", "to", "exit", "place", "report"]; // in the order the notation writes a move
+const STEPS = ["piece", "to", "exit", "place", "report"]; // as the notation writes a move
+const ASKS = { piece: "choose an outlined piece", to: "to where?", exit: "exit where?", place: "put the displaced piece where?", report: "kill whom?" };
+const ACTIONS = { "djambi.propose_draw": "Propose a draw", "djambi.accept_draw": "Accept the draw", "djambi.decline_draw": "Decline the draw" };
+const STATUS = { player: "played by", captured: "captured by", orphaned: "orphaned, inert", hostage: "hostage, nobody plays it", destroyed: "destroyed" };
 
-const ACTIONS = {
-  "djambi.propose_draw": "Propose a draw",
-  "djambi.accept_draw": "Accept the draw",
-  "djambi.decline_draw": "Decline the draw",
+const ARMIES = { red: "R", blue: "B", yellow: "Y", green: "G" };
+
+// each kind's letter, its outline around (0, 0), and where its letter sits
+const KINDS = {
+  chief: ["C", "M-15 13V-7l7 8 8-16 8 16 7-8v20z", 10],
+  assassin: ["A", "M0-16l16 29h-32z", 10],
+  reporter: ["R", "M-13-13h26v26h-26z", 5],
+  diplomat: ["D", "M0-16l16 16-16 16-16-16z", 5],
+  necromobile: ["N", "M-8-14h16l8 14-8 14h-16l-8-14z", 5],
+  militant: ["M", "M-12 0a12 12 0 1 0 24 0a12 12 0 1 0-24 0", 5],
 };
 
-const ENDINGS = {
-  won: "the last chief standing",
-  all_encircled: "every chief left was encircled at once",
-  no_progress: "too many turns without a kill",
-  no_legal_action: "nobody could move",
-  abandoned: "nobody moved for a whole round",
-  agreed: "drawn by agreement",
-};
+/** "red militant", or "corpse of red militant". */
+const pieceName = (piece) => `${piece.alive ? "" : "corpse of "}${piece.army} ${piece.kind}`;
 
-const STATUS = {
-  player: (name) => `played by ${name}`,
-  captured: (name) => `captured by ${name}`,
-  orphaned: () => "orphaned: inert until a chief takes power",
-  hostage: () => "hostage: nobody plays it",
-  destroyed: () => "destroyed",
-};
+/** A piece in its square: its kind's shape and letter in its army's colour; a corpse a tile marked X. */
+function pieceImage(piece) {
+  const [letter, outline, y] = piece.alive ? KINDS[piece.kind] : ["X", "M-14-14h28v28h-28z", 6];
+  return svg("g", { transform: "translate(20 20)", class: `${piece.alive ? "dj-piece" : "dj-corpse"} ${piece.army}` },
+    svg("path", { d: outline }), svg("text", { y }, letter));
+}
 
-/** "blue militant" for a piece id such as blue.militant2. */
-const pieceWords = (id) => id.replace(/\d+$/, "").replace(".", " ");
+/** An army's colour as a small square with its letter. */
+function armySwatch(army) {
+  return svg("svg", { viewBox: "0 0 20 20", class: `dj-swatch ${army}`, "aria-hidden": "true" },
+    svg("rect", { width: 20, height: 20, rx: 4 }), svg("text", { x: 10, y: 15 }, ARMIES[army]));
+}
 
+const words = (reason) => reason.replace(/_/g, " ");
 const listed = (seats, names) => seats.map((seat) => names[seat]).join(", ");
 
-/** The words of an event for the log of recent moves and the replay. */
+/** An event in words, for the recent moves and the replay. */
 export function describe(event, names) {
   const p = event.payload || {};
   const who = names[p.seat];
   switch (event.type) {
-    case "game_started": return `The game starts: ${p.players.join(", ")}${p.hostage ? `; ${p.hostage} is the hostage army` : ""}`;
+    case "game_started": return `The game starts${p.hostage ? `; ${p.hostage} is the hostage army` : ""}`;
     case "turn_started": return p.kind === "bonus" ? `${who} takes a bonus turn (in power)` : null;
-    case "action_taken": return `${who}: ${p.move}${(p.kills || []).map((kill) => `, killing the ${pieceWords(kill.piece)} on ${kill.at}`).join("")}`;
+    case "action_taken":
+      return `${who}: ${p.move}${(p.kills || []).map((kill) => `, killing the ${kill.piece.replace(/\d+$/, "").replace(".", " ")} on ${kill.at}`).join("")}`;
     case "player_eliminated":
-      if (p.reason === "resigned") return `${who} resigned`;
-      return `${who} is out: chief ${p.reason}${p.by !== null && p.by !== undefined ? ` by ${names[p.by]}` : ""}`;
-    case "army_control_changed":
-      return p.to === null ? `The ${p.army} army is orphaned` : `${names[p.to]} takes the ${p.army} army`;
+      return p.reason === "resigned" ? `${who} resigned` : `${who} is out: chief ${p.reason}${p.by == null ? "" : ` by ${names[p.by]}`}`;
+    case "army_control_changed": return p.to === null ? `The ${p.army} army is orphaned` : `${names[p.to]} takes the ${p.army} army`;
     case "turn_passed": return p.reason === "timeout" ? `${who}'s time ran out` : `${who} passes: no legal move`;
-    case "draw_offered": return `${who} offers a draw`;
-    case "draw_accepted": return `${who} accepts the draw`;
-    case "draw_declined": return `${who} declines the draw`;
+    case "draw_offered": case "draw_accepted": case "draw_declined": return `${who} ${event.type.slice(5)} a draw`;
     case "draw_offer_lapsed": return "The draw offer lapsed";
-    case "game_ended": return p.result === "win" ? `Game over: ${listed(p.winners, names)} won`
-      : `Game over: a draw (${ENDINGS[p.reason] || p.reason})`;
-    default: return `${who ?? "The game"}: ${event.type.replace(/_/g, " ")}`;
+    case "game_ended": return `Game over: ${p.result === "win" ? `${listed(p.winners, names)} won` : `a draw (${words(p.reason)})`}`;
+    default: return `${who ?? "The game"}: ${words(event.type)}`;
   }
 }
 
 /** Whose move it is, in one line. */
 export function headline(view, names) {
-  const table = view.table;
-  const result = table.result;
+  const { result, current, turn_kind: kind, players } = view.table;
   if (view.status === "finished" && result) {
     if (result.result === "draw") return `Game over: a draw between ${listed(result.winners, names)}`;
     return result.winners.includes(view.you) ? "You win!" : `Game over: ${listed(result.winners, names)} won`;
   }
-  if (table.current === null) return "";
-  if (table.current === view.you) return "Your turn";
-  const bonus = table.turn_kind === "bonus" ? ", bonus turn" : "";
-  return `Waiting for ${names[table.current]} (${table.players[table.current]}${bonus})`;
+  if (current === null) return "";
+  if (current === view.you) return "Your turn";
+  return `Waiting for ${names[current]} (${players[current]}${kind === "bonus" ? ", bonus turn" : ""})`;
 }
 
-const squareName = (column, row) => `${COLUMNS[column]}${row}`;
-const valueOf = (command, field) => command[field] ?? null;
+const matching = (plays, chosen) => plays.filter((command) => chosen.every(([field, value]) => (command[field] ?? null) === value));
 
-/** The commands that agree with every choice made so far. */
-const matching = (plays, chosen) => plays.filter((command) => chosen.every(([field, value]) => valueOf(command, field) === value));
-
-/** The next choice to ask: the piece, its destination, then the first follow-up the commands left differ on. */
+/** The next choice: the piece, its destination, then the first follow-up left to differ. */
 function nextStep(candidates, chosen) {
   for (const field of STEPS) {
     if (chosen.some(([done]) => done === field)) continue;
-    const values = [...new Set(candidates.map((command) => valueOf(command, field)))];
+    const values = [...new Set(candidates.map((command) => command[field] ?? null))];
     if (field === "piece" || field === "to" || values.length > 1) return { field, values };
   }
   return null;
 }
 
-/** A square's place in the drawing order (row by row), for the keyboard's first stop. */
+/** A square's place in the drawing order, row by row. */
 const order = (square) => Number(square[1]) * 9 + COLUMNS.indexOf(square[0]);
 
-/** What a square holds, in words: "blue militant at C9", with its army's standing where it is not played. */
-function pieceLabel(piece, armies) {
-  const status = armies[piece.army];
-  const aside = piece.alive && (status === "hostage" || status === "orphaned") ? ` (${status})` : "";
-  return `${pieceName(piece)}${aside} at ${piece.square}`;
-}
-
 /** The choice a lit square makes, in words, for its button. */
-function choiceLabel(field, square, piece, displaced) {
+function choiceLabel(field, square, piece) {
   const onto = piece ? `, onto ${pieceName(piece)}` : square === MAZE ? ", the maze" : "";
-  switch (field) {
-    case "to": return `Move to ${square}${onto}`;
-    case "exit": return `Leave the maze to ${square}${onto}`;
-    case "place": return `Put ${displaced} on ${square}`;
-    default: return `Kill the ${pieceName(piece)} at ${square}`;
-  }
+  if (field === "to") return `Move to ${square}${onto}`;
+  if (field === "exit") return `Leave the maze to ${square}${onto}`;
+  return field === "place" ? `Put the piece on ${square}` : `Kill the ${pieceName(piece)} at ${square}`;
 }
 
-/** The move as far as it is chosen, in the notation ("C9-D9 place …"), and what is asked next. */
-function prompt(step, chosen, bySquare) {
-  const get = (field) => chosen.find(([done]) => done === field)?.[1];
-  const piece = get("piece");
-  if (!piece) return "Your move: choose one of your outlined pieces.";
-  const mover = bySquare.get(piece);
-  const notation = [`${piece}-${get("to") ?? "…"}`, ...STEPS.slice(2).filter((field) => get(field) !== undefined)
-    .map((field) => `${field} ${get(field) ?? "none"}`)].join(" ");
-  const displaced = bySquare.get(get("to"));
-  const asks = {
-    to: `Where does the ${pieceName(mover)} go?`,
-    exit: "Where does it leave the maze to?",
-    place: `Where does the ${displaced ? pieceName(displaced) : "piece"} go?`,
-    report: "Which neighbour does the reporter kill?",
-  };
-  return `${notation}: ${asks[step.field]} Choose a lit square.`;
-}
-
-/**
- * The table for `view` with its `legal` commands (null for a spectator or a replay); `act(command)`
- * sends a listed command; `ui` keeps the move being composed across redraws; `recent` are the
- * events since the last drawing, whose moves are marked on the board.
- */
+/** The table for `view` and the seat's `legal` commands (null: a spectator or a replay), as taki.js's. */
 export function drawTable(view, legal, { act, names, ui, recent }) {
   const table = view.table;
   const plays = legal ? legal.commands.filter((command) => command.type === "djambi.play") : [];
   for (const event of recent) if (event.type === "action_taken") ui.djambiLast = event.payload.moves;
-  if (ui.djambi && (ui.djambi.version !== view.version || !legal)) ui.djambi = null; // the game moved on
+  if (ui.djambi?.version !== view.version) ui.djambi = null; // the game moved on
   const chosen = ui.djambi?.chosen ?? [];
-  const candidates = matching(plays, chosen);
-  const step = plays.length ? nextStep(candidates, chosen) : null;
-  const bySquare = new Map(table.pieces.map((piece) => [piece.square, piece]));
-  const armies = Object.fromEntries(table.armies.map((army) => [army.color, army.status]));
+  const step = plays.length ? nextStep(matching(plays, chosen), chosen) : null;
 
   const redraw = (next, focus) => {
     ui.djambi = next.length ? { version: view.version, chosen: next } : null;
@@ -155,214 +113,134 @@ export function drawTable(view, legal, { act, names, ui, recent }) {
     ui.redraw();
   };
   const choose = (field, value) => {
-    const next = [...chosen, [field, value]];
+    const next = field === "piece" ? [[field, value]] : [...chosen, [field, value]];
     const left = matching(plays, next);
     if (field !== "piece" && left.length === 1) {
       ui.djambi = null;
       act(left[0]);
       return;
     }
-    const following = nextStep(left, next);
-    const first = following.values.filter(Boolean).sort((a, b) => order(a) - order(b))[0];
+    // the keyboard goes on to the first lit square, or to "Kill no one"
+    const first = nextStep(left, next).values.filter(Boolean).sort((a, b) => order(a) - order(b))[0];
     redraw(next, first ? `sq:${first}` : "dj:none");
   };
-  const back = () => {
-    const last = chosen[chosen.length - 1];
-    redraw(chosen.slice(0, -1), last ? `sq:${last[1] ?? chosen[0][1]}` : null);
-  };
-
-  const moving = step && (step.field === "piece" || step.field === "to");
-  const movable = new Set(moving ? plays.map((command) => command.piece) : []);
-  const selected = chosen.find(([field]) => field === "piece")?.[1];
-  const lit = new Set(step && step.field !== "piece" ? step.values.filter(Boolean) : []);
-  const displaced = bySquare.get(chosen.find(([field]) => field === "to")?.[1]);
-  const last = new Set((ui.djambiLast || []).flatMap((move) => [move.origin, move.to]));
-  const handlers = new Map();
-
-  const cells = [];
-  for (let row = 1; row <= 9; row += 1) {
-    for (let column = 0; column < 9; column += 1) {
-      const square = squareName(column, row);
-      const piece = bySquare.get(square);
-      const x = EDGE + column * CELL;
-      const y = EDGE + (row - 1) * CELL;
-      let label = piece ? pieceLabel(piece, armies) : null;
-      let handler = null;
-      if (lit.has(square)) {
-        label = choiceLabel(step.field, square, piece, displaced ? `the ${pieceName(displaced)}` : "the piece");
-        handler = () => choose(step.field, square);
-      } else if (movable.has(square)) {
-        handler = square === selected ? back : () => redraw([["piece", square]], `sq:${square}`);
-      }
-      const key = `sq:${square}`;
-      if (handler) handlers.set(key, handler);
-      const classes = ["dj-sq", (row + column) % 2 ? "dark" : "light", square === MAZE ? "maze" : "", last.has(square) ? "last" : "",
-        lit.has(square) ? "lit" : "", movable.has(square) ? "movable" : "", square === selected ? "selected" : ""];
-      cells.push(svg("g", {
-        class: classes.filter(Boolean).join(" "),
-        "data-key": key,
-        role: handler ? "button" : piece ? "img" : null,
-        tabindex: handler ? 0 : null,
-        "aria-label": label,
-        "aria-pressed": movable.has(square) ? String(square === selected) : null,
-      },
-      svg("rect", { x, y, width: CELL, height: CELL, class: "dj-cell" }),
-      square === MAZE ? [4, 10].map((inset) => svg("rect", {
-        x: x + inset, y: y + inset, width: CELL - 2 * inset, height: CELL - 2 * inset, class: "dj-maze-line",
-      })) : null,
-      piece ? pieceImage(piece, x + CELL / 2, y + CELL / 2) : null,
-      lit.has(square) && !piece ? svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 7, class: "dj-dot" }) : null,
-      svg("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: "dj-ring" })));
-    }
-  }
-  const coordinates = [...COLUMNS].map((letter, column) => svg("text", {
-    x: EDGE + column * CELL + CELL / 2, y: EDGE - 5, "text-anchor": "middle", class: "dj-coord",
-  }, letter)).concat([1, 2, 3, 4, 5, 6, 7, 8, 9].map((row) => svg("text", {
-    x: EDGE / 2, y: EDGE + (row - 1) * CELL + CELL / 2 + 4, "text-anchor": "middle", class: "dj-coord",
-  }, row)));
-  const size = EDGE + 9 * CELL + 2;
-  const board = svg("svg", {
-    viewBox: `0 0 ${size} ${size}`, class: "dj-board", role: "group",
-    "aria-label": "Board: columns A to I, row 1 at the top; E5 is the maze",
-  }, coordinates, cells);
-  const press = (event) => {
-    const target = event.target.closest?.("[data-key]");
-    const handler = target && handlers.get(target.dataset.key);
-    if (!handler) return;
-    event.preventDefault();
-    handler();
-  };
-  board.addEventListener("click", press);
-  board.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") press(event);
-    else if (event.key === "Escape" && chosen.length) back();
-    else arrowKeys(event);
-  });
+  const back = () => redraw(chosen.slice(0, -1), `sq:${chosen[chosen.length - 1]?.[1] ?? chosen[0][1]}`);
 
   return h("div", { class: "djambi" },
     h("div", { class: "dj-main" },
-      step && table.current === view.you ? composer(step, chosen, bySquare, back, choose, redraw) : null,
-      board, legend(table, bySquare)),
+      step && table.current === view.you && composer(step, chosen, back, choose, redraw),
+      board(table, step, chosen, ui, choose, back, new Set(step?.field === "piece" || step?.field === "to" ? plays.map((c) => c.piece) : [])),
+      h("p", { class: "hint" }, "C chief, A assassin, R reporter, D diplomat, N necromobile, M militant, X corpse; E5 the maze.")),
     h("div", { class: "dj-side" },
-      table.result ? result(table.result, names) : null,
-      seats(view, names, armies),
-      facts(view, names),
-      armyList(table, names),
-      legal ? actions(legal.commands, act, ui) : null));
+      table.result && h("section", { class: "result", "aria-label": "Result" },
+        h("h2", {}, table.result.result === "win" ? `${listed(table.result.winners, names)} won` : "A draw"),
+        h("p", {}, table.result.reason === "won" ? "The last chief standing." : `Ended: ${words(table.result.reason)}.`)),
+      seats(view, names),
+      facts(table, names),
+      h("ul", { class: "dj-armies", "aria-label": "Armies" }, table.armies.map((army) => h("li", {}, armySwatch(army.color),
+        `${army.color} (${ARMIES[army.color]}): ${STATUS[army.status]}${army.controller === null ? "" : ` ${names[army.controller]}`}`))),
+      legal && actions(legal.commands, act, ui)));
 }
 
-/** The arrow keys move to the nearest control in their direction on the board. */
-function arrowKeys(event) {
-  const delta = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
-  const from = event.target.closest?.("[data-key]");
-  if (!delta || !from) return;
-  const at = (element) => [COLUMNS.indexOf(element.dataset.key[3]), Number(element.dataset.key[4])];
-  const [x0, y0] = at(from);
-  let best = null;
-  let bestScore = Infinity;
-  for (const element of event.currentTarget.querySelectorAll('[role="button"]')) {
-    const [x, y] = at(element);
-    const along = (x - x0) * delta[0] + (y - y0) * delta[1];
-    const score = along + 3 * (Math.abs((x - x0) * delta[1]) + Math.abs((y - y0) * delta[0]));
-    if (along > 0 && score < bestScore) [best, bestScore] = [element, score];
+/** The board: a square is a button where it is a choice, else an image of what stands on it. */
+function board(table, step, chosen, ui, choose, back, movable) {
+  const bySquare = new Map(table.pieces.map((piece) => [piece.square, piece]));
+  const status = Object.fromEntries(table.armies.map((army) => [army.color, army.status]));
+  const selected = chosen[0]?.[1];
+  const lit = new Set(step && step.field !== "piece" ? step.values.filter(Boolean) : []);
+  const last = new Set((ui.djambiLast || []).flatMap((move) => [move.origin, move.to]));
+  const handlers = new Map();
+  const cells = [];
+  for (let i = 0; i < 81; i += 1) {
+    const [column, row] = [i % 9, Math.floor(i / 9) + 1];
+    const square = `${COLUMNS[column]}${row}`;
+    const piece = bySquare.get(square);
+    const aside = piece?.alive && ["hostage", "orphaned"].includes(status[piece.army]) ? ` (${status[piece.army]})` : "";
+    let label = piece ? `${pieceName(piece)}${aside} at ${square}` : null;
+    let handler = null;
+    if (lit.has(square)) {
+      label = choiceLabel(step.field, square, piece);
+      handler = () => choose(step.field, square);
+    } else if (movable.has(square)) handler = square === selected ? back : () => choose("piece", square);
+    if (handler) handlers.set(`sq:${square}`, handler);
+    const classes = [(row + column) % 2 ? "dark" : "light", square === MAZE && "maze", last.has(square) && "last",
+      lit.has(square) && "lit", movable.has(square) && "movable", square === selected && "selected"];
+    cells.push(svg("g", {
+      class: `dj-sq ${classes.filter(Boolean).join(" ")}`, transform: `translate(${EDGE + column * CELL} ${EDGE + (row - 1) * CELL})`,
+      "data-key": `sq:${square}`, role: handler ? "button" : piece && "img", tabindex: handler && 0,
+      "aria-label": label, "aria-pressed": movable.has(square) && String(square === selected),
+    },
+    svg("rect", { width: CELL, height: CELL, class: "dj-cell" }),
+    square === MAZE && svg("path", { d: "M4 4h32v32H4zM10 10h20v20H10z", class: "dj-maze" }),
+    piece && pieceImage(piece),
+    lit.has(square) && svg("circle", piece ? { cx: 7, cy: 7, r: 5, class: "dj-dot" } : { cx: 20, cy: 20, r: 7, class: "dj-dot" }),
+    svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 3, class: "dj-ring" })));
   }
-  if (best) {
-    event.preventDefault();
-    best.focus();
-  }
+  const size = EDGE + 9 * CELL + 2;
+  const drawing = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "dj-board", role: "group", "aria-label": "Board, row 1 at the top" },
+    [...COLUMNS].map((letter, i) => [svg("text", { x: EDGE + i * CELL + 20, y: EDGE - 5, class: "dj-coord" }, letter),
+      svg("text", { x: EDGE / 2, y: EDGE + i * CELL + 24, class: "dj-coord" }, i + 1)]),
+    cells);
+  const press = (event) => {
+    const handler = handlers.get(event.target.closest?.("[data-key]")?.dataset.key);
+    if (handler) handler(event.preventDefault());
+  };
+  drawing.addEventListener("click", press);
+  drawing.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") press(event);
+    else if (event.key === "Escape" && chosen.length) back();
+  });
+  return drawing;
 }
 
-/** The move being composed: what is asked, going back a step, a reporter's "no one", cancelling. */
-function composer(step, chosen, bySquare, back, choose, redraw) {
+const button = (text, onclick, attributes = {}) => h("button", { type: "button", onclick, ...attributes }, text);
+
+/** The move so far in the notation and what is asked next; "Kill no one", Back and Cancel. */
+function composer(step, chosen, back, choose, redraw) {
+  const done = Object.fromEntries(chosen);
+  const notation = done.piece ? [`${done.piece}-${done.to ?? "…"}`,
+    ...STEPS.slice(2).filter((field) => field in done).map((field) => `${field} ${done[field] ?? "none"}`)].join(" ") : "Your move";
   return h("div", { class: "chooser dj-composer", role: "group", "aria-label": "Your move" },
-    h("p", { role: "status" }, prompt(step, chosen, bySquare)),
-    step.field === "report" && step.values.includes(null)
-      ? h("button", { type: "button", dataset: { key: "dj:none" }, onclick: () => choose("report", null) }, "Kill no one") : null,
-    chosen.length ? h("button", { type: "button", dataset: { key: "dj:back" }, onclick: back }, "Back") : null,
-    chosen.length ? h("button", { type: "button", class: "link", onclick: () => redraw([], `sq:${chosen[0][1]}`) }, "Cancel") : null);
+    h("p", { role: "status" }, `${notation}: ${ASKS[step.field]}${step.field === "piece" ? "." : " Choose a lit square."}`),
+    step.field === "report" && step.values.includes(null) && button("Kill no one", () => choose("report", null), { dataset: { key: "dj:none" } }),
+    chosen.length > 0 && [button("Back", back), button("Cancel", () => redraw([], `sq:${done.piece}`), { class: "link" })]);
 }
 
-/** A line under the board: what the marks mean, and what stands on the maze. */
-function legend(table, bySquare) {
-  const maze = bySquare.get(MAZE);
-  return h("p", { class: "hint dj-legend" },
-    `E5, the maze (concentric squares): ${maze ? `the ${pieceName(maze)}` : "empty"}. `,
-    "Shapes and letters: C chief (crown), A assassin (triangle), R reporter (square), D diplomat (diamond), ",
-    "N necromobile (hexagon), M militant (circle); X a corpse. The last move is shaded.");
-}
-
-const POLICIES = { skip: "then the turn is passed", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
-
-/** Who plays: each seat's colour, name, whether it moves now or is in power or out, and by when. */
-function seats(view, names, armies) {
+/** Each seat: its colour, name, whether it moves, is in power or out, and its time to act. */
+function seats(view, names) {
   const table = view.table;
-  const due = new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
+  const due = new Map((view.deadlines || []).map((entry) => [entry.seat, entry.at]));
   return h("ol", { class: "seats-table dj-seats", "aria-label": "Seats" }, table.players.map((color, seat) => {
-    const flags = [];
-    const out = !table.remaining.includes(seat);
-    if (table.current === seat) flags.push(h("span", { class: "flag move" }, table.turn_kind === "bonus" ? "to move (bonus turn)" : "to move"));
-    if (table.in_power === seat) flags.push(h("span", { class: "flag power" }, "in power"));
-    if (out) flags.push(h("span", { class: "flag" }, "out"));
-    if (table.draw_offer?.includes(seat)) flags.push(h("span", { class: "flag" }, "accepts a draw"));
-    const captured = table.armies.filter((army) => army.controller === seat && armies[army.color] === "captured").map((army) => army.color);
-    const entry = due.get(seat);
-    return h("li", { class: [table.current === seat ? "to-move" : "", out ? "out" : ""].join(" ") },
-      armySwatch(color), h("span", { class: "seat-name" }, `${names[seat]} (${color})`, seat === view.you ? " · you" : ""),
-      flags, captured.length ? h("span", { class: "hint" }, `also moves ${captured.join(", ")}`) : null,
-      entry ? h("time", { class: "deadline", title: POLICIES[entry.policy], dataset: { deadline: entry.at } }, countdown(entry.at)) : null);
+    return h("li", { class: table.current === seat ? "to-move" : "" },
+      armySwatch(color), h("span", { class: "seat-name" }, `${names[seat]} (${color})${seat === view.you ? " · you" : ""}`),
+      table.current === seat && h("span", { class: "flag move" }, table.turn_kind === "bonus" ? "to move (bonus turn)" : "to move"),
+      table.in_power === seat && h("span", { class: "flag" }, "in power"),
+      !table.remaining.includes(seat) && h("span", { class: "flag" }, "out"),
+      due.has(seat) && h("time", { class: "deadline", dataset: { deadline: due.get(seat) } }, countdown(due.get(seat))));
   }));
 }
 
-/** The turn, the power, the order of play and the counters. */
-function facts(view, names) {
-  const table = view.table;
+/** Who is in power, the order of play, the counter toward a draw, the draw offer. */
+function facts(table, names) {
   const ruler = table.in_power;
-  const rotation = table.remaining.map((seat) => `${table.players[seat]} ${names[seat]}`).join(" → ");
   const hostage = table.armies.find((army) => army.status === "hostage");
   return h("ul", { class: "dj-facts", "aria-label": "Turn and power" },
-    h("li", {}, `Turn ${table.turn_no}${table.turn_kind === "bonus" ? " (a bonus turn)" : ""}`),
-    h("li", {}, ruler === null ? "In power: nobody (no chief in the maze)"
-      : `In power: ${names[ruler]} (${table.players[ruler]}), whose chief holds the maze`),
-    h("li", {}, `Order of play: ${rotation}, then round again${hostage ? `; the ${hostage.color} army is the hostage and never moves` : ""}`),
-    ruler === null ? null : h("li", {}, `${names[ruler]} plays after every other player's turn while in power`),
-    table.no_progress_limit
-      ? h("li", {}, `Turns without a kill: ${table.quiet_turns} of ${table.no_progress_limit} (then a draw)`) : null,
-    table.draw_offer ? h("li", {}, `A draw is offered; accepted by ${listed(table.draw_offer, names)}`) : null);
+    h("li", {}, `In power: ${ruler === null ? "nobody (no chief in the maze)" : `${names[ruler]} (${table.players[ruler]})`}`),
+    !table.result && h("li", {}, `Order of play: ${table.remaining.map((seat) => `${table.players[seat]} ${names[seat]}`).join(" → ")}`,
+      ruler === null ? "" : `, ${names[ruler]} also after each other turn`, hostage ? `; ${hostage.color} is the hostage army` : ""),
+    table.no_progress_limit > 0 && h("li", {}, `Turns without a kill: ${table.quiet_turns} of ${table.no_progress_limit}, then a draw`),
+    table.draw_offer && h("li", {}, `Draw offered, accepted by ${listed(table.draw_offer, names)}`));
 }
 
-/** The four armies: whose each is, or that it is captured, orphaned, the hostage or destroyed. */
-function armyList(table, names) {
-  return h("ul", { class: "dj-armies", "aria-label": "Armies" }, table.armies.map((army) => {
-    const living = table.pieces.filter((piece) => piece.army === army.color && piece.alive).length;
-    const by = army.controller === null ? "" : names[army.controller];
-    return h("li", { class: army.status }, armySwatch(army.color),
-      `${army.color} (${ARMIES[army.color]}): ${STATUS[army.status](by)}`,
-      army.status === "destroyed" ? "" : `, ${living} ${living === 1 ? "piece" : "pieces"} alive`);
-  }));
-}
-
-function result(outcome, names) {
-  const who = listed(outcome.winners, names);
-  return h("section", { class: "result", "aria-label": "Result" },
-    h("h2", {}, outcome.result === "win" ? `${who} won` : `A draw between ${who}`),
-    h("p", { class: "hint" }, `Ended: ${ENDINGS[outcome.reason] || outcome.reason}.`));
-}
-
-/** The seat's listed commands besides moves: the draw offer's, and resigning (asked twice). */
+/** The draw offer's buttons, and resigning, asked twice. */
 function actions(commands, act, ui) {
   const resign = commands.find((command) => command.type === "djambi.resign");
-  const buttons = commands.filter((command) => ACTIONS[command.type]).map((command) => h("button", {
-    type: "button", dataset: { key: `action:${command.type}` }, onclick: () => act(command),
-  }, ACTIONS[command.type]));
-  let leave = null;
-  if (resign) {
-    leave = ui.confirmLeave
-      ? h("span", { class: "confirm" }, "Resign for good? Your chief dies where it stands. ",
-        h("button", { type: "button", class: "danger", onclick: () => act(resign) }, "Yes, resign"),
-        h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = false)) }, "No"))
-      : h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = true)) }, "Resign…");
-  }
-  if (!buttons.length && !leave) return null;
-  return h("section", { class: "actions", "aria-label": "Actions" },
-    buttons.length ? h("div", { class: "buttons" }, buttons) : null, leave ? h("div", { class: "leave" }, leave) : null);
+  const confirm = (yes) => () => ui.redraw((ui.confirmLeave = yes));
+  const buttons = commands.filter((command) => ACTIONS[command.type]).map((command) => button(ACTIONS[command.type], () => act(command)));
+  const leave = resign && (ui.confirmLeave
+    ? h("span", { class: "confirm" }, "Resign for good? Your chief dies where it stands. ",
+      button("Yes, resign", () => act(resign), { class: "danger" }), button("No", confirm(false), { class: "link" }))
+    : button("Resign…", confirm(true), { class: "link" }));
+  return (buttons.length > 0 || leave) && h("section", { class: "actions", "aria-label": "Actions" },
+    buttons.length > 0 && h("div", { class: "buttons" }, buttons), leave);
 }
