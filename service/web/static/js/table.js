@@ -164,6 +164,7 @@ export function showGame(main, id) {
           ? h("p", { class: "watching" }, `You are watching${view.spectator_delay ? `, ${view.spectator_delay} moves behind` : ""}.`)
           : null,
         table.drawTable(view, legal, { act, check: (command) => api.accepts(id, page.token, command), names, ui: page.ui, recent }),
+        houseRules(view, page.types),
         view.status === "finished"
           ? h("p", { class: "replay-link" }, h("a", { href: `/games/${encodeURIComponent(id)}/replay` }, "Replay this game, move by move"))
           : null);
@@ -228,4 +229,16 @@ export function showGame(main, id) {
   });
 
   refresh();
+}
+
+/** The options this game was made with that differ from the standard game's, in the words the
+ * server lists its options with: every seat and spectator knows the house rules. */
+function houseRules(view, types) {
+  const options = types.find((type) => type.name === view.game)?.options || [];
+  const changed = options.filter((option) => JSON.stringify(view.options[option.name]) !== JSON.stringify(option.default));
+  if (!changed.length) return h("p", { class: "house-rules" }, "Standard rules.");
+  return h("details", { class: "house-rules" },
+    h("summary", {}, `House rules: ${changed.length} ${changed.length === 1 ? "option differs" : "options differ"} from the standard game`),
+    h("ul", {}, changed.map((option) => h("li", { dataset: { option: option.name } },
+      `${option.description}: `, h("strong", {}, String(view.options[option.name]).replace(/_/g, " "))))));
 }
