@@ -240,5 +240,7 @@ function houseRules(view, types) {
   return h("details", { class: "house-rules" },
     h("summary", {}, `House rules: ${changed.length} ${changed.length === 1 ? "option differs" : "options differ"} from the standard game`),
     h("ul", {}, changed.map((option) => h("li", { dataset: { option: option.name } },
-      `${option.description}: `, h("strong", {}, String(view.options[option.name]).replace(/_/g, " "))))));
+      `${option.description}: `, h("strong", {}, optionWords(view.options[option.name]))))));
 }
+
+const optionWords = (value) => (value === true ? "yes" : value === false ? "no" : String(value).replace(/_/g, " "));
