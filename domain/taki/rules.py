@@ -254,8 +254,11 @@ def _play(table: Table, play: Play) -> None:
 
 
 def _play_cards(table: Table, play: Play, start: int, outcome: Outcome) -> None:
-    """Play the batch from `start` on, one card at a time, then honour `close_taki` (§17.2)."""
+    """Play the batch from `start` on, one card at a time, then honour `close_taki` (§17.2). Its
+    cards are those of the hand it was sent from: a card drawn during the batch (a tournament
+    stage's new hand) is not in it, or the answer would tell the player what the pile held."""
     seat = play.seat
+    held = {card_id for card_id in play.cards[start:] if table.state.find_in_hand(seat, card_id) is not None}
     colors = dict(play.colors)
     color_used = False
     closed_own = False
@@ -264,7 +267,7 @@ def _play_cards(table: Table, play: Play, start: int, outcome: Outcome) -> None:
         card_id = play.cards[index]
         if outcome.ends or table.state.is_over:
             raise RuleViolation("card_after_turn_end", "The turn had already ended before this card.").at(index)
-        card = table.state.find_in_hand(seat, card_id)
+        card = table.state.find_in_hand(seat, card_id) if card_id in held else None
         if card is None:
             raise RuleViolation("card_not_in_hand", f"{card_id} is not in your hand.").at(index)
         color = colors.pop(card_id, None)

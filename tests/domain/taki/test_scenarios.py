@@ -647,6 +647,13 @@ def test_66_plus_between_stages() -> None:
     assert all(after.find_in_hand(A, c.cards[0]) is not None for c in legal if isinstance(c, Play))
 
 
+def test_66_a_batch_names_only_cards_of_the_hand_it_is_sent_from() -> None:
+    state = given(["rPLUS", "", "", ""], options=TOURNAMENT, filler=0, stages=(5, 8, 8, 8))
+    after, _ = apply(state, play(state, A, "rPLUS"))
+    dealt = after.hands[A][0].id  # a card of the stage's new hand, drawn during the batch
+    rejected(state, Play(A, (*ids(state, A, "rPLUS"), dealt)), "card_not_in_hand", 1)
+
+
 def test_67_stage_one_deal() -> None:
     state = given(["K r3", "r4", "", ""], options=TOURNAMENT, filler=(0, 2, 2, 2), stages=(2, 8, 8, 8))
     after, _ = apply(state, play(state, A, "K r3"))
