@@ -134,6 +134,7 @@ def test_a_player_plays_a_four_seat_game_against_three_ais_to_the_end(page: Page
         legal = api.call("GET", f"/v1/games/{game_id}/legal-commands", token).json()
         if legal["version"] != view["version"]:
             continue  # a move came between the two reads
+        expect(page.locator("#table")).to_have_attribute("data-version", str(view["version"]))  # the page has drawn it too
         command = choose(view, legal["commands"], done, rng)
         if "place" in command and not done["kill"] and "exit" not in command:
             page.get_by_role("button", name=re.compile(f" at {command['piece']}$")).click()

@@ -117,24 +117,32 @@ export function showGame(main, id) {
     });
   }
 
+  let sending = false;
   async function act(command) {
+    if (sending) return; // a second click (on a board's square too, which is no <button>) sends nothing more
+    sending = true;
     fill(message);
     page.ui.choosing = null;
     page.ui.batch = null;
     page.ui.confirmLeave = false;
     busy(+1);
-    for (const button of board.querySelectorAll("button")) button.disabled = true;
+    const focused = page.ui.focus || document.activeElement?.dataset?.key; // where the keyboard was
+    board.inert = true;
     try {
       await api.command(id, page.token, command, page.legal.version);
     } catch (problem) {
       fill(message, notice(problem.detail || problem.message, "error"));
     }
     await refresh();
+    board.inert = false;
+    sending = false;
+    if (focused) board.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     busy(-1);
   }
 
   function draw() {
     const { view, legal } = page;
+    board.dataset.version = view.version; // the version drawn, for whoever waits for the page to catch up
     const names = seatNames(view);
     const title = gameTitle(view.game);
     heading.textContent = `${title} · ${view.id}`;
