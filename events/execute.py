@@ -130,6 +130,13 @@ class Executor:
                 loaded, lost = None, conflict
         raise lost
 
+    def check(self, loaded: Loaded, command: Any, *, expected_version: int | None = None) -> None:
+        """Decide `command` on the loaded state as `execute` would, and keep nothing: the rules'
+        refusal (or a VersionConflict) is raised, an accepted command's events are dropped."""
+        if expected_version is not None and expected_version != loaded.version:
+            raise VersionConflict(expected_version, loaded.version)
+        loaded.game.decide(loaded.state, command, SystemRng())
+
     def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
         """Append the opening events once every seat is taken - the game's setup, or for a fork
         its origin's events up to the fork's version and then a fresh deal of what they leave

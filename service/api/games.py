@@ -7,7 +7,8 @@ import dataclasses
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, g, request, url_for
@@ -16,7 +17,6 @@ from marshmallow import ValidationError
 from domain import GAMES
 from domain.bahama_taxi import board
 from domain.core.game import Budget
-from domain.core.rng import SystemRng
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
@@ -291,8 +291,9 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
 
 
 def _deadlines(loaded: Loaded) -> dict[int, Due]:
-    """When each seat to move at the loaded version must act by, for those with a deadline."""
-    if loaded.version == 0:
+    """When each seat to move must act by, for those with a deadline: at the game's current
+    version only (a past version's deadlines have passed, or moved with a vacation since)."""
+    if loaded.version == 0 or loaded.version != loaded.record.version:
         return {}
     found = {seat: due(executor().store, loaded, seat) for seat in loaded.game.status(loaded.state).to_move}
     return {seat: deadline for seat, deadline in found.items() if deadline is not None}
@@ -321,25 +322,18 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
     fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
-    expected = None
-    if "expected_version" in body:
-        expected = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")})["expected_version"]
-    conditional = if_match()
+    conditional, expected = if_match(), _expected_version(body)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
     command = _command(loaded, seat, body)
-    try:
+    with _stale_if_match(conditional):
         done = executor().execute(
             game_id, command, actor=f"seat:{seat}",
             expected_version=conditional if conditional is not None else expected,
             idempotency_key=key, fingerprint=fingerprint, loaded=loaded,
         )
-    except VersionConflict as conflict:
-        if conditional is not None:
-            raise StaleIfMatch(conflict) from None
-        raise
     body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, done.finished) for e in done.events]}
     headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
     return body, 201, headers
@@ -352,9 +346,30 @@ def check_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     asks it card by card."""
     loaded = executor().load(known_game(game_id))
     seat = auth.require_seat(executor().store, loaded.record)
-    command = _command(loaded, seat, json_body())
-    loaded.game.decide(loaded.state, command, SystemRng())
+    body = json_body()
+    conditional, expected = if_match(), _expected_version(body)
+    command = _command(loaded, seat, body)
+    with _stale_if_match(conditional):
+        executor().check(loaded, command, expected_version=conditional if conditional is not None else expected)
     return {"version": loaded.version, "accepted": True}, 200, etag(loaded.version)
+
+
+def _expected_version(body: dict[str, Any]) -> int | None:
+    """The body's `expected_version`, taken out of it, or None."""
+    if "expected_version" not in body:
+        return None
+    return parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")})["expected_version"]
+
+
+@contextmanager
+def _stale_if_match(conditional: int | None) -> Iterator[None]:
+    """A version conflict of a request made conditional by If-Match is answered 412, not 409."""
+    try:
+        yield
+    except VersionConflict as conflict:
+        if conditional is not None:
+            raise StaleIfMatch(conflict) from None
+        raise
 
 
 def _command(loaded: Loaded, seat: int, body: dict[str, Any]) -> Any:

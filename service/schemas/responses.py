@@ -38,7 +38,7 @@ def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
     }
 
 
-def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due] | None = None) -> dict[str, Any]:
+def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) -> dict[str, Any]:
     """The game as `seat` (or a spectator) may see it, at the loaded version, with the `deadlines`
     of the seats to move."""
     game, record, state = loaded.game, loaded.record, loaded.state
@@ -57,7 +57,7 @@ def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due] | N
         "to_move": list(status.to_move) if started else [],
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
-        "deadlines": [{"seat": to, "at": due.at, "policy": due.policy} for to, due in sorted((deadlines or {}).items())],
+        "deadlines": [{"seat": to, "at": due.at, "policy": due.policy} for to, due in sorted(deadlines.items())],
     }
 
 
