@@ -68,8 +68,8 @@ def press(page: Page, button: Locator, keyboard: bool) -> None:
 
 def play_a_batch(page: Page) -> str | None:
     """Play two or more cards at once if the hand offers a batch: the first cards the page marks as
-    able to follow, then the first way it offers to play them; what was played, or None (the
-    batch given up) if no second card may follow."""
+    able to follow (a wild card in the first colour offered), then the first way it offers to play
+    them; what was played, or None (the batch given up) if no second card may follow."""
     hand = page.get_by_role("region", name="Your hand")
     start = hand.get_by_role("button", name="Play several cards at once…")
     if not start.count():
@@ -83,6 +83,9 @@ def play_a_batch(page: Page) -> str | None:
             composer.get_by_role("button", name="Cancel").click()
             return None
         following.first.click()
+        tints = composer.get_by_role("group", name=re.compile("^Colour for "))
+        if tints.count():  # a wild card asks its colour in place
+            tints.get_by_role("button").first.click()
     expect(composer).to_have_attribute("aria-busy", "false")
     play = composer.get_by_role("button", name=re.compile("^Play these")).first
     chosen = f"{composer.locator('p').first.inner_text()}: {play.inner_text()}"

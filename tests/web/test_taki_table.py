@@ -67,6 +67,8 @@ def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client
     game_id = _turn_with_a_change_color_card(api, me["id"], me["token"])
     page.goto(f"{server}/games/{game_id}")
     expect(page.locator(".headline")).to_have_text("Your turn")
+    version = api.call("GET", f"/v1/games/{game_id}", me["token"]).json()["version"]
+    expect(page.locator("#table")).to_have_attribute("data-version", str(version))
     hand = page.get_by_role("region", name="Your hand")
     playable = hand.locator("button.card:enabled")
     playable.first.focus()  # the arrow keys go from one playable card to the next, round
@@ -80,8 +82,10 @@ def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client
     page.screenshot(path=str(tmp_path / "chooser.png"), full_page=True)
     chooser.get_by_role("button", name="Blue").click()
     expect(page.get_by_role("list", name="Recent moves")).to_contain_text("jo chose blue")
-    chosen = [event["payload"] for event in api.all_events(game_id) if event["type"] == "color_chosen"]
-    assert chosen[-1]["color"] == "blue"  # the AI may have moved on since, and changed the colour
+    seat = api.call("GET", f"/v1/games/{game_id}", me["token"]).json()["you"]
+    chosen = [event["payload"]["color"] for event in api.all_events(game_id)
+              if event["type"] == "color_chosen" and event["payload"]["seat"] == seat]
+    assert chosen[-1] == "blue"  # jo's own choice: the AI may have moved on since, and chosen another
 
 
 def test_a_run_is_played_as_a_batch(page: Page, api: Client, server: str, tmp_path: Path) -> None:

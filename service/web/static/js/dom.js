@@ -60,6 +60,17 @@ export function countdown(at, now = Date.now()) {
   return `${seconds} s left`;
 }
 
+const THEN = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
+
+/** A time to act at `at` (ms since the epoch), counting down; `policy` (a view's deadline's) says what happens then. */
+export function deadlineTag(at, policy = null) {
+  return h("time", { class: "deadline", datetime: new Date(at).toISOString(), title: THEN[policy] ?? null, dataset: { deadline: at } },
+    countdown(at));
+}
+
+/** A view's deadlines by seat: {seat, at, policy}. */
+export const deadlinesBySeat = (view) => new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
+
 /** Live countdowns: every `time[data-deadline]` under the document is rewritten each second. */
 export function tickCountdowns() {
   for (const element of document.querySelectorAll("[data-deadline]")) {

@@ -2,7 +2,7 @@
 // then invitations, then the rest; each links to its table. It follows the player's inbox stream.
 
 import * as api from "./api.js";
-import { countdown, fill, h, notice } from "./dom.js";
+import { deadlineTag, fill, h, notice } from "./dom.js";
 import { describeSeats, gameTitle } from "./games.js";
 import { followInbox } from "./stream.js";
 
@@ -47,9 +47,7 @@ function item(entry) {
   } else {
     state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
   }
-  const deadline = entry.deadline === null ? null
-    : h("time", { class: "deadline", datetime: new Date(entry.deadline).toISOString(), dataset: { deadline: entry.deadline } },
-      countdown(entry.deadline));
+  const deadline = entry.deadline === null ? null : deadlineTag(entry.deadline);
   return h("li", { class: entry.your_turn ? "your-turn" : "" },
     h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(game.game), " ", h("span", { class: "id" }, game.id)),
     " ", state, deadline ? [" ", deadline] : null,

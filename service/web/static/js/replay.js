@@ -6,11 +6,8 @@
 import * as api from "./api.js";
 import { fill, h, notice } from "./dom.js";
 import { gameTitle, seatNames } from "./games.js";
-import * as bahama_taxi from "./tables/bahama_taxi.js";
-import * as djambi from "./tables/djambi.js";
-import * as taki from "./tables/taki.js";
+import { TABLES } from "./tables/index.js";
 
-const TABLES = { taki, djambi, bahama_taxi };
 const SHOWN = 12; // lines of a long move (an imported log is one command) written out: its last
 const SLIDE_MS = 120; // a dragged slider reads the table once it rests this long
 const STEPS = [["first", "First", "⇤"], ["previousMove", "Previous move", "«"], ["previousEvent", "Previous event", "‹"],
@@ -150,7 +147,7 @@ export function showReplay(main, id) {
     const describe = TABLES[page.game.game]?.describe ?? inWords;
     const lines = page.events.slice(current.first - 1, version).map((event) => {
       const now = event.version === version;
-      const words = describe(event, names) || (now ? inWords(event, names) : null);
+      const words = describe(event, names, page.game.options) || (now ? inWords(event, names) : null);
       return words && h("li", { class: now ? "now" : null, "aria-current": now ? "step" : null }, words);
     }).filter(Boolean);
     const [kind, seat] = current.actor.split(":");

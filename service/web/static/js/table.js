@@ -8,11 +8,8 @@ import { gameTitle, seatName, seatNames } from "./games.js";
 import { statusWord } from "./inbox.js";
 import { leaveSeat, seatBot, takeSeat } from "./seats.js";
 import { follow } from "./stream.js";
-import * as bahama_taxi from "./tables/bahama_taxi.js";
-import * as djambi from "./tables/djambi.js";
-import * as taki from "./tables/taki.js";
+import { TABLES } from "./tables/index.js";
 
-const TABLES = { taki, djambi, bahama_taxi };
 const WAITING_REFRESH_MS = 4000;
 const RECENT = 8; // moves kept in the log of recent moves
 
@@ -151,7 +148,7 @@ export function showGame(main, id) {
     const recent = page.recent.splice(0);
     const table = TABLES[view.game];
     for (const event of recent) {
-      const words = table?.describe(event, names);
+      const words = table?.describe(event, names, view.options);
       if (words) page.log.unshift(words);
     }
     page.log.length = Math.min(page.log.length, RECENT);

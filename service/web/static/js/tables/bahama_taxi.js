@@ -3,12 +3,13 @@
 // a click sends one as it is, and a click that several commands share asks which in place.
 
 import { taxiBoard } from "../api.js";
-import { countdown, h } from "../dom.js";
+import { deadlineTag, deadlinesBySeat, h } from "../dom.js";
 import { areaName, cityMap } from "./bahama_taxi_map.js";
 
 let city = null; // the board, read once from the API
-// Whether seats drive two cabs or smuggle, as the last table drawn tells (an event does not).
-let naming = { two: false, contraband: false };
+let naming = { two: false, contraband: false }; // whether seats drive two cabs or smuggle: the game's options say
+
+const nameFor = (options) => ({ two: options.cabs_per_player === 2, contraband: options.contraband });
 
 /** A pawn's tag: the seat's number, and with two pawns a or b, or S(muggler) and P(olice). */
 const tag = (seat, pawn) => `${seat + 1}${naming.contraband ? "SP"[pawn] : naming.two ? "ab"[pawn] : ""}`;
@@ -22,8 +23,9 @@ function pawnName(names, seat, pawn) {
 const trip = (c) => `${c.citizen} ${areaName(c.origin)} → ${c.destination ? areaName(c.destination) : "?"}${c.fare === null ? "" : ` (fare ${c.fare})`}`;
 const spaced = (word) => word.replace(/_/g, " ");
 
-/** The words of an event for the log of recent moves. */
-export function describe(event, names) {
+/** The words of an event of a game with these `options`, for the log of recent moves. */
+export function describe(event, names, options) {
+  naming = nameFor(options);
   const p = event.payload || {};
   const who = p.seat === undefined ? "" : p.pawn === undefined ? names[p.seat] : pawnName(names, p.seat, p.pawn);
   const at = areaName;
@@ -89,7 +91,7 @@ function words(c, t, citizens) {
 /** Each seat: its colour and number, name, income, pawns and their passengers, hand, flags, time. */
 function seats(view, names) {
   const t = view.table;
-  const due = new Map((view.deadlines || []).map(({ seat, at }) => [seat, at]));
+  const due = deadlinesBySeat(view);
   const flag = (on, text) => (on ? h("span", { class: "flag" }, text) : null);
   return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => h("li", {
     class: [view.to_move.includes(seat) ? "to-move" : "", seat === view.you ? "you" : ""].join(" "),
@@ -100,7 +102,7 @@ function seats(view, names) {
   view.to_move.includes(seat) ? h("span", { class: "flag move" }, "to move") : null,
   t.hand_sizes.length ? h("span", { class: "hand-size" }, `${t.hand_sizes[seat]} cards`) : null,
   flag(t.skip_pending.includes(seat), "skips next turn"), flag(t.forfeited.includes(seat), "left"),
-  due.has(seat) ? h("time", { class: "deadline", dataset: { deadline: due.get(seat) } }, countdown(due.get(seat))) : null,
+  due.has(seat) ? deadlineTag(due.get(seat).at, due.get(seat).policy) : null,
   t.cabs.filter((cab) => cab.seat === seat).map((cab) => h("p", { class: "bt-cab" },
     h("b", {}, `${naming.contraband ? (cab.pawn ? "Police" : "Smuggler") : "Cab"} ${tag(seat, cab.pawn)}`),
     ` at ${cab.area ? areaName(cab.area) : "–"}`, cab.kind === "police" ? null : `: ${cab.passengers.map(trip).join("; ") || "empty"}`)))));
@@ -153,7 +155,7 @@ export function drawTable(view, legal, { act, names, ui, recent }) {
 
 function table(board, view, legal, act, names, ui, recent) {
   const t = view.table;
-  naming = { two: t.cabs.some((cab) => cab.pawn && cab.kind === "taxi"), contraband: t.cabs.some((cab) => cab.kind !== "taxi") };
+  naming = nameFor(view.options);
   const citizens = new Map([...t.waiting, ...t.cabs.flatMap((cab) => cab.passengers)].map((c) => [c.citizen, c]));
   const add = (map, key, command) => map.set(key, [...(map.get(key) || []), command]);
   const [onMap, reroutes, buttons] = [new Map(), new Map(), []];

@@ -2,8 +2,8 @@
 // from the listed commands only, and a click sends one of them as it is; a batch of several cards
 // is offered only as the server's command checks accept it, card by card. No rule is copied here.
 
-import { countdown, h } from "../dom.js";
-import { cardBack, cardImage, cardName, COLORS, swatch } from "./taki_cards.js";
+import { deadlineTag, deadlinesBySeat, h } from "../dom.js";
+import { cardBack, cardImage, cardName, COLORS, parseCard, swatch } from "./taki_cards.js";
 
 const PHASES = {
   normal: null,
@@ -62,18 +62,10 @@ export function describe(event, names) {
   }
 }
 
-const POLICIES = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
-
-/** A seat's time to act, counting down (dom.js ticks every `[data-deadline]`). */
-function deadline({ at, policy }) {
-  return h("time", { class: "deadline", datetime: new Date(at).toISOString(), title: POLICIES[policy], dataset: { deadline: at } },
-    countdown(at));
-}
-
 /** Who is at the table: each seat's name, cards, flags, whether it moves now and by when. */
 function seats(view, names, moved) {
   const table = view.table;
-  const due = new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
+  const due = deadlinesBySeat(view);
   return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => {
     const flags = [];
     if (view.to_move.includes(seat)) flags.push(h("span", { class: "flag move" }, "to move"));
@@ -91,7 +83,7 @@ function seats(view, names, moved) {
     },
     h("span", { class: "seat-name" }, name, seat === view.you ? " (you)" : ""),
     h("span", { class: "hand-size" }, `${size} ${size === 1 ? "card" : "cards"}`),
-    flags, due.has(seat) ? deadline(due.get(seat)) : null);
+    flags, due.has(seat) ? deadlineTag(due.get(seat).at, due.get(seat).policy) : null);
   }));
 }
 
@@ -110,7 +102,7 @@ function centre(view, names, fresh) {
     const closes = (view.deadlines || []).filter((entry) => table.plus3.awaiting.includes(entry.seat))
       .reduce((soonest, entry) => (soonest && soonest.at <= entry.at ? soonest : entry), null);
     notes.push([`+3 by ${names[table.plus3.source]}; still to answer: ${table.plus3.awaiting.map((s) => names[s]).join(", ") || "nobody"}`,
-      closes ? [" · ", deadline(closes)] : null]);
+      closes ? [" · ", deadlineTag(closes.at, closes.policy)] : null]);
   }
   return h("div", { class: "centre" },
     h("figure", { class: "pile" }, cardBack(), h("figcaption", {}, `Draw pile: ${table.draw_pile_size}`)),
@@ -145,14 +137,15 @@ function hand(view, plays, ui, act, check) {
     const name = cardName(card);
     if (batch) {
       const place = batch.cards.indexOf(card);
-      const next = batch.next?.has(card);
+      const next = batch.next?.get(card); // "plain", or "colour" for a card that asks one
       return h("li", {}, h("button", {
         type: "button",
-        class: `card${next ? " playable" : ""}${place >= 0 ? " picked" : ""}`,
+        class: `card${next ? " playable" : ""}${place >= 0 ? " picked" : ""}${batch.coloring === card ? " choosing" : ""}`,
         disabled: !next,
         "aria-label": place >= 0 ? `${name}, card ${place + 1} of the batch` : next ? `Add ${name}` : `${name} (cannot follow)`,
-        dataset: { key: `card:${card}`, place: place >= 0 ? place + 1 : null },
-        onclick: () => extendBatch(view, ui, check, [...batch.cards, card], `card:${card}`),
+        dataset: place >= 0 ? { key: `card:${card}`, place: place + 1 } : { key: `card:${card}` },
+        onclick: () => (next === "colour" ? ui.redraw((batch.coloring = card), (ui.focus = "tint:0"))
+          : extendBatch(view, ui, check, [...batch.cards, card], batch.colors)),
       }, cardImage(card, { title: false })));
     }
     return h("li", {},
@@ -183,7 +176,7 @@ function hand(view, plays, ui, act, check) {
     }, "Cancel")) : null;
   const several = !batch && check && plays.size && cards.length > 1
     ? h("button", {
-      type: "button", class: "link", dataset: { key: "batch:start" }, onclick: () => extendBatch(view, ui, check, [], "batch:cancel"),
+      type: "button", class: "link", dataset: { key: "batch:start" }, onclick: () => extendBatch(view, ui, check, [], {}),
     }, "Play several cards at once…")
     : null;
   return h("section", { class: "hand", "aria-label": "Your hand" },
@@ -201,49 +194,59 @@ function arrowKeys(event) {
   enabled[(at + (event.key === "ArrowRight" ? 1 : enabled.length - 1)) % enabled.length].focus();
 }
 
-const batchPlay = (cards, extra = {}) => ({ type: "taki.play", cards, ...extra });
+const batchPlay = (cards, colors, extra = {}) => ({ type: "taki.play", cards, ...(Object.keys(colors).length ? { colors } : {}), ...extra });
 
-/** Compose the batch `cards`: ask the server which card of the hand may follow them, and how the
- * batch may be played as it stands (as it is, closing the run, saying "Last card!"). */
-async function extendBatch(view, ui, check, cards, focus) {
-  const batch = { version: view.version, cards, next: null, finishes: null };
+/** Compose the batch `cards` (`colors`: the colour named for each card that needs one): ask the
+ * server which card of the hand may follow them (a wild card is asked again with a colour), and
+ * how the batch may be played as it stands (as it is, closing the run, saying "Last card!"). */
+async function extendBatch(view, ui, check, cards, colors) {
+  const batch = { version: view.version, cards, colors, next: null, finishes: null, coloring: null, problem: null };
   ui.batch = batch;
-  ui.focus = focus;
+  ui.focus = "batch:status";
   ui.redraw();
   const rest = view.table.hand.filter((card) => !cards.includes(card));
   const last = view.table.hand.length - cards.length === 1 ? [{ announce_last_card: true }] : [];
   const endings = cards.length > 1 ? [{}, { close_taki: true }, ...last, ...last.map((extra) => ({ ...extra, close_taki: true }))] : [];
-  let next;
-  let finishes;
+  const follows = async (card) => {
+    if (await check(batchPlay([...cards, card], colors))) return "plain";
+    return !parseCard(card).color && (await check(batchPlay([...cards, card], { ...colors, [card]: "red" }))) ? "colour" : null;
+  };
   try {
-    [next, finishes] = await Promise.all([
-      Promise.all(rest.map(async (card) => ((await check(batchPlay([...cards, card]))) ? card : null))),
-      Promise.all(endings.map(async (extra) => ((await check(batchPlay(cards, extra))) ? batchPlay(cards, extra) : null))),
+    const [next, finishes] = await Promise.all([
+      Promise.all(rest.map(async (card) => [card, await follows(card)])),
+      Promise.all(endings.map(async (extra) => ((await check(batchPlay(cards, colors, extra))) ? batchPlay(cards, colors, extra) : null))),
     ]);
-  } catch {
-    [next, finishes] = [[], []]; // the server could not be asked: nothing is offered
+    batch.next = new Map(next.filter(([, how]) => how));
+    batch.finishes = finishes.filter(Boolean);
+  } catch (problem) {
+    [batch.next, batch.finishes, batch.problem] = [new Map(), [], problem.detail || problem.message]; // nothing offered unchecked
   }
   if (ui.batch !== batch) return; // cancelled, or the game moved, meanwhile
-  batch.next = new Set(next.filter(Boolean));
-  batch.finishes = finishes.filter(Boolean);
-  ui.focus = document.activeElement?.dataset?.key || focus;
+  ui.focus = batch.next.size ? `card:${batch.next.keys().next().value}` : batch.finishes.length ? "finish:0" : "batch:cancel";
   ui.redraw();
 }
 
-/** The batch being composed: its cards in order, the ways to play it, undo and cancel. */
+/** The batch being composed: its cards in order, a wild card's colour, the ways to play it, undo and cancel. */
 function composer(view, ui, act, check) {
-  const { cards, next, finishes } = ui.batch;
-  const finishing = (finishes || []).map((command, index) => h("button", {
-    type: "button", class: "choice", dataset: { key: `finish:${index}` }, onclick: () => act(command),
-  }, `Play ${cards.length === 1 ? "it" : `these ${cards.length}`}${command.close_taki ? " and close the run" : ""}${command.announce_last_card ? " and say “Last card!”" : ""}`));
+  const { cards, colors, next, finishes, coloring, problem } = ui.batch;
+  const status = problem ? `The server could not be asked: ${problem}` : next === null ? "Checking which cards may follow…"
+    : next.size ? "The marked cards may follow." : "No card may follow.";
   return h("div", { class: "chooser batch-composer", role: "group", "aria-label": "Several cards at once", "aria-busy": String(next === null) },
-    h("p", {}, cards.length ? ["Batch: ", cards.map(cardName).join(", then ")] : "Pick the cards in the order to play them."),
-    next === null ? h("p", { class: "hint" }, "Checking which cards may follow…")
-      : h("p", { class: "hint" }, next.size ? "The marked cards may follow." : "No card may follow."),
-    finishing,
+    h("p", {}, cards.length ? ["Batch: ", cards.map((card) => cardName(card) + (colors[card] ? ` (${colors[card]})` : "")).join(", then ")]
+      : "Pick the cards in the order to play them."),
+    h("p", { class: problem ? "error" : "hint", tabindex: -1, dataset: { key: "batch:status" } }, status),
+    coloring ? h("p", { role: "group", "aria-label": `Colour for ${cardName(coloring)}` }, `${cardName(coloring)} in: `,
+      Object.keys(COLORS).map((color, index) => h("button", {
+        type: "button", class: "choice", dataset: { key: `tint:${index}` },
+        onclick: () => extendBatch(view, ui, check, [...cards, coloring], { ...colors, [coloring]: color }),
+      }, swatch(color), titleCase(color)))) : null,
+    (finishes || []).map((command, index) => h("button", {
+      type: "button", class: "choice", dataset: { key: `finish:${index}` }, onclick: () => act(command),
+    }, `Play these ${cards.length}${command.close_taki ? " and close the run" : ""}${command.announce_last_card ? " and say “Last card!”" : ""}`)),
     cards.length ? h("button", {
       type: "button", class: "link", dataset: { key: "batch:undo" },
-      onclick: () => extendBatch(view, ui, check, cards.slice(0, -1), "batch:undo"),
+      onclick: () => extendBatch(view, ui, check, cards.slice(0, -1),
+        Object.fromEntries(Object.entries(colors).filter(([card]) => card !== cards.at(-1)))),
     }, "Take back the last card") : null,
     h("button", {
       type: "button", class: "link", dataset: { key: "batch:cancel" }, onclick: () => { ui.focus = "batch:start"; ui.redraw((ui.batch = null)); },
