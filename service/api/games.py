@@ -358,7 +358,8 @@ def _expected_version(body: dict[str, Any]) -> int | None:
     """The body's `expected_version`, taken out of it, or None."""
     if "expected_version" not in body:
         return None
-    return parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")})["expected_version"]
+    expected: int = parse(ExpectedVersionSchema, {"expected_version": body.pop("expected_version")})["expected_version"]
+    return expected
 
 
 @contextmanager

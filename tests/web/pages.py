@@ -1,11 +1,15 @@
-"""What a person does on the client's pages, said once for the tests: register, read the table,
-play a turn as the page offers it."""
+"""What a person does on the client's pages, and what the tests read of them, said once: register,
+read the table, play a turn as the page offers it, check a page fits a phone, finish a game."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
+
+from tests.integration.clients import Client
+from tests.web.conftest import PHONE
 
 TURN_OR_END = re.compile(r"^(Your turn|You win!|Game over: .*)$")
 ACTIONS = re.compile(r"^(Say “Last card!”|Close the TAKI run|End turn|Pass|Draw)$")
@@ -17,6 +21,14 @@ def register(page: Page, server: str, name: str) -> None:
     form.get_by_label("Your name").fill(name)
     form.get_by_role("button", name="Register").click()
     expect(page.get_by_role("navigation", name="Account")).to_contain_text(f"Signed in as {name}")
+
+
+def refused_at(field: Locator, reason: str) -> None:
+    """The server's refusal shows at `field`: its description says `reason` (a pattern), it is
+    marked invalid, and the keyboard is taken to it."""
+    expect(field).to_have_accessible_description(re.compile(reason))
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_be_focused()
 
 
 def headline(page: Page) -> str:
@@ -91,3 +103,48 @@ def play_a_batch(page: Page) -> str | None:
     chosen = f"{composer.locator('p').first.inner_text()}: {play.inner_text()}"
     play.click()
     return chosen
+
+
+OVERFLOWING = """() => {
+  const width = document.documentElement.clientWidth;
+  const outside = [...document.querySelectorAll("body *")].filter((element) => {
+    const box = element.getBoundingClientRect();
+    return box.width > 0 && (box.right > width + 0.5 || box.left < -0.5);
+  });
+  return {width, scroll: document.documentElement.scrollWidth,
+          outside: outside.slice(0, 8).map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}`)};
+}"""
+
+
+def fits(page: Page, shot: Path) -> None:
+    """The page, saved as `shot`, is as wide as the phone's screen and nothing reaches past its edges."""
+    page.screenshot(path=str(shot), full_page=True)
+    found = page.evaluate(OVERFLOWING)
+    assert found["width"] == PHONE["width"] and found["scroll"] <= found["width"] and not found["outside"], found
+
+
+MAX_MOVES = 2000  # a game of finished_taki not over by then fails
+
+
+def finished_taki(api: Client, names: tuple[str, ...] = ("ann", "bob")) -> str:
+    """A TAKI game its seats played to the end through the API, each its first listed play, else
+    its first listed command (without the last-card rule, which makes games long)."""
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": len(names),
+                                                  "options": {"last_card_rule": "off"}}).json()["id"]
+    tokens = [api.call("POST", f"/v1/games/{game_id}/join", json={"name": name}).json()["token"] for name in names]
+    for _ in range(MAX_MOVES):
+        game = api.call("GET", f"/v1/games/{game_id}").json()
+        if game["status"] == "finished":
+            return str(game_id)
+        seat = game["to_move"][0]
+        legal = api.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()["commands"]
+        command = next((c for c in legal if c["type"] == "taki.play"), legal[0])
+        assert api.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command).status_code == 201
+    raise AssertionError(f"the game did not end in {MAX_MOVES} moves")
+
+
+def settled(page: Page, version: int) -> None:
+    """The table drawn at `version`, and the address saying so."""
+    expect(page.locator("#table")).to_have_attribute("data-version", str(version))
+    expect(page.locator("#table")).to_have_attribute("aria-busy", "false")
+    expect(page).to_have_url(re.compile(rf"[?&]version={version}(&|$)"))

@@ -11,27 +11,9 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import await_turn, register
-from tests.web.test_replay import finished_taki, settled
+from tests.web.pages import await_turn, finished_taki, fits, register, settled
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
-
-OVERFLOWING = """() => {
-  const width = document.documentElement.clientWidth;
-  const outside = [...document.querySelectorAll("body *")].filter((element) => {
-    const box = element.getBoundingClientRect();
-    return box.width > 0 && (box.right > width + 0.5 || box.left < -0.5);
-  });
-  return {width, scroll: document.documentElement.scrollWidth,
-          outside: outside.slice(0, 8).map((e) => `${e.tagName}.${e.className.baseVal ?? e.className}`)};
-}"""
-
-
-def fits(page: Page, shot: Path) -> None:
-    page.screenshot(path=str(shot), full_page=True)
-    found = page.evaluate(OVERFLOWING)
-    assert found["width"] == PHONE["width"] and found["scroll"] <= found["width"] and not found["outside"], found
-
 
 def test_every_page_fits_a_phone(context: BrowserContext, page: Page, api: Client, server: str, tmp_path: Path) -> None:
     page.set_viewport_size(PHONE)

@@ -15,28 +15,11 @@ import requests
 from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
+from tests.web.pages import finished_taki, settled
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
-MAX_MOVES = 2000
 NUMBER_CARD = re.compile(r"^(red|blue|green|yellow)\.(\d)\.\d$")
-
-
-def finished_taki(api: Client, names: tuple[str, ...] = ("ann", "bob")) -> str:
-    """A TAKI game its seats played to the end through the API, each its first listed play, else
-    its first listed command (without the last-card rule, which makes games long)."""
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": len(names),
-                                                  "options": {"last_card_rule": "off"}}).json()["id"]
-    tokens = [api.call("POST", f"/v1/games/{game_id}/join", json={"name": name}).json()["token"] for name in names]
-    for _ in range(MAX_MOVES):
-        game = api.call("GET", f"/v1/games/{game_id}").json()
-        if game["status"] == "finished":
-            return str(game_id)
-        seat = game["to_move"][0]
-        legal = api.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()["commands"]
-        command = next((c for c in legal if c["type"] == "taki.play"), legal[0])
-        assert api.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=command).status_code == 201
-    raise AssertionError(f"the game did not end in {MAX_MOVES} moves")
 
 
 @pytest.fixture(scope="module")
@@ -52,13 +35,6 @@ def move_ends(events: list[dict[str, Any]]) -> list[int]:
     """The versions where a move ends: where the next event has another command_id, and the last."""
     return [e["version"] for e, after in zip(events, [*events[1:], None])
             if after is None or after["command_id"] != e["command_id"]]
-
-
-def settled(page: Page, version: int) -> None:
-    """The table drawn at `version`, and the address saying so."""
-    expect(page.locator("#table")).to_have_attribute("data-version", str(version))
-    expect(page.locator("#table")).to_have_attribute("aria-busy", "false")
-    expect(page).to_have_url(re.compile(rf"[?&]version={version}(&|$)"))
 
 
 def test_the_slider_and_the_steps_show_each_versions_table_and_move(
