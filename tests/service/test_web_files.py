@@ -9,7 +9,7 @@ from pathlib import Path
 from service.web import STATIC
 from tests.contract import ContractClient
 
-BUDGET = 150 * 1024  # the client's own JavaScript and CSS, uncompressed
+BUDGET = 150_000  # bytes: the client's own JavaScript and CSS, uncompressed
 IMPORT = re.compile(r"""^import\s[^;]*?from\s+"([^"]+)";""", re.MULTILINE | re.DOTALL)
 
 
