@@ -46,8 +46,8 @@ def await_turn(page: Page) -> str:
 
 
 def play_a_turn(page: Page, keyboard: bool = False) -> str:
-    """Play as a hurried player would, with the mouse or the keyboard: a playable card (saying
-    "Last card!" and taking the first colour when asked), else the first action listed; what was chosen."""
+    """Play as a hurried player would, with the mouse or the keyboard: a playable card (taking the
+    first colour when asked), else the first action listed; what was chosen."""
     hand = page.get_by_role("region", name="Your hand")
     playable = hand.get_by_role("button", name=re.compile("^Play "))
     if playable.count():
@@ -59,8 +59,7 @@ def play_a_turn(page: Page, keyboard: bool = False) -> str:
             choices = chooser.get_by_role("button")
             if keyboard:
                 expect(choices.first).to_be_focused()  # the keyboard is taken on to the choices
-            last_card = chooser.get_by_role("button", name=re.compile("Last card"))
-            choice = last_card.first if last_card.count() else choices.first
+            choice = choices.first
             chosen += f": {choice.inner_text()}"
             press(page, choice, keyboard)
         return chosen

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { fill, h, notice } from "./dom.js";
+import { clearErrors, field, refused, showErrors } from "./forms.js";
 
 const DAY_MS = 86_400_000;
 const LOGGED = 20; // delivery attempts shown, newest first
@@ -19,35 +20,6 @@ const stamp = (ms) => h("time", { datetime: new Date(ms).toISOString() }, when(m
 /** A datetime-local input's value for a time in ms: the browser's local time, to the minute. */
 function localValue(ms) {
   return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
-
-/** A labelled input with the line where a refusal of it is shown. */
-function field(id, label, input, hint) {
-  input.id = id;
-  const error = h("p", { class: "error", id: `${id}-error`, hidden: true });
-  input.setAttribute("aria-describedby", `${id}-hint ${error.id}`);
-  return {
-    element: h("div", { class: "field" }, h("label", { for: id }, label), input,
-      h("p", { class: "hint", id: `${id}-hint` }, hint), error),
-    clear() {
-      fill(error);
-      error.hidden = true;
-      input.removeAttribute("aria-invalid");
-    },
-    refuse(messages) {
-      fill(error, messages.join(" "));
-      error.hidden = false;
-      input.setAttribute("aria-invalid", "true");
-      input.focus();
-    },
-  };
-}
-
-/** A refused request: the server's detail in `message`, and its errors about `name` at the field. */
-function refused(problem, name, at, message) {
-  fill(message, notice(problem.detail || problem.message, "error"));
-  const messages = problem.errors?.[name];
-  if (Array.isArray(messages)) at.refuse(messages);
 }
 
 /** Draw the player's vacation and webhooks into `section`, each folded until it is opened. */
@@ -72,11 +44,11 @@ function drawVacation(details, me, current) {
   const summary = h("summary", {});
   const status = h("p", { role: "status" });
   const until = h("input", { type: "datetime-local", name: "until" });
-  const away = field("vacation-until", "Away until", until, "Your local time, within a year from now.");
+  const away = field("until", "Away until", until, "Your local time, within a year from now.");
   const save = h("button", { type: "submit", class: "primary" });
   const end = h("button", { type: "button" }, "End vacation now");
   const message = h("div", { class: "messages" });
-  const form = h("form", { novalidate: true, "aria-label": "Vacation" }, away.element, h("div", { class: "buttons" }, save, end));
+  const form = h("form", { novalidate: true, "aria-label": "Vacation" }, away, h("div", { class: "buttons" }, save, end));
   fill(details, summary,
     h("p", { class: "hint" }, "While you are away, the turn deadlines of your games wait for you, "
       + "each up to the vacation days its game allows."),
@@ -94,21 +66,21 @@ function drawVacation(details, me, current) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    away.clear();
+    clearErrors(form);
     fill(message);
     const chosen = new Date(until.value).getTime(); // a datetime-local value without an offset is local time
     if (Number.isNaN(chosen)) {
-      away.refuse(["Choose the day and time you are back."]);
+      showErrors(form, { until: ["Choose the day and time you are back."] }, message);
       return;
     }
     try {
       show((await api.startVacation(chosen, me.token)).vacation_until);
     } catch (problem) {
-      refused(problem, "until", away, message);
+      refused(problem, form, message);
     }
   });
   end.addEventListener("click", async () => {
-    away.clear();
+    clearErrors(form);
     fill(message);
     try {
       await api.endVacation(me.token);
@@ -126,11 +98,11 @@ function drawWebhooks(details, me, hooks) {
   const list = h("ul", { class: "hooks", "aria-label": "Your webhooks" });
   const url = h("input", { type: "url", name: "url", maxlength: 2048, autocomplete: "off", spellcheck: "false",
     placeholder: "https://example.com/meeple" });
-  const address = field("webhook-url", "Webhook URL", url, "A public http(s) address; each notification is POSTed to it as JSON.");
+  const address = field("url", "Webhook URL", url, "A public http(s) address; each notification is POSTed to it as JSON.");
   const message = h("div", { class: "messages" });
   const secret = h("section", { class: "secret", tabindex: "-1", "aria-labelledby": "secret-title", hidden: true });
   const form = h("form", { novalidate: true, "aria-label": "Add a webhook" },
-    address.element, h("button", { type: "submit", class: "primary" }, "Add webhook"));
+    address, h("button", { type: "submit", class: "primary" }, "Add webhook"));
   const log = h("ol", { class: "deliveries", "aria-label": "Latest deliveries" });
   const refresh = h("button", { type: "button" }, "Refresh");
   fill(details, summary,
@@ -178,14 +150,14 @@ function drawWebhooks(details, me, hooks) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    address.clear();
+    clearErrors(form);
     fill(message);
     secret.hidden = true;
     let added;
     try {
       added = await api.addWebhook(url.value.trim(), me.token);
     } catch (problem) {
-      refused(problem, "url", address, message);
+      refused(problem, form, message);
       return;
     }
     hooks = [...hooks, { id: added.id, url: added.url, created: added.created }];

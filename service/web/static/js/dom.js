@@ -60,6 +60,19 @@ export function countdown(at, now = Date.now()) {
   return `${seconds} s left`;
 }
 
+/** A button that does `onclick`: `button("Draw", draw, {class: "link"})`. */
+export const button = (text, onclick, attributes = {}) => h("button", { type: "button", onclick, ...attributes }, text);
+
+/** A link that asks before it leaves the game for good: `ask` opens the `question`, whose `yes`
+ * sends `command` by `act`; `ui.confirmLeave` keeps the question open across redraws. */
+export function askedTwice(ui, act, command, { ask, question, yes }) {
+  const open = (asked) => () => ui.redraw((ui.confirmLeave = asked));
+  return ui.confirmLeave
+    ? h("span", { class: "confirm" }, `${question} `, button(yes, () => act(command), { class: "danger" }),
+      button("No", open(false), { class: "link" }))
+    : button(ask, open(true), { class: "link" });
+}
+
 const THEN = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
 
 /** A time to act at `at` (ms since the epoch), counting down; `policy` (a view's deadline's) says what happens then. */

@@ -36,39 +36,27 @@ function signIn() {
     h("h1", { id: "sign-in-title" }, "Play TAKI, Djambi and Bahama Taxi"),
     h("p", {}, "Register with a name to keep your games in an inbox, or sign in with the player token you were given."));
   const message = h("div", { class: "messages" });
-
-  const name = h("input", { id: "register-name", name: "name", autocomplete: "nickname", required: true, maxlength: 64 });
-  const register = h("form", { class: "card-form", novalidate: true, "aria-label": "New player" },
-    h("h2", {}, "New player"),
-    h("label", { for: "register-name" }, "Your name"), name,
-    h("button", { type: "submit" }, "Register"));
-  register.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try {
-      const found = await api.register(name.value.trim());
-      api.keepPlayer(found);
-      location.assign("/");
-    } catch (problem) {
-      fill(message, notice(problem.detail || problem.message, "error"));
-    }
-  });
-
-  const token = h("input", { id: "sign-in-token", name: "token", autocomplete: "off", spellcheck: "false" });
-  const existing = h("form", { class: "card-form", novalidate: true, "aria-label": "Returning player" },
-    h("h2", {}, "Returning player"),
-    h("label", { for: "sign-in-token" }, "Player token"), token,
-    h("button", { type: "submit" }, "Sign in"));
-  existing.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const pasted = token.value.trim();
-    try {
-      const found = await api.me(pasted);
-      api.keepPlayer({ ...found, token: pasted });
-      location.assign("/");
-    } catch (problem) {
-      fill(message, notice(problem.detail || problem.message, "error"));
-    }
-  });
+  /** A form of one field whose submission finds the player (`find(value)`), keeps them, and goes home. */
+  const playerForm = (title, label, input, button, find) => {
+    const form = h("form", { class: "card-form", novalidate: true, "aria-label": title },
+      h("h2", {}, title), h("label", { for: input.id }, label), input, h("button", { type: "submit" }, button));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        api.keepPlayer(await find(input.value.trim()));
+        location.assign("/");
+      } catch (problem) {
+        fill(message, notice(problem.detail || problem.message, "error"));
+      }
+    });
+    return form;
+  };
+  const register = playerForm("New player", "Your name",
+    h("input", { id: "register-name", name: "name", autocomplete: "nickname", required: true, maxlength: 64 }), "Register",
+    (name) => api.register(name));
+  const existing = playerForm("Returning player", "Player token",
+    h("input", { id: "sign-in-token", name: "token", autocomplete: "off", spellcheck: "false" }), "Sign in",
+    async (token) => ({ ...(await api.me(token)), token }));
   section.append(h("div", { class: "pair" }, register, existing), message);
   return section;
 }

@@ -99,7 +99,7 @@ export function showReplay(main, id) {
       h("div", { class: "replay-slider" }, h("label", { for: "replay-version" }, "Version"), slider, position),
       h("div", { class: "replay-steps", role: "group", "aria-label": "Steps" }, Object.values(steps)),
       h("div", { class: "replay-more" },
-        TABLES[game.game] ? h("span", { class: "replay-seen" }, h("label", { for: "replay-seat" }, "Seen by"), seen) : null, fork),
+        h("span", { class: "replay-seen" }, h("label", { for: "replay-seat" }, "Seen by"), seen), fork),
       h("p", { class: "hint" }, "Keys: ← and → step an event, with Shift a move."));
     controls.hidden = move.hidden = false;
     const asked = new URLSearchParams(location.search);
@@ -144,7 +144,7 @@ export function showReplay(main, id) {
       fill(move, h("h2", { id: "move-title" }, "Before the first move"));
       return;
     }
-    const describe = TABLES[page.game.game]?.describe ?? inWords;
+    const { describe } = TABLES[page.game.game];
     const lines = page.events.slice(current.first - 1, version).map((event) => {
       const now = event.version === version;
       const words = describe(event, names, page.game.options) || (now ? inWords(event, names) : null);
@@ -168,13 +168,11 @@ export function showReplay(main, id) {
   async function drawTable(mine) {
     const { version, seat, game, names } = page;
     const table = TABLES[game.game];
-    const view = table ? await api.state(id, version, seat) : null;
+    const view = await api.state(id, version, seat);
     if (mine !== asked) return; // a later step asked for another version meanwhile
     fill(message);
     headline.textContent = "";
-    if (!table) {
-      fill(board, notice(`The ${gameTitle(game.game)} table comes in a later version of this page; its moves are written out above.`));
-    } else if (view.table) { // none before the first move
+    if (view.table) { // none before the first move
       // the move's events are highlighted, or in a long move (an import) the version's own
       const { first } = page.moves[page.moveAt[version]];
       const recent = page.events.slice(version - first < SHOWN ? first - 1 : version - 1, version);

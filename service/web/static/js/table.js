@@ -148,7 +148,7 @@ export function showGame(main, id) {
     const recent = page.recent.splice(0);
     const table = TABLES[view.game];
     for (const event of recent) {
-      const words = table?.describe(event, names, view.options);
+      const words = table.describe(event, names, view.options);
       if (words) page.log.unshift(words);
     }
     page.log.length = Math.min(page.log.length, RECENT);
@@ -159,7 +159,7 @@ export function showGame(main, id) {
       fill(board, waiting(view));
       clearTimeout(page.waitingTimer);
       if (view.status === "waiting") page.waitingTimer = setTimeout(soon, WAITING_REFRESH_MS); // joins are no events
-    } else if (table) {
+    } else {
       const line = table.headline(view, names);
       headline.textContent = line;
       document.title = `${title} · ${line} · Meeple`;
@@ -173,10 +173,6 @@ export function showGame(main, id) {
         view.status === "finished"
           ? h("p", { class: "replay-link" }, h("a", { href: `/games/${encodeURIComponent(id)}/replay` }, "Replay this game, move by move"))
           : null);
-    } else {
-      headline.textContent = statusWord(view.status);
-      document.title = `${title} · Meeple`;
-      fill(board, notice(`The ${title} table comes in a later version of this page; the game is at version ${view.version}.`));
     }
     if (focused) board.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   }

@@ -3,7 +3,7 @@
 // a click sends one as it is, and a click that several commands share asks which in place.
 
 import { taxiBoard } from "../api.js";
-import { deadlineTag, deadlinesBySeat, h } from "../dom.js";
+import { askedTwice, button, deadlineTag, deadlinesBySeat, h } from "../dom.js";
 import { areaName, cityMap } from "./bahama_taxi_map.js";
 
 let city = null; // the board, read once from the API
@@ -184,7 +184,6 @@ function table(board, view, legal, act, names, ui, recent) {
     name: `${pawnName(names, cab.seat, cab.pawn)}${naming.two || naming.contraband ? "" : "'s cab"}, ${cab.passengers.length} aboard`,
   }));
   const trails = recent.filter((event) => event.type === "pawn_moved" || event.type === "pawn_stepped").map(({ payload }) => [payload.origin, payload.to]);
-  const button = (text, onclick, extra = {}) => h("button", { type: "button", onclick, ...extra }, text);
   return h("div", { class: `bahama-taxi${naming.contraband ? " bt-contraband" : ""}` },
     seats(view, names),
     facts(view, names),
@@ -197,9 +196,7 @@ function table(board, view, legal, act, names, ui, recent) {
       () => ui.redraw((ui.choosing = null), (ui.focus = `area:${picked}`))) : null,
     buttons.length || forfeit ? h("section", { class: "actions", "aria-label": "Actions" }, h("div", { class: "buttons" },
       buttons.map((c, index) => button(words(c, t, citizens), () => act(c), { dataset: { key: `action:${index}` } })),
-      forfeit && !ui.confirmLeave ? button("Leave the game…", () => ui.redraw((ui.confirmLeave = true)), { class: "link" }) : null,
-      forfeit && ui.confirmLeave ? h("span", { class: "confirm" }, "Leave for good? ", button("Yes, leave", () => act(forfeit), { class: "danger" }),
-        button("No", () => ui.redraw((ui.confirmLeave = false)), { class: "link" })) : null)) : null,
+      forfeit ? askedTwice(ui, act, forfeit, { ask: "Leave the game…", question: "Leave for good?", yes: "Yes, leave" }) : null)) : null,
     t.hand ? hand(t, reroutes, citizens, act, ui) : null,
     h("section", { class: "bt-waiting", "aria-label": "Waiting citizens" }, h("h2", {}, `Waiting (${t.waiting.length})`),
       h("ul", {}, t.waiting.map((c) => h("li", {}, trip(c))))));

@@ -1,7 +1,7 @@
 // The Djambi table. A move is composed from the listed commands only: a piece, where it goes, then
 // each follow-up the commands left differ on, until one is left, which is sent as it is.
 
-import { deadlineTag, deadlinesBySeat, h, svg } from "../dom.js";
+import { askedTwice, button, deadlineTag, deadlinesBySeat, h, svg } from "../dom.js";
 
 const COLUMNS = "ABCDEFGHI";
 const MAZE = "E5";
@@ -193,8 +193,6 @@ function board(table, step, chosen, ui, choose, back, movable) {
   return drawing;
 }
 
-const button = (text, onclick, attributes = {}) => h("button", { type: "button", onclick, ...attributes }, text);
-
 /** The move so far in the notation and what is asked next; "Kill no one", Back and Cancel. */
 function composer(step, chosen, back, choose, redraw) {
   const done = Object.fromEntries(chosen);
@@ -235,12 +233,9 @@ function facts(table, names) {
 /** The draw offer's buttons, and resigning, asked twice. */
 function actions(commands, act, ui) {
   const resign = commands.find((command) => command.type === "djambi.resign");
-  const confirm = (yes) => () => ui.redraw((ui.confirmLeave = yes));
   const buttons = commands.filter((command) => ACTIONS[command.type]).map((command) => button(ACTIONS[command.type], () => act(command)));
-  const leave = resign && (ui.confirmLeave
-    ? h("span", { class: "confirm" }, "Resign for good? Your chief dies where it stands. ",
-      button("Yes, resign", () => act(resign), { class: "danger" }), button("No", confirm(false), { class: "link" }))
-    : button("Resign…", confirm(true), { class: "link" }));
+  const leave = resign && askedTwice(ui, act, resign,
+    { ask: "Resign…", question: "Resign for good? Your chief dies where it stands.", yes: "Yes, resign" });
   return (buttons.length > 0 || leave) && h("section", { class: "actions", "aria-label": "Actions" },
     buttons.length > 0 && h("div", { class: "buttons" }, buttons), leave);
 }

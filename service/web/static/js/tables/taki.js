@@ -2,7 +2,7 @@
 // from the listed commands only, and a click sends one of them as it is; a batch of several cards
 // is offered only as the server's command checks accept it, card by card. No rule is copied here.
 
-import { deadlineTag, deadlinesBySeat, h } from "../dom.js";
+import { askedTwice, deadlineTag, deadlinesBySeat, h } from "../dom.js";
 import { cardBack, cardImage, cardName, COLORS, parseCard, swatch } from "./taki_cards.js";
 
 const PHASES = {
@@ -114,16 +114,9 @@ function centre(view, names, fresh) {
       h("ul", { class: "notes" }, notes.map((note) => h("li", {}, note)))));
 }
 
-/** A play's extra choices in words: its colour, its announcement, the run's closing. */
-function variantWords(command) {
-  const parts = [];
-  if (command.color) parts.push(titleCase(command.color));
-  if (command.colors) parts.push(Object.values(command.colors).join(" then "));
-  if (command.announce_last_card) parts.push("and say “Last card!”");
-  if (command.close_taki === true) parts.push("and close the run");
-  if (command.close_taki === false) parts.push("and leave the run open");
-  return parts.join(" ") || "Play it";
-}
+/** A colour to choose for a card, with its swatch and letter. */
+const colourButton = (color, key, onclick) => h("button", { type: "button", class: "choice", dataset: { key }, onclick },
+  swatch(color), titleCase(color));
 
 /** Your hand as buttons: the playable ones marked; a card with several listed plays asks which in
  * place. While a batch is composed, the cards the server would accept next are marked instead. */
@@ -168,9 +161,7 @@ function hand(view, plays, ui, act, check) {
   });
   const chooser = choosing ? h("div", { class: "chooser", role: "group", "aria-label": `Choose how to play ${cardName(choosing)}` },
     h("p", {}, `Play ${cardName(choosing)}:`),
-    plays.get(choosing).map((command, index) => h("button", {
-      type: "button", class: "choice", dataset: { key: `choice:${index}` }, onclick: () => act(command),
-    }, command.color ? swatch(command.color) : null, variantWords(command))),
+    plays.get(choosing).map((command, index) => colourButton(command.color, `choice:${index}`, () => act(command))),
     h("button", {
       type: "button", class: "link", onclick: () => { ui.focus = `card:${choosing}`; ui.redraw((ui.choosing = null)); },
     }, "Cancel")) : null;
@@ -236,10 +227,8 @@ function composer(view, ui, act, check) {
       : "Pick the cards in the order to play them."),
     h("p", { class: problem ? "error" : "hint", tabindex: -1, dataset: { key: "batch:status" } }, status),
     coloring ? h("p", { role: "group", "aria-label": `Colour for ${cardName(coloring)}` }, `${cardName(coloring)} in: `,
-      Object.keys(COLORS).map((color, index) => h("button", {
-        type: "button", class: "choice", dataset: { key: `tint:${index}` },
-        onclick: () => extendBatch(view, ui, check, [...cards, coloring], { ...colors, [coloring]: color }),
-      }, swatch(color), titleCase(color)))) : null,
+      Object.keys(COLORS).map((color, index) => colourButton(color, `tint:${index}`,
+        () => extendBatch(view, ui, check, [...cards, coloring], { ...colors, [coloring]: color })))) : null,
     (finishes || []).map((command, index) => h("button", {
       type: "button", class: "choice", dataset: { key: `finish:${index}` }, onclick: () => act(command),
     }, `Play these ${cards.length}${command.close_taki ? " and close the run" : ""}${command.announce_last_card ? " and say “Last card!”" : ""}`)),
@@ -253,35 +242,21 @@ function composer(view, ui, act, check) {
     }, "Cancel"));
 }
 
-/** The seat's other listed commands as buttons: draw, close the run, end the turn, pass, announce; batches. */
+/** The seat's other listed commands as buttons: draw, close the run, end the turn, pass, announce; leaving. */
 function actions(commands, act, ui) {
   const buttons = [];
-  const batches = [];
   let forfeit = null;
   for (const command of commands) {
-    if (command.type === "taki.play" && command.cards) batches.push(command);
-    else if (command.type === "taki.forfeit") forfeit = command;
+    if (command.type === "taki.forfeit") forfeit = command;
     else if (command.type !== "taki.play") {
       buttons.push(h("button", { type: "button", dataset: { key: `action:${command.type}` }, onclick: () => act(command) },
         ACTIONS[command.type] || command.type));
     }
   }
-  const batchButtons = batches.map((command, index) => h("button", {
-    type: "button", class: "batch", dataset: { key: `batch:${index}` }, onclick: () => act(command),
-  }, `Play ${command.cards.map(cardName).join(", ")}${command.color ? ` (${command.color})` : ""}`,
-  command.close_taki === true ? " and close" : ""));
-  let leave = null;
-  if (forfeit) {
-    leave = ui.confirmLeave
-      ? h("span", { class: "confirm" }, "Leave for good? ",
-        h("button", { type: "button", class: "danger", onclick: () => act(forfeit) }, "Yes, leave the game"),
-        h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = false)) }, "No"))
-      : h("button", { type: "button", class: "link", onclick: () => ui.redraw((ui.confirmLeave = true)) }, "Leave the game…");
-  }
   return h("section", { class: "actions", "aria-label": "Actions" },
     buttons.length ? h("div", { class: "buttons" }, buttons) : null,
-    batchButtons.length ? h("div", { class: "batches" }, h("h3", {}, "Several cards at once"), batchButtons) : null,
-    leave ? h("div", { class: "leave" }, leave) : null);
+    forfeit ? h("div", { class: "leave" },
+      askedTwice(ui, act, forfeit, { ask: "Leave the game…", question: "Leave for good?", yes: "Yes, leave the game" })) : null);
 }
 
 function ranking(view, names) {
