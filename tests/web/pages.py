@@ -23,6 +23,11 @@ def register(page: Page, server: str, name: str) -> None:
     expect(page.get_by_role("navigation", name="Account")).to_contain_text(f"Signed in as {name}")
 
 
+def signed_in(page: Page) -> dict[str, str]:
+    """The player this browser keeps: id, name, token."""
+    return page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")  # type: ignore[no-any-return]
+
+
 def refused_at(field: Locator, reason: str) -> None:
     """The server's refusal shows at `field`: its description says `reason` (a pattern), it is
     marked invalid, and the keyboard is taken to it."""

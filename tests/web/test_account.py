@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
 from tests.web.conftest import DESKTOP, PHONE, SETTINGS
-from tests.web.pages import fits, refused_at, register
+from tests.web.pages import fits, refused_at, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -53,10 +53,6 @@ def open_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose webhooks may reach this machine, as one run for a local receiver would."""
     with serving(tmp_path_factory.mktemp("serve-open"), SETTINGS | {"MEEPLE_WEBHOOK_PRIVATE": "allow"}) as url:
         yield url
-
-
-def signed_in(page: Page) -> dict[str, str]:
-    return page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")  # type: ignore[no-any-return]
 
 
 def test_a_player_goes_on_vacation_and_comes_back(page: Page, api: Client, server: str) -> None:

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import await_turn, headline, register
+from tests.web.pages import await_turn, headline, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -23,7 +23,7 @@ BOARDING = re.compile(r"^(Pick up|Collect|Let) ")
 def seated_game(page: Page, api: Client, server: str, seats: int, **options: Any) -> str:
     """A game the page's new player sits at, seat 1, the others the greedy AI's; its table open."""
     register(page, server, "ann")
-    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    me = signed_in(page)
     game_id = api.call("POST", "/v1/games", json={
         "game": "bahama_taxi", "seats": seats, "options": options,
         "bots": [{"seat": seat, "level": "greedy"} for seat in range(1, seats)],

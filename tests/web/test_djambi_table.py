@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import await_turn, headline, register
+from tests.web.pages import await_turn, headline, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -116,7 +116,7 @@ def test_a_player_plays_a_four_seat_game_against_three_ais_to_the_end(page: Page
     form.get_by_role("button", name="Create game").click()
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     game_id = page.url.rsplit("/", 1)[1]
-    token = page.evaluate("JSON.parse(localStorage.getItem('meeple.player')).token")
+    token = signed_in(page)["token"]
     expect(page).to_have_title(re.compile(r"^Djambi · (Your turn|Waiting for .*) · Meeple$"))
     expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
     board = page.get_by_role("group", name=re.compile("^Board"))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
-from tests.web.pages import refused_at, register
+from tests.web.pages import refused_at, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -89,7 +89,7 @@ def test_an_invitation_arrives_in_the_inbox_live_and_is_taken(page: Page, api: C
     register(page, server, "fay")
     games = page.get_by_role("list", name="Your games")
     expect(games).to_contain_text("No games yet")
-    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    me = signed_in(page)
     game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": me["id"]}]}).json()["id"]
     invitation = games.get_by_role("listitem").filter(has_text=game_id)
     expect(invitation).to_contain_text("Invited to seat 2")  # through the inbox stream, without a reload

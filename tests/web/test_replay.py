@@ -15,6 +15,7 @@ import requests
 from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
+from tests.service.test_streams import move_ends
 from tests.web.pages import finished_taki, settled
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
@@ -29,12 +30,6 @@ def finished(server: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         api = Client(http, server)
         game_id = finished_taki(api)
         yield game_id, api.all_events(game_id)
-
-
-def move_ends(events: list[dict[str, Any]]) -> list[int]:
-    """The versions where a move ends: where the next event has another command_id, and the last."""
-    return [e["version"] for e, after in zip(events, [*events[1:], None])
-            if after is None or after["command_id"] != e["command_id"]]
 
 
 def test_the_slider_and_the_steps_show_each_versions_table_and_move(

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.integration.clients import Client
-from tests.web.pages import await_turn, play_a_batch, play_a_turn, register
+from tests.web.pages import await_turn, play_a_batch, play_a_turn, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -63,7 +63,7 @@ def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: P
 
 def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client, server: str, tmp_path: Path) -> None:
     register(page, server, "jo")
-    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    me = signed_in(page)
     game_id = _turn_with_a_change_color_card(api, me["id"], me["token"])
     page.goto(f"{server}/games/{game_id}")
     expect(page.locator(".headline")).to_have_text("Your turn")
@@ -90,7 +90,7 @@ def test_a_card_that_needs_a_colour_asks_for_it_in_place(page: Page, api: Client
 
 def test_a_run_is_played_as_a_batch(page: Page, api: Client, server: str, tmp_path: Path) -> None:
     register(page, server, "jo")
-    me = page.evaluate("JSON.parse(localStorage.getItem('meeple.player'))")
+    me = signed_in(page)
     game_id = _turn_where(api, me["id"], me["token"], _may_open_a_run)
     page.goto(f"{server}/games/{game_id}")
     expect(page.locator(".headline")).to_have_text("Your turn")
