@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 WORKER_NICENESS = 10
 WORKER = [sys.executable, "-m", "workers"]  # the workers run apart from the API: it imports none of them
+# SIGTERM stops `meeple serve` within the 10 s an orchestrator allows (docker stop's default): first
+# the API, whose requests get API_STOP_SECONDS (an event stream never ends by itself: it is cut
+# then, and its client reconnects), then the worker, whose job gets WORKER_STOP_SECONDS (then it is
+# killed, and the reactor's sweep enqueues it again), then the store
+API_STOP_SECONDS = 5
+WORKER_STOP_SECONDS = 2
 
 
 class _Gunicorn(BaseApplication):
@@ -76,7 +82,7 @@ def serve(args: argparse.Namespace) -> None:
             "accesslog": "-" if args.access_log else None,
             # the path without its query, which may hold a stream ticket; no referrer either
             "access_log_format": '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s "%(a)s"',
-            "graceful_timeout": 10,
+            "graceful_timeout": API_STOP_SECONDS,
             # no cap on the request line: an over-long query reaches the API and gets a problem+json
             # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)
             "limit_request_line": 0,
@@ -84,10 +90,20 @@ def serve(args: argparse.Namespace) -> None:
         }).run()
     finally:
         if worker_process is not None:
-            worker_process.terminate()
-            worker_process.wait(timeout=30)
+            _stop_worker(worker_process)
         if embedded is not None:
             embedded.stop()
+
+
+def _stop_worker(process: subprocess.Popen[bytes]) -> None:
+    """Ask the worker to stop, which RQ does once its job ends; if that takes longer than
+    WORKER_STOP_SECONDS, ask again, which makes RQ kill the job."""
+    process.terminate()
+    try:
+        process.wait(timeout=WORKER_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        process.wait()
 
 
 def _background_child() -> None:
