@@ -1,83 +1,128 @@
-"""The feed: one stream naming each game that may have changed, written beside its appends and
-its changes of status (it lives in no game's slot, so no script can write it). The reactors read
-it through a consumer group, the inbox streams follow it; it is capped, and the reactors' sweep
-covers whatever it loses."""
+"""The feed: streams naming each game that may have changed, one per shard (events.shards),
+written beside its appends and its changes of status (it lives in no game's slot, so no script
+can write it). The reactors read it through a consumer group, the inbox streams follow it; it is
+capped, and the reactors' sweep covers whatever it loses.
+
+On one Redis server a read waits on every shard at once. A cluster serves no read of keys in
+several slots, so there the shards are read together without waiting, again every POLL_MS
+until something comes or the time to wait is up."""
 
 from __future__ import annotations
 
-from typing import cast
+import time
+from collections.abc import Callable
+from typing import Any, cast
 
 import redis
 from redis.client import Pipeline
+from redis.typing import KeyT, StreamIdT
 
 from events import keys
+from events.shards import Shards
 
-LENGTH = 100_000  # announcements kept, about
+LENGTH = 100_000  # announcements kept per shard, about
+POLL_MS = 50  # how often a cluster's shards are read while waiting
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
+_Answer = list[tuple[bytes, _Entries]]
 Announcement = tuple[str, str]  # the entry's id, the game's id
-
-
-def announce(pipe: Pipeline, game_id: str) -> None:
-    """Queue on `pipe` the news that the game may have changed."""
-    pipe.xadd(keys.feed(), {"game": game_id}, maxlen=LENGTH, approximate=True)
 
 
 class Feed:
     """The feed, read from one position on or by a consumer group."""
 
-    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, waiting: redis.Redis, shards: Shards) -> None:
         """`waiting` serves the blocking reads."""
         self.redis = client
         self.waiting = waiting
+        self.shards = shards
+        self.streams = [keys.feed(shard) for shard in shards.names]
+
+    def announce(self, pipe: Pipeline, game_id: str) -> None:
+        """Queue on `pipe` the news that the game may have changed."""
+        pipe.xadd(keys.feed(self.shards.of(game_id)), {"game": game_id}, maxlen=LENGTH, approximate=True)
 
     def tell(self, game_id: str) -> None:
         """Announce now that the game may have changed (e.g. a new game inviting players)."""
         pipe = self.redis.pipeline(transaction=False)
-        announce(pipe, game_id)
+        self.announce(pipe, game_id)
         pipe.execute()
 
     def position(self) -> str:
-        """The id of the newest announcement, to follow the feed from."""
-        newest = cast(_Entries, self.redis.xrevrange(keys.feed(), "+", "-", count=1))
-        return newest[0][0].decode() if newest else "0-0"
+        """Where the feed stands now, to follow it from: the newest announcement's id in each shard."""
+        pipe = self.redis.pipeline(transaction=False)
+        for stream in self.streams:
+            pipe.xrevrange(stream, "+", "-", count=1)
+        newest = cast(list[_Entries], pipe.execute())
+        return ",".join(entries[0][0].decode() if entries else "0-0" for entries in newest)
 
-    def follow(self, after: str, timeout_ms: int) -> list[Announcement]:
-        """Announcements after the id `after`, waiting up to `timeout_ms` for the first."""
-        answer = self.waiting.xread({keys.feed(): after}, count=500, block=timeout_ms)
-        return _announcements(cast(list[tuple[bytes, _Entries]], answer))
+    def follow(self, after: str, timeout_ms: int) -> tuple[str, list[Announcement]]:
+        """The position after the announcements that follow `after` (a `position`), and those
+        announcements, waiting up to `timeout_ms` for the first."""
+        since: dict[KeyT, StreamIdT] = dict(zip(self.streams, after.split(","), strict=True))
+        answer = self._read(timeout_ms, lambda client, block: client.xread(since, count=500, block=block),
+                            lambda pipe, stream: pipe.xread({stream: since[stream]}, count=500))
+        for stream, entries in answer:
+            since[stream.decode()] = entries[-1][0].decode()
+        return ",".join(str(position) for position in since.values()), _announcements(answer)
 
     def join(self, group: str, since_ms: int = 0) -> None:
-        """Join the consumer group `group`, creating it if need be to read the announcements made
-        since `since_ms` (milliseconds since the epoch; 0: all the feed holds), so that none made
-        before the group existed is missed. A group that exists keeps its place."""
-        try:
-            self.redis.xgroup_create(keys.feed(), group, id=f"{max(since_ms, 0)}-0", mkstream=True)
-        except redis.ResponseError as error:
-            if "BUSYGROUP" not in str(error):
-                raise
+        """Join the consumer group `group` on every shard, creating it if need be to read the
+        announcements made since `since_ms` (milliseconds since the epoch; 0: all the feed holds),
+        so that none made before the group existed is missed. A group that exists keeps its place."""
+        for stream in self.streams:
+            try:
+                self.redis.xgroup_create(stream, group, id=f"{max(since_ms, 0)}-0", mkstream=True)
+            except redis.ResponseError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
 
     def take(self, group: str, consumer: str, count: int, block_ms: int | None) -> list[Announcement]:
-        """Up to `count` announcements no member of `group` was given yet, waiting up to
-        `block_ms` for the first (None: not at all). Raises GroupLost if the store lost the
+        """Up to `count` announcements per shard that no member of `group` was given yet, waiting
+        up to `block_ms` for the first (None: not at all). Raises GroupLost if the store lost the
         group (it restarted without its last writes): the member joins again, saying from when."""
+        fresh: dict[KeyT, StreamIdT] = dict.fromkeys(self.streams, ">")
         try:
-            answer = self.waiting.xreadgroup(group, consumer, {keys.feed(): ">"}, count=count, block=block_ms)
+            answer = self._read(
+                block_ms, lambda client, block: client.xreadgroup(group, consumer, fresh, count=count, block=block),
+                lambda pipe, stream: pipe.xreadgroup(group, consumer, {stream: ">"}, count=count))
         except redis.ResponseError as error:
             if "NOGROUP" not in str(error):
                 raise
             raise GroupLost(group) from error
-        return _announcements(cast(list[tuple[bytes, _Entries]], answer or []))
+        return _announcements(answer)
 
     def ack(self, group: str, announcements: list[Announcement]) -> None:
         """Tell the group that these announcements were handled."""
-        if announcements:
-            self.redis.xack(keys.feed(), group, *(entry_id for entry_id, _ in announcements))
+        by_stream: dict[str, list[str]] = {}
+        for entry_id, game_id in announcements:
+            by_stream.setdefault(keys.feed(self.shards.of(game_id)), []).append(entry_id)
+        if by_stream:
+            pipe = self.redis.pipeline(transaction=False)
+            for stream, entry_ids in by_stream.items():
+                pipe.xack(stream, group, *entry_ids)
+            pipe.execute()
+
+    def _read(self, block_ms: int | None, together: Callable[[redis.Redis, int | None], Any],
+              each: Callable[[Pipeline, str], Any]) -> _Answer:
+        """Read every shard: at once with `together(client, block)` on one server, else with
+        `each(pipe, stream)` per shard, until something comes or `block_ms` is up."""
+        if len(self.streams) == 1:
+            return cast(_Answer, together(self.waiting, block_ms) or [])
+        until = time.monotonic() + (block_ms or 0) / 1000
+        while True:
+            pipe = self.redis.pipeline(transaction=False)
+            for stream in self.streams:
+                each(pipe, stream)
+            answer = [found for reply in cast(list[_Answer], pipe.execute()) for found in reply or []]
+            if answer or time.monotonic() >= until:
+                return answer
+            time.sleep(min(POLL_MS / 1000, max(until - time.monotonic(), 0)))
 
 
 class GroupLost(Exception):
     """The store no longer has the consumer group: it must be joined again."""
 
 
-def _announcements(answer: list[tuple[bytes, _Entries]]) -> list[Announcement]:
+def _announcements(answer: _Answer) -> list[Announcement]:
     return [(entry_id.decode(), fields[b"game"].decode()) for _, entries in answer for entry_id, fields in entries]

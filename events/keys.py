@@ -1,5 +1,6 @@
 """Every Redis key Meeple uses. All keys of one game share the hash tag `{game_id}`, so one
-append touches one Redis Cluster slot."""
+append touches one Redis Cluster slot; the store-wide keys its changes touch besides (the feed,
+the indexes of games) are split into shards (events.shards), each named with the shard's suffix."""
 
 from __future__ import annotations
 
@@ -68,8 +69,14 @@ def notified(game_id: str, key: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:notified:{key}"
 
 
+def player_token(digest: str) -> str:
+    """String: the id of the player whose token has this SHA-256."""
+    return f"{PREFIX}:player-token:{digest}"
+
+
 def player_tokens() -> str:
-    """Hash: SHA-256 of a player token → player id."""
+    """Hash: SHA-256 of a player token → player id, as stores kept them before `player_token`
+    (moved from there once, by PlayerStore.move_tokens)."""
     return f"{PREFIX}:player-tokens"
 
 
@@ -94,15 +101,19 @@ def idempotency(game_id: str, key: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:idem:{key}"
 
 
-def game_index() -> str:
-    """Sorted set: every game id by creation time (written once per game, at creation)."""
-    return f"{PREFIX}:games"
+def _sharded(name: str, shard: str) -> str:
+    return f"{name}:{shard}" if shard else name
 
 
-def games_with_status(status: Lifecycle) -> str:
-    """Sorted set: the ids of the games with this status, by when they took it (see
+def game_index(shard: str) -> str:
+    """Sorted set: the shard's game ids by creation time (written once per game, at creation)."""
+    return _sharded(f"{PREFIX}:games", shard)
+
+
+def games_with_status(status: Lifecycle, shard: str) -> str:
+    """Sorted set: the ids of the shard's games with this status, by when they took it (see
     GameRecords.indexed for how it follows a game's status)."""
-    return f"{PREFIX}:games:{status}"
+    return _sharded(f"{PREFIX}:games:{status}", shard)
 
 
 def status_index_built() -> str:
@@ -110,10 +121,10 @@ def status_index_built() -> str:
     return f"{PREFIX}:games:by-status"
 
 
-def feed() -> str:
-    """Stream: the `game` id of each append, for the reactor and the inbox streams (capped;
-    the sweeper covers anything it misses)."""
-    return f"{PREFIX}:feed"
+def feed(shard: str) -> str:
+    """Stream: the `game` id of each append to the shard's games, for the reactor and the inbox
+    streams (capped; the sweeper covers anything it misses)."""
+    return _sharded(f"{PREFIX}:feed", shard)
 
 
 # RQ queues, by name (RQ builds their keys from it): AI seats' moves; deadlines and reminders,

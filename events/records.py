@@ -1,11 +1,13 @@
 """Game records — what the store keeps about a game beside its events — and the indexes that
-list them: every game by creation time, and the games of each status by when they took it. An
-unlisted game is filed in the indexes like any other (the reactor's sweep reads them) but never
-shown on a page of them."""
+list them: every game by creation time, and the games of each status by when they took it, each
+index split into the store's shards (events.shards) and read across all of them. An unlisted game
+is filed in the indexes like any other (the reactor's sweep reads them) but never shown on a page
+of them."""
 
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
@@ -14,8 +16,10 @@ import redis
 from redis.client import Pipeline
 
 from domain.core.game import Budget
-from events import clock, feed, keys
+from events import clock, keys
 from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
+from events.feed import Feed
+from events.shards import Shards
 
 PARTS = 6  # the hashes a game's record is read from (ask)
 
@@ -23,8 +27,11 @@ PARTS = 6  # the hashes a game's record is read from (ask)
 class GameRecords:
     """The records of the games in one Redis server or cluster, and their indexes."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, shards: Shards, feed: Feed) -> None:
+        """`feed` is told of the games a sweep finds filed under a status they have left."""
         self.redis = client
+        self.shards = shards
+        self.feed = feed
 
     def create(
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
@@ -56,8 +63,9 @@ class GameRecords:
             pipe.hset(keys.meta(game_id), "original_id", original_id)
         if reserved:
             pipe.hset(keys.reservations(game_id), mapping={str(seat): player_id for seat, player_id in reserved.items()})
-        pipe.zadd(keys.game_index(), {game_id: now})
-        pipe.zadd(keys.games_with_status(Lifecycle.WAITING), {game_id: now})
+        shard = self.shards.of(game_id)
+        pipe.zadd(keys.game_index(shard), {game_id: now})
+        pipe.zadd(keys.games_with_status(Lifecycle.WAITING, shard), {game_id: now})
         pipe.execute()
         return self.get(game_id)
 
@@ -71,8 +79,9 @@ class GameRecords:
         """Listed games filtered, newest first (by when they took `status`, if given); the page
         and the offset of the next one (None at the end). Unlisted games are passed over."""
         found: list[GameRecord] = []
-        index = keys.game_index() if status is None else keys.games_with_status(status)
-        for position, ids in self._index_pages(index, offset, max(limit, 50)):
+        indexes = [keys.game_index(shard) if status is None else keys.games_with_status(status, shard)
+                   for shard in self.shards.names]
+        for position, ids in self._index_pages(indexes, offset, max(limit, 50)):
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
                 ask(pipe, game_id)
@@ -103,9 +112,10 @@ class GameRecords:
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id),
                     keys.tokens(game_id), keys.reservations(game_id))
-        pipe.zrem(keys.game_index(), game_id)
+        shard = self.shards.of(game_id)
+        pipe.zrem(keys.game_index(shard), game_id)
         for status in Lifecycle:
-            pipe.zrem(keys.games_with_status(status), game_id)
+            pipe.zrem(keys.games_with_status(status, shard), game_id)
         pipe.execute()
 
     def count_by_status(self) -> dict[Lifecycle, int]:
@@ -114,8 +124,10 @@ class GameRecords:
         until the next sweep)."""
         pipe = self.redis.pipeline(transaction=False)
         for status in Lifecycle:
-            pipe.zcard(keys.games_with_status(status))
-        return dict(zip(Lifecycle, pipe.execute(), strict=True))
+            for shard in self.shards.names:
+                pipe.zcard(keys.games_with_status(status, shard))
+        counts = iter(pipe.execute())
+        return {status: sum(next(counts) for _ in self.shards.names) for status in Lifecycle}
 
     def indexed(self, status: Lifecycle) -> Iterator[tuple[str, bool]]:
         """The ids of the games with `status`, oldest first, each with whether every seat is taken.
@@ -126,7 +138,11 @@ class GameRecords:
         and announced on the feed again, so that whatever its change meant is told even when the
         process that changed it died before telling (each notification goes out once however often
         its game is announced)."""
-        index, position = keys.games_with_status(status), 0
+        for shard in self.shards.names:
+            yield from self._indexed(status, shard)
+
+    def _indexed(self, status: Lifecycle, shard: str) -> Iterator[tuple[str, bool]]:
+        index, position = keys.games_with_status(status, shard), 0
         while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrange(index, position, position + 99))]:
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
@@ -137,9 +153,9 @@ class GameRecords:
                 if actual == status.encode():
                     yield game_id, taken == int(seats)
                 else:
-                    file(filing, game_id, status, None if actual is None else Lifecycle(actual.decode()), clock.now())
+                    self.file(filing, game_id, status, None if actual is None else Lifecycle(actual.decode()), clock.now())
                     if actual is not None:
-                        feed.announce(filing, game_id)
+                        self.feed.announce(filing, game_id)
                     moved += 1
             filing.execute()
             position += len(ids) - moved
@@ -148,31 +164,54 @@ class GameRecords:
         """File every game under its status, once: for a store written before the status indexes."""
         if self.redis.exists(keys.status_index_built()):
             return
-        for _, ids in self._index_pages(keys.game_index(), 0, 1000):
+        for _, ids in self._index_pages([keys.game_index(shard) for shard in self.shards.names], 0, 1000):
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
                 pipe.hmget(keys.meta(game_id), "status", "created")
             filing = self.redis.pipeline(transaction=False)
             for game_id, (status, created) in zip(ids, pipe.execute(), strict=True):
                 if status is not None:
-                    filing.zadd(keys.games_with_status(Lifecycle(status.decode())), {game_id: int(created)}, nx=True)
+                    index = keys.games_with_status(Lifecycle(status.decode()), self.shards.of(game_id))
+                    filing.zadd(index, {game_id: int(created)}, nx=True)
             filing.execute()
         self.redis.set(keys.status_index_built(), 1)
 
-    def _index_pages(self, index: str, start: int, size: int) -> Iterator[tuple[int, list[str]]]:
-        """The game ids of an index, newest first, in pages from `start`: each page's position and ids."""
-        position = start
-        while ids := cast(list[bytes], self.redis.zrevrange(index, position, position + size - 1)):
-            yield position, [raw_id.decode() for raw_id in ids]
-            position += len(ids)
+    def file(self, pipe: Pipeline, game_id: str, old: Lifecycle, new: Lifecycle | None, now: int) -> None:
+        """Queue on `pipe` the move of a game from the index of status `old` to that of `new`
+        (None: a game that is gone)."""
+        shard = self.shards.of(game_id)
+        pipe.zrem(keys.games_with_status(old, shard), game_id)
+        if new is not None:
+            pipe.zadd(keys.games_with_status(new, shard), {game_id: now}, nx=True)
 
+    def _index_pages(self, indexes: list[str], start: int, size: int) -> Iterator[tuple[int, list[str]]]:
+        """The game ids of an index split in `indexes`, newest first, in pages from `start`: each
+        page's position and ids. The shards are merged by score; a page of one index is read from
+        `start` at once."""
+        if len(indexes) == 1:
+            position = start
+            while ids := cast(list[bytes], self.redis.zrevrange(indexes[0], position, position + size - 1)):
+                yield position, [raw_id.decode() for raw_id in ids]
+                position += len(ids)
+            return
+        merged = heapq.merge(*(self._newest_first(index, size) for index in indexes), reverse=True)
+        page: list[str] = []
+        for position, (_, game_id) in enumerate(merged):
+            if position >= start:
+                page.append(game_id)
+            if len(page) == size:
+                yield position + 1 - size, page
+                page = []
+        if page:
+            yield position + 1 - len(page), page
 
-def file(pipe: Pipeline, game_id: str, old: Lifecycle, new: Lifecycle | None, now: int) -> None:
-    """Queue on `pipe` the move of a game from the index of status `old` to that of `new` (None:
-    a game that is gone)."""
-    pipe.zrem(keys.games_with_status(old), game_id)
-    if new is not None:
-        pipe.zadd(keys.games_with_status(new), {game_id: now}, nx=True)
+    def _newest_first(self, index: str, size: int) -> Iterator[tuple[float, str]]:
+        """An index's (score, id) pairs, newest first, read `size` at a time."""
+        position = 0
+        while pairs := cast(list[tuple[bytes, float]], self.redis.zrevrange(index, position, position + size - 1,
+                                                                            withscores=True)):
+            yield from ((score, raw_id.decode()) for raw_id, score in pairs)
+            position += len(pairs)
 
 
 def ask(pipe: Pipeline, game_id: str) -> None:

@@ -14,8 +14,9 @@ from typing import cast
 import redis
 
 from domain.core.game import Budget
-from events import clock, feed, keys, records, scripts
+from events import clock, keys, scripts
 from events.envelope import CANCELLED, GameNotFound, GameRecord, Lifecycle, SeatNotLeft, SeatReserved, SeatUnavailable
+from events.records import GameRecords
 
 
 def hash_token(token: str) -> str:
@@ -33,8 +34,10 @@ class Seated:
 class Seats:
     """The seats of the games in one Redis server or cluster."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, games: GameRecords) -> None:
+        """`games` files a cancelled lobby under its new status and tells the feed."""
         self.redis = client
+        self.games = games
         self._claim = scripts.register(client, "claim_seat.lua")
         self._leave = scripts.register(client, "leave_seat.lua")
         self._cancel = scripts.register(client, "cancel_lobby.lua")
@@ -81,8 +84,8 @@ class Seats:
         cancelled = bool(self._cancel(keys=[keys.meta(game_id), keys.seats(game_id)], args=[now]))
         if cancelled:
             pipe = self.redis.pipeline(transaction=False)
-            records.file(pipe, game_id, Lifecycle.WAITING, Lifecycle.CANCELLED, now)
-            feed.announce(pipe, game_id)
+            self.games.file(pipe, game_id, Lifecycle.WAITING, Lifecycle.CANCELLED, now)
+            self.games.feed.announce(pipe, game_id)
             pipe.execute()
         return cancelled
 
@@ -91,7 +94,7 @@ class Seats:
         digest = hash_token(token)
         if digest in record.token_seats:
             return record.token_seats[digest]
-        player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), digest))
+        player_id = cast(bytes | None, self.redis.get(keys.player_token(digest)))
         return None if player_id is None else record.seat_of(player_id.decode())
 
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
-from redis.client import Pipeline
 
-from events import clock, feed, keys, records, scripts
+from events import clock, keys, records, scripts
+from events.durability import Durability
 from events.envelope import (
     OPENING_ACTORS,
     Envelope,
@@ -21,6 +21,7 @@ from events.envelope import (
     NewEvent,
     VersionConflict,
 )
+from events.records import GameRecords
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
 
@@ -42,10 +43,14 @@ class Appended:
 class Streams:
     """The event streams of the games in one Redis server or cluster."""
 
-    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
-        """`waiting` serves the blocking reads of live streams (its socket timeout must outlast them)."""
+    def __init__(self, client: redis.Redis, waiting: redis.Redis, games: GameRecords,
+                 durability: Durability = Durability()) -> None:
+        """`waiting` serves the blocking reads of live streams (its socket timeout must outlast
+        them); `games` files the games an append starts or ends, and tells the feed."""
         self.redis = client
         self.waiting = waiting
+        self.games = games
+        self.durability = durability
         self._append = scripts.register(client, "append.lua")
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
@@ -115,11 +120,11 @@ class Streams:
         if outcome == "conflict":
             raise VersionConflict(expected_version, int(answer[1]))
         if outcome == "duplicate":
-            return self._earlier(game_id, answer[1].decode(), fingerprint)
+            return self._earlier(game_id, key, answer[1].decode(), fingerprint)
         version = int(answer[1])
         if status == Lifecycle.FINISHED and expected_version > 0:
             pipe = self.redis.pipeline(transaction=False)
-            records.file(pipe, game_id, Lifecycle.ACTIVE, Lifecycle.FINISHED, now)
+            self.games.file(pipe, game_id, Lifecycle.ACTIVE, Lifecycle.FINISHED, now)
             pipe.execute()
         envelopes = tuple(
             Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
@@ -128,45 +133,55 @@ class Streams:
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
-                             now: int) -> list[bytes]:
-        """Run the append script and tell the feed that the game may have changed, in one round
-        trip; an `opening` append (the first, which starts the game with that status) also files
-        the game under it. The feed and the indexes live in no game's slot, so the script cannot
-        write them: they are written even when the append writes nothing, which costs the feed's
-        consumers a needless look, and leaves the indexes right (a first append fails only
-        because another one came first)."""
-        def announce(pipe: Pipeline) -> None:
-            feed.announce(pipe, game_id)
-            if opening is not None:
-                records.file(pipe, game_id, Lifecycle.WAITING, opening, now)
-
+                             now: int, loaded: bool = False) -> list[bytes]:
+        """Run the append script, wait for the replicas if the store's durability asks it, and
+        tell the feed that the game may have changed, in one round trip; an `opening` append (the
+        first, which starts the game with that status) also files the game under it. The feed and
+        the indexes live in no game's slot, so the script cannot write them: they are written even
+        when the append writes nothing, which costs the feed's consumers a needless look, and
+        leaves the indexes right (a first append fails only because another one came first)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
-        announce(pipe)
+        # EVALSHA by name: a cluster's pipeline refuses the method, though it routes the command
+        pipe.execute_command("EVALSHA", self._append.sha, len(script_keys), *script_keys, *args)
+        waits = self.durability.wait(pipe, self.redis, script_keys[0])
+        self.games.feed.announce(pipe, game_id)
+        if opening is not None:
+            self.games.file(pipe, game_id, Lifecycle.WAITING, opening, now)
         try:
-            return cast(list[bytes], pipe.execute()[0])
+            replies = pipe.execute()
         except redis.exceptions.NoScriptError:
-            # a server that does not hold the script yet: the announcement went out before the
-            # append, and a reaction to it saw nothing new, so it is made again after the append
-            answer = cast(list[bytes], self._append(keys=script_keys, args=args))
-            again = self.redis.pipeline(transaction=False)
-            announce(again)
-            again.execute()
-            return answer
+            if loaded:
+                raise
+            # a server that does not hold the script yet (new, or a replica just promoted): the
+            # announcement went out with nothing appended, so all of it is sent again
+            self.redis.script_load(self._append.script)
+            return self._append_and_announce(script_keys, args, game_id, opening, now, loaded=True)
+        answer = cast(list[bytes], replies[0])
+        if waits and answer[0] == b"ok":
+            self.durability.check(int(replies[1]), int(answer[1]))
+        return answer
 
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""
         stored = cast(bytes | None, self.redis.get(keys.idempotency(game_id, key)))
-        return None if stored is None else self._earlier(game_id, stored.decode(), fingerprint)
+        return None if stored is None else self._earlier(game_id, key, stored.decode(), fingerprint)
 
-    def _earlier(self, game_id: str, stored: str, fingerprint: str) -> Appended:
+    def _earlier(self, game_id: str, key: str, stored: str, fingerprint: str) -> Appended:
+        """The append first made with the idempotency `key`. Under a durability that waits for
+        replicas, they must hold it too: the key is written again as it is (a write replicated
+        after the append's), and the replicas waited for."""
         earlier_fingerprint, first, last = stored.rsplit("|", 2)
         if earlier_fingerprint != fingerprint:
             raise IdempotencyKeyReused()
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
         pipe.hget(keys.meta(game_id), "status")
-        entries, status = pipe.execute()
+        if self.durability.replicas:
+            pipe.set(keys.idempotency(game_id, key), stored, keepttl=True, xx=True)
+            self.durability.wait(pipe, self.redis, keys.meta(game_id))
+        entries, status, *confirmed = pipe.execute()
+        if confirmed:
+            self.durability.check(int(confirmed[1]), int(last))
         earlier = tuple(_envelopes(game_id, entries))
         return Appended(int(last), earlier, finished=status == Lifecycle.FINISHED.encode(), replayed=True)
 

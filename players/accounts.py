@@ -29,11 +29,26 @@ class PlayerStore:
         now = int(time.time() * 1000)
         digest = hash_token(token)
         self.redis.hset(keys.player(player_id), mapping={"name": name, "token": digest, "created": now})
-        self.redis.hset(keys.player_tokens(), digest, player_id)
+        self.redis.set(keys.player_token(digest), player_id)
         return Player(player_id, name, now)
 
+    def move_tokens(self) -> None:
+        """Move the players' tokens out of the one hash older stores kept them in, each to a key
+        of its own (which spreads them over a cluster's slots)."""
+        cursor = 0
+        while True:
+            cursor, entries = cast(tuple[int, dict[bytes, bytes]], self.redis.hscan(keys.player_tokens(), cursor, count=1000))
+            if entries:
+                pipe = self.redis.pipeline(transaction=False)
+                for digest, player_id in entries.items():
+                    pipe.set(keys.player_token(digest.decode()), player_id, nx=True)
+                pipe.execute()
+            if cursor == 0:
+                break
+        self.redis.delete(keys.player_tokens())
+
     def by_token(self, token: str) -> Player | None:
-        player_id = cast(bytes | None, self.redis.hget(keys.player_tokens(), hash_token(token)))
+        player_id = cast(bytes | None, self.redis.get(keys.player_token(hash_token(token))))
         if player_id is None:
             return None
         return self.get(player_id.decode())

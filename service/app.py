@@ -10,11 +10,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
 from events.execute import Executor
-from events.store import EventStore
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
-from service import conditional, cors, limits, metrics, observability
+from service import conditional, connections, cors, limits, metrics, observability
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.players import bp as players
@@ -34,17 +33,16 @@ class GameId(BaseConverter):
 def create_app(config: Config | None = None, client: redis.Redis | None = None) -> Flask:
     """The API over the store at `config.redis_url` (or over `client`, as tests do)."""
     config = config or Config.from_env()
-    waiting = None
+    waiting = queues = None
     if client is None:
         if config.redis_url is None:
             raise ValueError("MEEPLE_REDIS_URL is not set; `meeple serve` starts the embedded store")
         # a connection for each request the process may serve at once, so that under load no
         # request waits for one behind others; each open event stream holds one more of its own
         # while it waits for the next event
-        client = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            config.redis_url, max_connections=config.connections, timeout=10, health_check_interval=30))
-        waiting = redis.Redis.from_url(config.redis_url, max_connections=100_000, health_check_interval=30,
-                                       socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
+        client = connections.store_client(config, config.connections)
+        waiting = connections.store_client(config, socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
+        queues = connections.queue_client(config)
     app = Flask("meeple")
     app.request_class = CappedRequest  # a chunked body over the limit is a 413, as one with a Content-Length is
     app.url_map.converters["game"] = GameId
@@ -57,13 +55,14 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
-    store = EventStore(client, waiting)
+    store = connections.event_store(config, client, waiting)
     app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
-    app.extensions["meeple.players"] = PlayerStore(client)
+    accounts = app.extensions["meeple.players"] = PlayerStore(client)
+    accounts.move_tokens()
     app.extensions["meeple.webhooks"] = Webhooks(client)
     app.extensions["meeple.tickets"] = StreamTickets(client)
     # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line
-    observability.install(app, store)
+    observability.install(app, store, queues or client)
     limits.install(app, client, config.rate_per_token, config.rate_per_address)
     conditional.install(app)
     cors.install(app, config.cors_origins)

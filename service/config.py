@@ -40,6 +40,10 @@ def origins(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Config:
     redis_url: str | None = None  # None: `meeple serve` starts the embedded store
+    redis_cluster: bool = False  # the store is a Redis Cluster, redis_url any of its nodes
+    queue_url: str | None = None  # the Redis server of the queues (None: the store's, unless a cluster)
+    append_replicas: int = 0  # replicas that must hold an append before it is acknowledged
+    append_wait_ms: int = 1000  # how long an append waits for them
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
     connections: int = 1000  # requests (event streams included) each API process serves at once
@@ -56,11 +60,23 @@ class Config:
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
 
+    def __post_init__(self) -> None:
+        if self.queue_url is None and self.redis_url is not None and not self.redis_cluster:
+            object.__setattr__(self, "queue_url", self.redis_url)
+        if self.redis_cluster and self.redis_url is None:
+            raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_REDIS_URL: the address of any node of the cluster")
+        if self.redis_cluster and self.queue_url is None:
+            raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_QUEUE_URL: a Redis server (not a cluster) for the queues")
+
     @classmethod
     def from_env(cls) -> Config:
         env = os.environ
         return cls(
             redis_url=env.get("MEEPLE_REDIS_URL") or None,
+            redis_cluster=env.get("MEEPLE_REDIS_CLUSTER", "").strip().lower() in ("1", "true", "yes", "on"),
+            queue_url=env.get("MEEPLE_QUEUE_URL") or None,
+            append_replicas=int(env.get("MEEPLE_APPEND_REPLICAS", cls.append_replicas)),
+            append_wait_ms=int(env.get("MEEPLE_APPEND_WAIT_MS", cls.append_wait_ms)),
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             connections=int(env.get("MEEPLE_CONNECTIONS", cls.connections)),

@@ -11,10 +11,12 @@ import redis
 from flask import Response, g, has_request_context
 from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
+from redis.exceptions import ClusterError, RedisClusterException, TryAgainError
 from werkzeug.exceptions import HTTPException
 
 from domain.core.errors import RuleViolation
 from domain.core.options import OptionsInvalid
+from events.durability import NotReplicated
 from events.envelope import (
     GameNotFound,
     IdempotencyKeyReused,
@@ -92,7 +94,11 @@ def handle_error(error: Exception) -> Response:
             return problem(404, "game_not_found", str(error))
         case ParseException():  # gunicorn, reading a chunked body the API asked for, found it broken
             return problem(400, "bad_request", f"The request's body could not be read: {error}.")
-        case redis.ConnectionError() | redis.TimeoutError():
+        case NotReplicated():
+            log.error("append unconfirmed: %s", error)
+            return problem(503, "append_unconfirmed", str(error), version=error.version)
+        case redis.ConnectionError() | redis.TimeoutError() | ClusterError() | RedisClusterException() | TryAgainError():
+            # a cluster between a master's loss and its replica's promotion answers the same way
             log.error("store unavailable: %s", error)
             return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")
         case HTTPException():

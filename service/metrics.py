@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import cast
 
+import redis
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -31,10 +32,11 @@ REQUEST_SECONDS = Histogram("meeple_request_seconds", "Time to answer a request,
 
 
 class StoreCollector(Collector):
-    """Gauges read from the store at each scrape."""
+    """Gauges read from the store and the queues at each scrape."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, queues: redis.Redis) -> None:
         self.store = store
+        self.queues = queues
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         games = GaugeMetricFamily("meeple_games", "Games by status.", labels=["status"])
@@ -43,17 +45,17 @@ class StoreCollector(Collector):
         yield games
         depths = GaugeMetricFamily("meeple_queue_depth", "Jobs waiting in each worker queue.", labels=["queue"])
         for name in (keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE):
-            depths.add_metric([name], Queue(name, connection=self.store.redis).count)
+            depths.add_metric([name], Queue(name, connection=self.queues).count)
         yield depths
-        deadlines = Queue(keys.DEADLINE_QUEUE, connection=self.store.redis).scheduled_job_registry
+        deadlines = Queue(keys.DEADLINE_QUEUE, connection=self.queues).scheduled_job_registry
         # the registry is scored by when each job is due
-        oldest = cast(list[tuple[bytes, float]], self.store.redis.zrange(deadlines.key, 0, 0, withscores=True))
+        oldest = cast(list[tuple[bytes, float]], self.queues.zrange(deadlines.key, 0, 0, withscores=True))
         lag = max(0.0, time.time() - oldest[0][1]) if oldest else 0.0
         yield GaugeMetricFamily("meeple_deadline_lag_seconds",
                                 "How long the most overdue deadline has waited past its time to be applied.", value=lag)
 
 
-def exposition(store: EventStore) -> bytes:
+def exposition(store: EventStore, queues: redis.Redis) -> bytes:
     """The text a scrape gets."""
     registry = CollectorRegistry()
     if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
@@ -61,5 +63,5 @@ def exposition(store: EventStore) -> bytes:
     else:
         for metric in (COMMANDS, APPEND_SECONDS, REQUEST_SECONDS):
             registry.register(metric)
-    registry.register(StoreCollector(store))
+    registry.register(StoreCollector(store, queues))
     return generate_latest(registry)

@@ -9,6 +9,7 @@ import sys
 import time
 import uuid
 
+import redis
 from flask import Flask, Response, g, request
 from pythonjsonlogger.json import JsonFormatter
 
@@ -31,7 +32,7 @@ def json_logs() -> None:
     log.setLevel(logging.INFO)
 
 
-def install(app: Flask, store: EventStore) -> None:
+def install(app: Flask, store: EventStore, queues: redis.Redis) -> None:
     @app.before_request
     def start() -> None:
         given = request.headers.get("X-Request-Id", "")
@@ -55,4 +56,4 @@ def install(app: Flask, store: EventStore) -> None:
 
     @app.get("/metrics", endpoint="metrics")
     def scrape() -> Response:
-        return Response(metrics.exposition(store), mimetype="text/plain; version=0.0.4")
+        return Response(metrics.exposition(store, queues), mimetype="text/plain; version=0.0.4")

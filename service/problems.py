@@ -35,6 +35,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "requested_range_not_satisfiable": "The Range asked for lies outside the file.",
     "rate_limited": "Too many requests; `retry_after` says how many seconds to wait.",
     "store_unavailable": "The game store cannot be reached; try again shortly.",
+    "append_unconfirmed": "The move was written but too few replicas confirmed it in time; it may yet be lost: "
+                          "send it again with the same Idempotency-Key to learn whether it stands.",
     "internal_error": "Something went wrong on the server's side.",
     "bad_request": "The request cannot be read as HTTP (answered before the API runs, or as it reads a chunked body).",
     "request_header_fields_too_large": "The request's header is larger than the server reads.",

@@ -1,18 +1,17 @@
 """`python -m workers` (what `meeple worker` runs): the reactor, the feed's consumer and sweeper,
-beside an RQ worker with its scheduler, on the store at MEEPLE_REDIS_URL."""
+beside an RQ worker with its scheduler, on the store at MEEPLE_REDIS_URL and the queues at
+MEEPLE_QUEUE_URL (by default the store's)."""
 
 from __future__ import annotations
 
 import threading
 
-import redis
-
 from events import keys
 from events.execute import Executor
-from events.store import EventStore
+from service import connections
 from service.config import Config
 from service.observability import json_logs
-from workers.queues import work
+from workers.queues import use_store, work
 from workers.reactor import Reactor
 
 
@@ -22,12 +21,14 @@ def main() -> None:
     if config.redis_url is None:
         raise SystemExit("meeple worker: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
     json_logs()
-    connection = redis.Redis.from_url(config.redis_url)
+    store = connections.event_store(config, connections.store_client(config))
+    queues = connections.queue_client(config)
+    use_store(store)
     stop = threading.Event()
-    reactor = Reactor(Executor(EventStore(connection)), sweep_seconds=config.sweep_seconds, reminders=config.reminders)
+    reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
     try:
-        work(connection, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])
+        work(queues, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])
     finally:
         stop.set()
 

@@ -11,7 +11,7 @@ from events.execute import Loaded
 from players.deadlines import due
 from workers.acting import act_for
 from workers.notify import notify
-from workers.queues import MOVE_JOB_SECONDS, deadline_queue, job_executor, moment
+from workers.queues import MOVE_JOB_SECONDS, deadline_queue, job_connection, job_executor, moment
 
 
 def apply_deadline(game_id: str, version: int, seat: int) -> str:
@@ -25,7 +25,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     if deadline is None:
         return "stale"
     if deadline.at > time.time() * 1000:
-        deadline_queue(executor.store.redis).enqueue_at(
+        deadline_queue(job_connection()).enqueue_at(
             moment(deadline.at), apply_deadline, game_id, version, seat,
             job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", job_timeout=MOVE_JOB_SECONDS, result_ttl=600,
         )
@@ -49,7 +49,7 @@ def remind(game_id: str, version: int, seat: int, before: int, deadline: int) ->
     player_id = loaded.record.holders.get(seat)
     if loaded.version != version or seat not in loaded.game.status(loaded.state).to_move or player_id is None:
         return "stale"
-    notify(executor.store.redis, game_id, f"{version}-remind-{seat}-{before}", player_id, {
+    notify(executor.store.redis, job_connection(), game_id, f"{version}-remind-{seat}-{before}", player_id, {
         "id": f"{game_id}-{version}-remind-{seat}-{before}", "kind": "reminder", "game_id": game_id,
         "game": loaded.record.game, "version": version, "seat": seat, "deadline": deadline,
     })

@@ -14,12 +14,13 @@ from typing import Any
 
 import redis
 import requests
-from rq import Queue, Retry, get_current_job
+from rq import Queue, Retry
 from rq.job import Job
 
 from events import keys
 from players import egress
 from players.webhooks import Webhooks
+from workers.queues import job_executor
 
 TIMEOUT_SECONDS = 5
 KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
@@ -34,20 +35,22 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
 
 
-def notify(connection: redis.Redis, game_id: str, key: str, player_id: str, notification: dict[str, Any]) -> None:
-    """Hand a notification about a game to each of the player's webhooks, once per `key`."""
+def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, player_id: str,
+           notification: dict[str, Any]) -> None:
+    """Hand a notification about a game to each of the player's webhooks (kept in `store`), once
+    per `key`: a delivery job each, on `queues`."""
     marker = keys.notified(game_id, key)
-    if connection.exists(marker):
+    if store.exists(marker):
         return
-    queue = Queue(keys.NOTIFY_QUEUE, connection=connection)
+    queue = Queue(keys.NOTIFY_QUEUE, connection=queues)
     intervals = retry_intervals()
-    for hook in Webhooks(connection).of(player_id):
+    for hook in Webhooks(store).of(player_id):
         job_id = f"notify-{hook.id}-{game_id}-{key}"
-        if not Job.exists(job_id, connection=connection):
+        if not Job.exists(job_id, connection=queues):
             queue.enqueue(deliver, player_id, hook.id, notification, job_id=job_id, job_timeout=TIMEOUT_SECONDS * 3,
                           retry=Retry(max=len(intervals), interval=intervals),
                           result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS)
-    connection.set(marker, 1, ex=KEEP_SECONDS)
+    store.set(marker, 1, ex=KEEP_SECONDS)
 
 
 class DeliveryFailed(Exception):
@@ -56,9 +59,7 @@ class DeliveryFailed(Exception):
 
 def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> int:
     """POST one notification to one webhook; raising makes RQ retry it later."""
-    job = get_current_job()
-    assert job is not None
-    webhooks = Webhooks(job.connection)
+    webhooks = Webhooks(job_executor().store.redis)
     hook = next((hook for hook in webhooks.of(player_id) if hook.id == webhook_id), None)
     if hook is None:
         return 0  # removed since

@@ -22,6 +22,7 @@ from events.store import EventStore
 MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
 
 _executors: dict[int, Executor] = {}
+_stores: list[EventStore] = []  # the store this process's jobs act on, once named by use_store
 log = logging.getLogger("meeple.worker")
 
 
@@ -39,14 +40,30 @@ def moment(at_ms: int) -> datetime:
     return datetime.fromtimestamp(math.ceil(at_ms / 1000), tz=timezone.utc)
 
 
-def job_executor() -> Executor:
-    """The executor over the store of the running job's worker (one per connection)."""
+def use_store(store: EventStore) -> None:
+    """Run this process's jobs against `store`, which keeps the games apart from the queues."""
+    _stores[:] = [store]
+
+
+def job_connection() -> redis.Redis:
+    """The connection to the queues of the running job's worker."""
     job = get_current_job()
     assert job is not None, "called outside an RQ job"
-    connection = job.connection
-    if id(connection) not in _executors:
-        _executors[id(connection)] = Executor(EventStore(connection))
-    return _executors[id(connection)]
+    return job.connection
+
+
+def job_executor() -> Executor:
+    """The executor over the store of the running job: the one `use_store` named, or else the
+    Redis server of the job's own queue (one per connection)."""
+    if _stores:
+        store = _stores[0]
+        key = id(store)
+    else:
+        connection = job_connection()
+        key = id(connection)
+    if key not in _executors:
+        _executors[key] = Executor(store if _stores else EventStore(connection))
+    return _executors[key]
 
 
 class _Worker(Worker):

@@ -40,12 +40,15 @@ GROUP = "reactors"  # the reactors' consumer group on the feed
 class Reactor:
     """Turns game versions into jobs."""
 
-    def __init__(self, executor: Executor, sweep_seconds: float = 10.0, reminders: tuple[int, ...] = ()) -> None:
+    def __init__(self, executor: Executor, sweep_seconds: float = 10.0, reminders: tuple[int, ...] = (),
+                 queues: redis.Redis | None = None) -> None:
+        """`queues` is the Redis server of the queues (by default the store's)."""
         self.executor = executor
         self.reminders = reminders  # seconds before a deadline at which its player is reminded
         self.redis: redis.Redis = executor.store.redis
-        self.queue = bot_queue(self.redis)
-        self.deadlines = deadline_queue(self.redis)
+        self.queues = queues or self.redis
+        self.queue = bot_queue(self.queues)
+        self.deadlines = deadline_queue(self.queues)
         self.sweep_seconds = sweep_seconds
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
@@ -79,18 +82,18 @@ class Reactor:
         base = _about(loaded)
         if kind == "deadline" and int(acting) in holders:
             seat = int(acting)
-            notify(self.redis, game_id, f"{version}-deadline-{seat}", holders[seat],
+            notify(self.redis, self.queues, game_id, f"{version}-deadline-{seat}", holders[seat],
                    base | {"id": f"{game_id}-{version}-deadline-{seat}", "kind": "deadline_applied", "seat": seat})
         if status.finished:
             for seat, player_id in holders.items():
-                notify(self.redis, game_id, f"over-{seat}", player_id,
+                notify(self.redis, self.queues, game_id, f"over-{seat}", player_id,
                        base | {"id": f"{game_id}-over-{seat}", "kind": "game_over", "seat": seat,
                                "ranking": [list(place) for place in status.ranking]})
             return
         for seat in status.to_move:
             if seat in holders and acting != str(seat):  # the turn just came to this seat
                 deadline = due(self.executor.store, loaded, seat)
-                notify(self.redis, game_id, f"{version}-turn-{seat}", holders[seat],
+                notify(self.redis, self.queues, game_id, f"{version}-turn-{seat}", holders[seat],
                        base | {"id": f"{game_id}-{version}-turn-{seat}", "kind": "your_turn", "seat": seat,
                                "deadline": None if deadline is None else deadline.at})
 
@@ -98,7 +101,7 @@ class Reactor:
         """Tell the registered players of a cancelled game that it will not start."""
         game_id = loaded.record.id
         for seat, player_id in loaded.record.holders.items():
-            notify(self.redis, game_id, f"cancelled-{seat}", player_id,
+            notify(self.redis, self.queues, game_id, f"cancelled-{seat}", player_id,
                    _about(loaded) | {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "seat": seat})
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:

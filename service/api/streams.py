@@ -118,11 +118,10 @@ def _inbox_messages(player_id: str, position: str, snapshot: dict[str, Any], hea
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
     while True:
-        announced = executor().store.feed.follow(position, heartbeat_ms)
+        position, announced = executor().store.feed.follow(position, heartbeat_ms)
         if not announced:
             yield ": still here\n\n"
             continue
-        position = announced[-1][0]
         mine = set(players().games(player_id))
         for game_id in dict.fromkeys(game for _, game in announced if game in mine):
             entry = inbox_entry(game_id, player_id)

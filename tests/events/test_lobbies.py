@@ -76,7 +76,7 @@ def test_a_lobby_whose_time_is_up_with_seats_free_is_cancelled(store: EventStore
     with pytest.raises(SeatNotLeft) as leaving:
         store.seats.leave(game, 0)
     assert (joining.value.reason, leaving.value.reason) == ("cancelled", "cancelled")
-    announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed())]
+    announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed(""))]
     assert announced == [game.encode()]
 
 

@@ -37,8 +37,8 @@ def test_an_unlisted_game_is_on_no_page_of_any_listing_yet_read_by_its_id(store:
     assert store.games.get("hidden").unlisted and not store.games.get("open").unlisted
     for seat, name in enumerate(("ann", "bo", "cy")):  # in play and over it stays off every page
         store.seats.claim("hidden", seat, name, f"token-{name}")
-    store.redis.zrem(keys.games_with_status(Lifecycle.WAITING), "hidden")
-    store.redis.zadd(keys.games_with_status(Lifecycle.FINISHED), {"hidden": clock.now()})
+    store.redis.zrem(keys.games_with_status(Lifecycle.WAITING, ""), "hidden")
+    store.redis.zadd(keys.games_with_status(Lifecycle.FINISHED, ""), {"hidden": clock.now()})
     assert listed(store.games, status=Lifecycle.FINISHED) == [] and "hidden" not in listed(store.games)
 
 

@@ -78,7 +78,7 @@ def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: red
     game = new_game(store, "tagged")
     store.seats.claim(game, None, "ann", "secret")
     store.streams.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
-    global_keys = {keys.game_index(), keys.feed(), *(keys.games_with_status(status) for status in Lifecycle)}
+    global_keys = {keys.game_index(""), keys.feed(""), *(keys.games_with_status(status, "") for status in Lifecycle)}
     names = {key.decode() for key in client.keys("*")} - global_keys
     assert names and all("{tagged}" in name for name in names)
     slots = {keys.meta(game), keys.stream(game), keys.seats(game), keys.tokens(game), keys.idempotency(game, "k")}
@@ -90,7 +90,7 @@ def test_each_append_tells_the_feed_which_game_changed(store: EventStore) -> Non
     position = store.feed.position()
     store.streams.append(first, 0, events("a"), command_id="c1", actor="system")
     store.streams.append(second, 0, events("b"), command_id="c2", actor="system")
-    announced = [game for _, game in store.feed.follow(position, timeout_ms=100)]
+    announced = [game for _, game in store.feed.follow(position, timeout_ms=100)[1]]
     assert [game for game, _ in itertools.groupby(announced)] == [first, second]  # twice when a server first runs the script
 
 
@@ -112,7 +112,7 @@ def test_appends_go_on_after_the_server_forgets_its_scripts(store: EventStore, c
     opening = new_game(store, "g2")
     client.script_flush()
     store.streams.append(opening, 0, events("a"), command_id="c3", actor="system", status="active")
-    announced = [fields[b"game"] for _, fields in client.xrange(keys.feed())]
+    announced = [fields[b"game"] for _, fields in client.xrange(keys.feed(""))]
     assert announced[-2:] == [b"g2", b"g2"]  # told before the append ran, and again after it
     assert list(store.games.indexed("active")) == [("g2", False)]
 
@@ -174,12 +174,12 @@ def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventSto
     new_game(store, "g0")
     store.streams.append("g0", 0, events("a"), command_id="c", actor="system", status="active")
     store.redis.hset(keys.meta("g0"), "status", "finished")  # the last append, without its move
-    store.redis.zadd(keys.games_with_status("active"), {"gone": 1})
+    store.redis.zadd(keys.games_with_status("active", ""), {"gone": 1})
     assert [r.id for r in store.games.page(None, "active", 0, 10)[0]] == []
-    feed = store.redis.xlen(keys.feed())
+    feed = store.redis.xlen(keys.feed(""))
     assert list(store.games.indexed("active")) == []
     assert store.games.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}
-    announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed())][feed:]
+    announced = [fields[b"game"] for _, fields in store.redis.xrange(keys.feed(""))][feed:]
     assert announced == [b"g0"]  # told again, so that its end is told; the game that is gone is not
 
 
@@ -188,10 +188,10 @@ def test_the_status_indexes_are_built_for_a_store_older_than_them(store: EventSt
         new_game(store, f"g{number}")
     store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
     store.streams.append("g2", 0, events("a"), command_id="c", actor="system", status="finished")
-    store.redis.delete(*(keys.games_with_status(status) for status in Lifecycle))
+    store.redis.delete(*(keys.games_with_status(status, "") for status in Lifecycle))
     store.games.build_status_index()
     assert store.games.count_by_status() == {"waiting": 1, "active": 1, "finished": 1, "cancelled": 0}
-    store.redis.delete(keys.games_with_status("active"))
+    store.redis.delete(keys.games_with_status("active", ""))
     store.games.build_status_index()  # once only
     assert store.games.count_by_status() == {"waiting": 1, "active": 0, "finished": 1, "cancelled": 0}
 

@@ -113,7 +113,7 @@ def test_an_invitation_is_in_the_inbox_until_taken_and_comes_back_when_the_seat_
     elsewhere = create(api, seats=2)["id"]
     join(api, elsewhere, "bo", bo["token"])
     game = create(api, unlisted=True, reserved=[{"seat": 2, "player": bo["id"]}])["id"]
-    announced = [fields[b"game"].decode() for _, fields in store.redis.xrange(keys.feed())]
+    announced = [fields[b"game"].decode() for _, fields in store.redis.xrange(keys.feed(""))]
     assert game in announced  # the inbox streams hear of the invitation
     assert inbox(api, bo["token"]) == [(game, None, 2), (elsewhere, 0, None)]  # invitations before the rest
     assert inbox(api, ann["token"]) == []

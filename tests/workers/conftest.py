@@ -55,7 +55,7 @@ def two_people(executor: Executor, deadline: TurnDeadline | None, options: dict[
 def reacting(client: redis.Redis) -> bool:  # type: ignore[type-arg]
     """Whether a reactor is reading the feed (its consumer group exists)."""
     try:
-        return any(group["name"] == GROUP.encode() for group in client.xinfo_groups(keys.feed()))
+        return any(group["name"] == GROUP.encode() for group in client.xinfo_groups(keys.feed("")))
     except redis.ResponseError:  # no feed yet
         return False
 

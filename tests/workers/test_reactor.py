@@ -71,7 +71,7 @@ def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Exec
 def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     for number in range(40):
         started_game(executor, f"old{number}")
-    executor.store.redis.xtrim(keys.feed(), maxlen=0)  # their announcements were handled long ago
+    executor.store.redis.xtrim(keys.feed(""), maxlen=0)  # their announcements were handled long ago
     reactor = Reactor(executor, sweep_seconds=60)
     reacted = noted(reactor, monkeypatch, seconds=0.05)  # a sweep of the 40 games takes 2 s
     with running(reactor):
@@ -104,7 +104,7 @@ def test_a_reactor_whose_consumer_group_was_lost_joins_the_feed_again(
     reacted = noted(reactor, monkeypatch)
     with running(reactor):
         assert wait_for(lambda: reacting(redis), timeout=10)
-        redis.delete(keys.feed())  # a store restarted without its last writes: the group with them
+        redis.delete(keys.feed(""))  # a store restarted without its last writes: the group with them
         started_game(executor, "lost")  # announced to no group; the sweep would react to it
         assert wait_for(lambda: reacting(redis), timeout=10)
         started_game(executor, "new")
@@ -130,7 +130,7 @@ def test_one_game_whose_reaction_fails_holds_up_none_of_the_others_in_its_batch(
     started_game(executor, "good")
     reactor._consume(wait=False)
     assert reacted == ["bad", "good"]
-    assert executor.store.redis.xpending(keys.feed(), GROUP)["pending"] == 0  # the batch acknowledged whole
+    assert executor.store.redis.xpending(keys.feed(""), GROUP)["pending"] == 0  # the batch acknowledged whole
 
 
 def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,7 +159,7 @@ def test_a_new_consumer_group_reads_what_was_announced_before_it_and_a_rejoin_ke
 ) -> None:
     redis = executor.store.redis
     month_ago = int(time.time() * 1000) - 31 * 86400 * 1000
-    redis.xadd(keys.feed(), {"game": "forgotten"}, id=f"{month_ago}-0")  # older than any notification is remembered
+    redis.xadd(keys.feed(""), {"game": "forgotten"}, id=f"{month_ago}-0")  # older than any notification is remembered
     started_game(executor, "early")  # announced before any reactor ran
     first = Reactor(executor)
     reacted = noted(first, monkeypatch)

@@ -196,7 +196,7 @@ def test_a_game_ended_within_the_first_second_of_a_fresh_store_still_notifies_it
     """The game is over before any reactor has joined the feed: the reactors' group reads the feed
     from its beginning, so the end is announced to them all the same."""
     redis = executor.store.redis
-    assert not redis.exists(keys.feed())  # a fresh store
+    assert not redis.exists(keys.feed(""))  # a fresh store
     ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
     hook = Webhooks(redis).add(ann.id, "ok", f"{receiver}/ok", "s" * 64)
     executor.store.games.create("quick", "taki", {}, 2)

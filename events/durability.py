@@ -1,0 +1,44 @@
+"""How sure an append is before it is acknowledged. Redis replicates asynchronously: a master
+that dies right after answering may take its latest writes with it when a replica takes over. With
+`replicas` set, an append is acknowledged only once that many replicas hold it (Redis's WAIT, sent
+on the connection that wrote it, to the master of the game's slot)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+from redis.client import Pipeline
+from redis.cluster import RedisCluster
+
+
+@dataclass(frozen=True)
+class Durability:
+    replicas: int = 0  # replicas that must hold an append before it is acknowledged (0: none)
+    timeout_ms: int = 1000  # how long an append waits for them
+
+    def wait(self, pipe: Pipeline, client: redis.Redis, key: str) -> bool:
+        """Queue on `pipe`, after the write to `key`, the wait for the replicas; whether one is queued."""
+        if not self.replicas:
+            return False
+        if isinstance(client, RedisCluster):
+            pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=client.get_node_from_key(key))
+        else:
+            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+        return True
+
+    def check(self, acknowledged: int, version: int) -> None:
+        """Raise NotReplicated if fewer replicas than asked acknowledged the append."""
+        if acknowledged < self.replicas:
+            raise NotReplicated(version, acknowledged, self.replicas)
+
+
+class NotReplicated(Exception):
+    """An append the master holds but too few replicas acknowledged in time: it stands unless the
+    master is lost before it replicates. A retry with the same idempotency key tells."""
+
+    def __init__(self, version: int, acknowledged: int, wanted: int) -> None:
+        super().__init__(f"The move was written (version {version}) but only {acknowledged} of the {wanted} replicas "
+                         "it must reach confirmed it in time; it may yet be lost. Send it again with the same "
+                         "Idempotency-Key to learn whether it stands.")
+        self.version = version

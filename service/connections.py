@@ -1,0 +1,44 @@
+"""The connections to the store and to the queues, as the settings name them: one Redis server,
+or a Redis Cluster (MEEPLE_REDIS_CLUSTER) for the store with the queues on a server of their own
+(MEEPLE_QUEUE_URL), since RQ keeps keys no cluster can serve together."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import redis
+from redis.cluster import RedisCluster
+
+from events.durability import Durability
+from events.shards import Shards
+from events.store import EventStore
+from service.config import Config
+
+
+def store_client(config: Config, connections: int | None = None, **options: Any) -> redis.Redis:
+    """A client of the store: `connections` at most per server, a request waiting up to 10 s for
+    one to come free (None: as many as asked for). A cluster's client is used as a server's is:
+    it answers the same commands, sending each to the master of its key's slot."""
+    assert config.redis_url is not None, "the store's URL is set before connecting"
+    if connections is not None:
+        options |= {"max_connections": connections, "connection_pool_class": redis.BlockingConnectionPool,
+                    "timeout": 10}
+    if config.redis_cluster:
+        return cast(redis.Redis, RedisCluster.from_url(config.redis_url, **options))
+    if connections is not None:
+        options.pop("connection_pool_class")
+        return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            config.redis_url, health_check_interval=30, **options))
+    return redis.Redis.from_url(config.redis_url, health_check_interval=30, **options)
+
+
+def event_store(config: Config, client: redis.Redis, waiting: redis.Redis | None = None) -> EventStore:
+    """The event store on `client`, laid out for a cluster or a server as the settings say."""
+    return EventStore(client, waiting, shards=Shards.cluster() if config.redis_cluster else Shards.single(),
+                      durability=Durability(config.append_replicas, config.append_wait_ms))
+
+
+def queue_client(config: Config) -> redis.Redis:
+    """A client of the Redis server that holds the queues."""
+    assert config.queue_url is not None, "the queues' URL is set before connecting"
+    return redis.Redis.from_url(config.queue_url)
