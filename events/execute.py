@@ -33,29 +33,43 @@ class Loaded:
     version: int
 
 
+@dataclass(frozen=True, slots=True)
+class Cached:
+    """A game's state at `version`, whose last event the command `command_id` appended (None at 0)."""
+
+    version: int
+    command_id: str | None
+    state: Any
+
+
 class StateCache:
     """The latest state of recently used games, by id: a cache, never the truth. A load reads
-    only the events appended since the cached version."""
+    only the events appended since the cached version, once the store shows that version's
+    event as the one the cached state was folded from."""
 
     def __init__(self, capacity: int = 2048) -> None:
         self.capacity = capacity
-        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._states: OrderedDict[str, Cached] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
+    def get(self, game_id: str) -> Cached | None:
         with self._lock:
             if game_id in self._states:
                 self._states.move_to_end(game_id)
             return self._states.get(game_id)
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
+    def put(self, game_id: str, cached: Cached) -> None:
         with self._lock:
-            cached = self._states.get(game_id)
-            if cached is None or cached[0] < version:
-                self._states[game_id] = (version, state)
+            held = self._states.get(game_id)
+            if held is None or held.version < cached.version:
+                self._states[game_id] = cached
                 self._states.move_to_end(game_id)
             while len(self._states) > self.capacity:
                 self._states.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._states.pop(game_id, None)
 
 
 class Executor:
@@ -73,27 +87,33 @@ class Executor:
         else the nearest snapshot, or else the start, then the events since."""
         cached = self.cache.get(game_id) if version is None else None
         if cached is not None:
-            record, newer = self.store.streams.since(game_id, cached[0])  # one round trip
-            if cached[0] <= record.version:  # else the store lost writes this process saw: rebuild
-                return self._fold(record, *cached, newer, remember=True)
+            record, command_id, newer = self.store.streams.since(game_id, cached.version)  # one round trip
+            if command_id == cached.command_id:
+                return self._fold(record, cached.version, cached.state, newer, remember=True)
+            self.cache.drop(game_id)  # the store lost writes this process saw (a failover without them): rebuild
         record = self.store.games.get(game_id)
         game = GAMES[record.game]
         target = record.version if version is None else min(version, record.version)
         at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
         if snapshot := self.snapshots.nearest(game_id, target, type(state)):
             at, state = snapshot
-        return self._fold(record, at, state, self.store.streams.read(game_id, after=at, limit=target - at), remember=version is None)
+        envelopes = self.store.streams.read(game_id, after=max(at - 1, 0), limit=target - max(at - 1, 0))
+        if at:  # the snapshot's own version, read for the command that ends there
+            return self._fold(record, at, state, envelopes[1:], remember=version is None, command_id=envelopes[0].command_id)
+        return self._fold(record, at, state, envelopes, remember=version is None)
 
-    def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool) -> Loaded:
-        """The game from `state` at version `at` on through `envelopes`, saving snapshots on the way."""
+    def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool,
+              command_id: str | None = None) -> Loaded:
+        """The game from `state` at version `at` (ended by the command `command_id`) on through
+        `envelopes`, saving snapshots on the way."""
         game = GAMES[record.game]
         for envelope in envelopes:
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
-            at = envelope.version
+            at, command_id = envelope.version, envelope.command_id
             if at % SNAPSHOT_EVERY == 0:
                 self.snapshots.save(record.id, at, state)
         if remember:
-            self.cache.put(record.id, at, state)
+            self.cache.put(record.id, Cached(at, command_id, state))
         return Loaded(record, game, state, at)
 
     def execute(
@@ -174,5 +194,5 @@ class Executor:
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:
-            self.cache.put(loaded.record.id, appended.version, state)
+            self.cache.put(loaded.record.id, Cached(appended.version, appended.events[-1].command_id, state))
         return appended

@@ -60,17 +60,19 @@ class Streams:
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
         return _envelopes(game_id, cast(_Entries, entries))
 
-    def since(self, game_id: str, after: int) -> tuple[GameRecord, list[Envelope]]:
-        """The game's record and its events after version `after` up to the record's version, in
-        one round trip; raises GameNotFound."""
+    def since(self, game_id: str, after: int) -> tuple[GameRecord, str | None, list[Envelope]]:
+        """The game's record, the command that appended its event at version `after` (None at 0,
+        or if the stream no longer holds that version), and its events after `after` up to the
+        record's version, in one round trip; raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
         records.ask(pipe, game_id)
-        pipe.xrange(keys.stream(game_id), f"{after + 1}-0", "+")
+        pipe.xrange(keys.stream(game_id), f"{max(after, 1)}-0", "+")
         *fields, entries = pipe.execute()
         record = records.parse(game_id, *fields)
-        newer = _envelopes(game_id, entries)
+        read = _envelopes(game_id, entries)
+        command_id = read[0].command_id if after and read and read[0].version == after else None
         # an append between reading the record and the stream waits for the next load
-        return record, [envelope for envelope in newer if envelope.version <= record.version]
+        return record, command_id, [envelope for envelope in read if after < envelope.version <= record.version]
 
     def wait(self, game_id: str, version: int, timeout_ms: int) -> bool:
         """Block until the game passes `version` (True) or `timeout_ms` goes by (False)."""

@@ -8,6 +8,8 @@ from domain.core.errors import RuleViolation
 from domain.core.rng import SeededRng
 from domain.taki import TAKI
 from domain.taki.commands import Draw
+from domain.taki.rules import legal_commands
+from events import keys
 from events.envelope import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
@@ -79,3 +81,21 @@ def test_the_state_at_any_past_version(executor: Executor, store: EventStore) ->
         expected = TAKI.replay(executor.load(game).state.options, 2, [
             TAKI.events.decode(e.type, e.schema_version, e.payload) for e in events[:version]])
         assert executor.load(game, version).state == expected
+
+
+def test_a_state_cached_from_writes_the_store_lost_is_not_used_again(executor: Executor) -> None:
+    """A failover without a replica wait can lose the latest appends; the game then goes on from
+    the version before them with other moves, which the process's cached state must not hide."""
+    game = started_game(executor)
+    before = executor.load(game)
+    redis, stream = executor.store.redis, keys.stream(game)
+    kept = redis.xrange(stream)  # what the replica that takes over holds
+    moves = [command for command in legal_commands(before.state, 1) if not isinstance(command, Draw)]
+    executor.execute(game, Draw(1), actor="seat:1", expected_version=before.version)  # lost with the master
+    lost = executor.load(game)
+    redis.delete(stream)
+    for entry_id, fields in kept:
+        redis.xadd(stream, fields, id=entry_id)
+    redis.hset(keys.meta(game), "version", before.version)
+    Executor(executor.store).execute(game, moves[0], actor="seat:1", expected_version=before.version)  # elsewhere
+    assert executor.load(game).state == Executor(executor.store).load(game).state != lost.state

@@ -97,8 +97,9 @@ def test_each_append_tells_the_feed_which_game_changed(store: EventStore) -> Non
 def test_the_record_and_the_newer_events_come_together(store: EventStore) -> None:
     game = new_game(store)
     store.streams.append(game, 0, events("a", "b", "c"), command_id="c", actor="system")
-    record, newer = store.streams.since(game, 1)
-    assert record.version == 3 and [e.version for e in newer] == [2, 3]
+    record, command_id, newer = store.streams.since(game, 1)
+    assert record.version == 3 and command_id == "c" and [e.version for e in newer] == [2, 3]
+    assert store.streams.since(game, 0)[1] is None and store.streams.since(game, 4)[1] is None
     with pytest.raises(GameNotFound):
         store.streams.since("nope", 0)
 
