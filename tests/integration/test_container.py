@@ -17,6 +17,7 @@ from typing import Any
 import psutil  # type: ignore[import-untyped]  # it ships no type information
 import pytest
 import requests
+import yaml
 
 from bench.server import free_port
 from tests.integration.conftest import wait_until_healthy
@@ -109,3 +110,15 @@ def test_the_stop_signal_reaches_meeple_itself() -> None:
     assert json.loads(last("ENTRYPOINT")) == ["/usr/bin/tini", "--"]
     assert json.loads(last("CMD"))[:2] == ["meeple", "serve"]
     assert last("STOPSIGNAL") == "SIGTERM"
+
+
+def test_the_compose_files_cluster_profile_runs_meeple_on_a_cluster_with_queues_apart() -> None:
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    nodes = [name for name, service in services.items() if "--cluster-enabled yes" in " ".join(service.get("command", []))]
+    assert len(nodes) == 6 and all(services[name]["profiles"] == ["cluster"] for name in nodes)
+    assert "--cluster-replicas 1" in " ".join(services["cluster-create"]["command"])
+    for name in ("cluster-api", "cluster-worker"):
+        settings = services[name]["environment"]
+        assert settings["MEEPLE_REDIS_CLUSTER"] == "1" and settings["MEEPLE_REDIS_URL"].startswith("redis://node-")
+        assert settings["MEEPLE_QUEUE_URL"] == "redis://cluster-queues:6379/0"
+    assert all(services[name]["healthcheck"] == {"disable": True} for name in ("worker", "cluster-worker"))
