@@ -163,13 +163,17 @@ def openapi(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    try:
+        settings = Config.from_env()
+    except ValueError as error:  # a setting that cannot be read, or settings that do not go together
+        raise SystemExit(f"meeple: {error}") from None
     parser = argparse.ArgumentParser(prog="meeple", description="Meeple, an event-sourced game server.")
     commands = parser.add_subparsers(dest="command", required=True)
     serve_parser = commands.add_parser("serve", help="serve the HTTP API (and the embedded store when needed)")
     serve_parser.add_argument("--host", default="127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--workers", type=int, default=int(os.environ.get("MEEPLE_WORKERS", 2)))
-    serve_parser.add_argument("--connections", type=int, default=Config.from_env().connections,
+    serve_parser.add_argument("--connections", type=int, default=settings.connections,
                               help="open connections per process, event streams included")
     serve_parser.add_argument("--data-dir", help="the embedded store's folder (default ./var)")
     serve_parser.add_argument("--access-log", action="store_true", help="log every request to stdout")

@@ -18,6 +18,8 @@ from bench.server import free_port
 from service.cli import WORKER_NICENESS
 from tests.integration.conftest import wait_until_healthy
 
+ROOT = Path(__file__).parents[2]
+
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 
@@ -29,7 +31,7 @@ def start(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     with log.open("ab") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data), *options],
-            cwd=Path(__file__).parents[2], env=env, stdout=output, stderr=subprocess.STDOUT,
+            cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     wait_until_healthy(url, process, log)
@@ -95,3 +97,18 @@ def test_serve_starts_without_warnings(tmp_path: Path) -> None:
         process.wait(timeout=20)
     log = (tmp_path / "serve.log").read_text()
     assert "Booting worker" in log and "Warning" not in log, log
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ({"MEEPLE_REDIS_CLUSTER": "1", "MEEPLE_REDIS_URL": "redis://127.0.0.1:7000"}, "MEEPLE_QUEUE_URL"),
+    ({"MEEPLE_REDIS_CLUSTER": "1"}, "MEEPLE_REDIS_URL"),
+    ({"MEEPLE_RATE_PER_TOKEN": "often"}, "requests/seconds"),
+])
+@pytest.mark.parametrize("command", ["serve", "worker"])
+def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: str, settings: dict[str, str],
+                                                                     said: str) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")} | settings
+    done = subprocess.run([sys.executable, "-m", "service.cli", command], env=env, capture_output=True, text=True,
+                          timeout=30, cwd=ROOT)
+    assert done.returncode == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
+    assert "Traceback" not in done.stderr
