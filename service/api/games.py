@@ -3,6 +3,7 @@ rematches."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -17,6 +18,7 @@ from marshmallow import ValidationError
 from domain import GAMES
 from domain.bahama_taxi import board
 from domain.core.game import Budget
+from events.durability import NotReplicated
 from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
@@ -128,7 +130,7 @@ def _open_game(game_id: str, game: str, options: dict[str, Any], seats: int, *, 
     for seat, level, budget in bots:
         seated = store.seats.claim(game_id, seat, f"{level} bot", None, bot=level, budget=budget)
         if seated.taken == seated.seats:
-            executor().start(game_id)
+            _start(game_id)
 
 
 def _invite(game_id: str, reserved: Mapping[int, str]) -> None:
@@ -206,8 +208,16 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     if holder is not None and not bot:
         players().joined(holder.id, game_id)
     if seated.taken == seated.seats:
-        executor().start(game_id)
+        _start(game_id)
     return {"game_id": game_id, "seat": seated.seat, "token": token}, 201
+
+
+def _start(game_id: str) -> None:
+    """Start the game whose last seat was just taken. The seat is taken whatever becomes of the
+    opening: if no replica confirms it in time and a failover loses it, the reactor's sweep starts
+    the game again."""
+    with contextlib.suppress(NotReplicated):
+        executor().start(game_id)
 
 
 @bp.post("/games/<game:game_id>/leave")
