@@ -21,7 +21,7 @@ from events import keys
 from events.shards import Shards
 
 LENGTH = 100_000  # announcements kept per shard, about
-POLL_MS = 50  # how often a cluster's shards are read while waiting
+POLL_MS = 100  # how often a cluster's shards are read while waiting
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 _Answer = list[tuple[bytes, _Entries]]
