@@ -1,15 +1,13 @@
 """How sure an append is before it is acknowledged. Redis replicates asynchronously: a master
 that dies right after answering may take its latest writes with it when a replica takes over. With
-`replicas` set, an append is acknowledged only once that many replicas hold it (Redis's WAIT, sent
-on the connection that wrote it, to the master of the game's slot)."""
+`replicas` set, an append is acknowledged only once that many replicas hold it in memory (Redis's
+WAIT, sent on the connection that wrote it: see events.slots)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import redis
 from redis.client import Pipeline
-from redis.cluster import RedisCluster
 
 
 @dataclass(frozen=True)
@@ -17,14 +15,11 @@ class Durability:
     replicas: int = 0  # replicas that must hold an append before it is acknowledged (0: none)
     timeout_ms: int = 1000  # how long an append waits for them
 
-    def wait(self, pipe: Pipeline, client: redis.Redis, key: str) -> bool:
-        """Queue on `pipe`, after the write to `key`, the wait for the replicas; whether one is queued."""
+    def wait(self, pipe: Pipeline) -> bool:
+        """Queue on `pipe`, after a write, the wait for the replicas to hold it; whether one is queued."""
         if not self.replicas:
             return False
-        if isinstance(client, RedisCluster):
-            pipe.execute_command("WAIT", self.replicas, self.timeout_ms, target_nodes=client.get_node_from_key(key))
-        else:
-            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+        pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
         return True
 
     def check(self, acknowledged: int, version: int) -> None:
@@ -39,6 +34,6 @@ class NotReplicated(Exception):
 
     def __init__(self, version: int, acknowledged: int, wanted: int) -> None:
         super().__init__(f"The move was written (version {version}) but only {acknowledged} of the {wanted} replicas "
-                         "it must reach confirmed it in time; it may yet be lost. Send it again with the same "
-                         "Idempotency-Key to learn whether it stands.")
+                         "it must reach confirmed it in time; it may yet be lost. Read the game, or send the move "
+                         "again with the same Idempotency-Key to learn whether it stands.")
         self.version = version

@@ -89,7 +89,7 @@ class Executor:
         if cached is not None:
             record, command_id, newer = self.store.streams.since(game_id, cached.version)  # one round trip
             if command_id == cached.command_id:
-                return self._fold(record, cached.version, cached.state, newer, remember=True)
+                return self._fold(record, cached.version, cached.state, newer, remember=True, command_id=command_id)
             self.cache.drop(game_id)  # the store lost writes this process saw (a failover without them): rebuild
         record = self.store.games.get(game_id)
         game = GAMES[record.game]

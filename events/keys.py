@@ -76,7 +76,7 @@ def player_token(digest: str) -> str:
 
 def player_tokens() -> str:
     """Hash: SHA-256 of a player token → player id, as stores kept them before `player_token`
-    (moved from there once, by PlayerStore.move_tokens)."""
+    (each moved from there when it is next used: events.seats.player_of_token)."""
     return f"{PREFIX}:player-tokens"
 
 

@@ -110,8 +110,9 @@ class GameRecords:
         """Delete a game that never started and that nobody was told of (a rematch made in a race
         another one won): its record and its place in the indexes."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id),
-                    keys.tokens(game_id), keys.reservations(game_id))
+        for key in (keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id),
+                    keys.tokens(game_id), keys.reservations(game_id)):
+            pipe.delete(key)  # one at a time: a cluster's pipeline sends no DEL of several keys
         shard = self.shards.of(game_id)
         pipe.zrem(keys.game_index(shard), game_id)
         for status in Lifecycle:

@@ -24,6 +24,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def player_of_token(client: redis.Redis, digest: str) -> str | None:
+    """The id of the registered player whose token has this SHA-256, if any. A token still in
+    the one hash older stores kept them in is moved to its own key as it is found."""
+    player_id = cast(bytes | None, client.get(keys.player_token(digest)))
+    if player_id is None and (player_id := cast(bytes | None, client.hget(keys.player_tokens(), digest))):
+        client.set(keys.player_token(digest), player_id, nx=True)
+        client.hdel(keys.player_tokens(), digest)
+    return None if player_id is None else player_id.decode()
+
+
 @dataclass(frozen=True, slots=True)
 class Seated:
     seat: int
@@ -94,8 +104,8 @@ class Seats:
         digest = hash_token(token)
         if digest in record.token_seats:
             return record.token_seats[digest]
-        player_id = cast(bytes | None, self.redis.get(keys.player_token(digest)))
-        return None if player_id is None else record.seat_of(player_id.decode())
+        player_id = player_of_token(self.redis, digest)
+        return None if player_id is None else record.seat_of(player_id)
 
 
 def _seat_keys(game_id: str) -> list[str]:

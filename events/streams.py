@@ -4,12 +4,15 @@ idempotency key), read by version, and waited on for what comes next."""
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
+from redis.client import Pipeline
+from redis.cluster import RedisCluster
 
-from events import clock, keys, records, scripts
+from events import clock, keys, records, scripts, slots
 from events.durability import Durability
 from events.envelope import (
     OPENING_ACTORS,
@@ -23,6 +26,7 @@ from events.envelope import (
 )
 from events.records import GameRecords
 
+log = logging.getLogger("meeple.store")
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
@@ -61,8 +65,8 @@ class Streams:
         return _envelopes(game_id, cast(_Entries, entries))
 
     def since(self, game_id: str, after: int) -> tuple[GameRecord, str | None, list[Envelope]]:
-        """The game's record, the command that appended its event at version `after` (None at 0,
-        or if the stream no longer holds that version), and its events after `after` up to the
+        """The game's record, the command that appended its event at version `after` (None at 0;
+        '' if the stream no longer holds that version), and its events after `after` up to the
         record's version, in one round trip; raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
         records.ask(pipe, game_id)
@@ -70,7 +74,9 @@ class Streams:
         *fields, entries = pipe.execute()
         record = records.parse(game_id, *fields)
         read = _envelopes(game_id, entries)
-        command_id = read[0].command_id if after and read and read[0].version == after else None
+        command_id: str | None = None
+        if after:
+            command_id = read[0].command_id if read and read[0].version == after else ""
         # an append between reading the record and the stream waits for the next load
         return record, command_id, [envelope for envelope in read if after < envelope.version <= record.version]
 
@@ -135,33 +141,48 @@ class Streams:
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
-                             now: int, loaded: bool = False) -> list[bytes]:
+                             now: int, script_reloaded: bool = False) -> list[bytes]:
         """Run the append script, wait for the replicas if the store's durability asks it, and
-        tell the feed that the game may have changed, in one round trip; an `opening` append (the
-        first, which starts the game with that status) also files the game under it. The feed and
-        the indexes live in no game's slot, so the script cannot write them: they are written even
-        when the append writes nothing, which costs the feed's consumers a needless look, and
-        leaves the indexes right (a first append fails only because another one came first)."""
-        pipe = self.redis.pipeline(transaction=False)
-        # EVALSHA by name: a cluster's pipeline refuses the method, though it routes the command
-        pipe.execute_command("EVALSHA", self._append.sha, len(script_keys), *script_keys, *args)
-        waits = self.durability.wait(pipe, self.redis, script_keys[0])
-        self.games.feed.announce(pipe, game_id)
-        if opening is not None:
-            self.games.file(pipe, game_id, Lifecycle.WAITING, opening, now)
-        try:
-            replies = pipe.execute()
-        except redis.exceptions.NoScriptError:
-            if loaded:
-                raise
+        tell the feed that the game may have changed; an `opening` append (the first, which starts
+        the game with that status) also files the game under it. The feed and the indexes live in
+        no game's slot, so the script cannot write them: on one server they go in the append's
+        round trip, on a cluster in one after it. They are written even when the append writes
+        nothing, which costs the feed's consumers a needless look, and leaves the indexes right (a
+        first append fails only because another one came first); if they cannot be written at
+        all, the reactors' sweep makes up for them."""
+        clustered = isinstance(self.redis, RedisCluster)
+        told = self.redis.pipeline(transaction=False)
+        waits = False
+
+        def queue(pipe: Pipeline) -> None:
+            nonlocal waits
+            pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
+            waits = self.durability.wait(pipe)
+            self._announce(told if clustered else pipe, game_id, opening, now)
+
+        replies = slots.run(self.redis, script_keys[0], queue)
+        if clustered:
+            try:
+                told.execute(raise_on_error=False)
+            except slots.AWAY as error:
+                log.warning("the feed was not told of an append to %s: %s", game_id, error)
+        if isinstance(replies[0], redis.exceptions.NoScriptError) and not script_reloaded:
             # a server that does not hold the script yet (new, or a replica just promoted): the
             # announcement went out with nothing appended, so all of it is sent again
             self.redis.script_load(self._append.script)
-            return self._append_and_announce(script_keys, args, game_id, opening, now, loaded=True)
+            return self._append_and_announce(script_keys, args, game_id, opening, now, script_reloaded=True)
+        for reply in replies[:2 if waits else 1]:
+            if isinstance(reply, Exception):
+                raise reply
         answer = cast(list[bytes], replies[0])
         if waits and answer[0] == b"ok":
             self.durability.check(int(replies[1]), int(answer[1]))
         return answer
+
+    def _announce(self, pipe: Pipeline, game_id: str, opening: Lifecycle | None, now: int) -> None:
+        self.games.feed.announce(pipe, game_id)
+        if opening is not None:
+            self.games.file(pipe, game_id, Lifecycle.WAITING, opening, now)
 
     def remembered(self, game_id: str, key: str, fingerprint: str) -> Appended | None:
         """The earlier answer to a command sent with this idempotency key, if any."""
@@ -175,13 +196,19 @@ class Streams:
         earlier_fingerprint, first, last = stored.rsplit("|", 2)
         if earlier_fingerprint != fingerprint:
             raise IdempotencyKeyReused()
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
-        pipe.hget(keys.meta(game_id), "status")
-        if self.durability.replicas:
-            pipe.set(keys.idempotency(game_id, key), stored, keepttl=True, xx=True)
-            self.durability.wait(pipe, self.redis, keys.meta(game_id))
-        entries, status, *confirmed = pipe.execute()
+
+        def queue(pipe: Pipeline) -> None:
+            pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
+            pipe.hget(keys.meta(game_id), "status")
+            if self.durability.replicas:
+                pipe.set(keys.idempotency(game_id, key), stored, keepttl=True, xx=True)
+                self.durability.wait(pipe)
+
+        replies = slots.run(self.redis, keys.meta(game_id), queue)
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        entries, status, *confirmed = replies
         if confirmed:
             self.durability.check(int(confirmed[1]), int(last))
         earlier = tuple(_envelopes(game_id, entries))

@@ -10,7 +10,7 @@ from typing import cast
 import redis
 
 from events import keys
-from events.seats import hash_token
+from events.seats import hash_token, player_of_token
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,26 +32,9 @@ class PlayerStore:
         self.redis.set(keys.player_token(digest), player_id)
         return Player(player_id, name, now)
 
-    def move_tokens(self) -> None:
-        """Move the players' tokens out of the one hash older stores kept them in, each to a key
-        of its own (which spreads them over a cluster's slots)."""
-        cursor = 0
-        while True:
-            cursor, entries = cast(tuple[int, dict[bytes, bytes]], self.redis.hscan(keys.player_tokens(), cursor, count=1000))
-            if entries:
-                pipe = self.redis.pipeline(transaction=False)
-                for digest, player_id in entries.items():
-                    pipe.set(keys.player_token(digest.decode()), player_id, nx=True)
-                pipe.execute()
-            if cursor == 0:
-                break
-        self.redis.delete(keys.player_tokens())
-
     def by_token(self, token: str) -> Player | None:
-        player_id = cast(bytes | None, self.redis.get(keys.player_token(hash_token(token))))
-        if player_id is None:
-            return None
-        return self.get(player_id.decode())
+        player_id = player_of_token(self.redis, hash_token(token))
+        return None if player_id is None else self.get(player_id)
 
     def get(self, player_id: str) -> Player | None:
         fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id)))

@@ -57,8 +57,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
     store = connections.event_store(config, client, waiting)
     app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
-    accounts = app.extensions["meeple.players"] = PlayerStore(client)
-    accounts.move_tokens()
+    app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client)
     app.extensions["meeple.tickets"] = StreamTickets(client)
     # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line

@@ -41,7 +41,7 @@ def origins(text: str) -> tuple[str, ...]:
 class Config:
     redis_url: str | None = None  # None: `meeple serve` starts the embedded store
     redis_cluster: bool = False  # the store is a Redis Cluster, redis_url any of its nodes
-    queue_url: str | None = None  # the Redis server of the queues (None: the store's, unless a cluster)
+    queue_url: str | None = None  # the Redis server of the queues (None: the store's; see queues_url)
     append_replicas: int = 0  # replicas that must hold an append before it is acknowledged
     append_wait_ms: int = 1000  # how long an append waits for them
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
@@ -61,12 +61,17 @@ class Config:
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
 
     def __post_init__(self) -> None:
-        if self.queue_url is None and self.redis_url is not None and not self.redis_cluster:
-            object.__setattr__(self, "queue_url", self.redis_url)
         if self.redis_cluster and self.redis_url is None:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_REDIS_URL: the address of any node of the cluster")
         if self.redis_cluster and self.queue_url is None:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_QUEUE_URL: a Redis server (not a cluster) for the queues")
+        if self.append_replicas < 0 or self.append_wait_ms < 1:
+            raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
+
+    @property
+    def queues_url(self) -> str | None:
+        """The Redis server of the queues: MEEPLE_QUEUE_URL, or else the store's, when that is one server."""
+        return self.queue_url or (None if self.redis_cluster else self.redis_url)
 
     @classmethod
     def from_env(cls) -> Config:

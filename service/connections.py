@@ -40,5 +40,5 @@ def event_store(config: Config, client: redis.Redis, waiting: redis.Redis | None
 
 def queue_client(config: Config) -> redis.Redis:
     """A client of the Redis server that holds the queues."""
-    assert config.queue_url is not None, "the queues' URL is set before connecting"
-    return redis.Redis.from_url(config.queue_url)
+    assert config.queues_url is not None, "the queues' URL is set before connecting"
+    return redis.Redis.from_url(config.queues_url)

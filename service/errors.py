@@ -7,11 +7,9 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
-import redis
 from flask import Response, g, has_request_context
 from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
-from redis.exceptions import ClusterError, RedisClusterException, TryAgainError
 from werkzeug.exceptions import HTTPException
 
 from domain.core.errors import RuleViolation
@@ -25,6 +23,7 @@ from events.envelope import (
     SeatUnavailable,
     VersionConflict,
 )
+from events.slots import AWAY
 from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
@@ -97,8 +96,7 @@ def handle_error(error: Exception) -> Response:
         case NotReplicated():
             log.error("append unconfirmed: %s", error)
             return problem(503, "append_unconfirmed", str(error), version=error.version)
-        case redis.ConnectionError() | redis.TimeoutError() | ClusterError() | RedisClusterException() | TryAgainError():
-            # a cluster between a master's loss and its replica's promotion answers the same way
+        case _ if isinstance(error, AWAY):  # away, or a cluster between a master's loss and its replica's promotion
             log.error("store unavailable: %s", error)
             return problem(503, "store_unavailable", "The game store cannot be reached; try again shortly.")
         case HTTPException():

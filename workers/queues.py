@@ -21,8 +21,8 @@ from events.store import EventStore
 
 MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
 
-_executors: dict[int, Executor] = {}
-_stores: list[EventStore] = []  # the store this process's jobs act on, once named by use_store
+_executors: dict[int, Executor] = {}  # by the id of the connection to the store they work on
+_named: Executor | None = None  # over the store use_store named, if it did
 log = logging.getLogger("meeple.worker")
 
 
@@ -42,7 +42,8 @@ def moment(at_ms: int) -> datetime:
 
 def use_store(store: EventStore) -> None:
     """Run this process's jobs against `store`, which keeps the games apart from the queues."""
-    _stores[:] = [store]
+    global _named
+    _named = Executor(store)
 
 
 def job_connection() -> redis.Redis:
@@ -54,16 +55,13 @@ def job_connection() -> redis.Redis:
 
 def job_executor() -> Executor:
     """The executor over the store of the running job: the one `use_store` named, or else the
-    Redis server of the job's own queue (one per connection)."""
-    if _stores:
-        store = _stores[0]
-        key = id(store)
-    else:
-        connection = job_connection()
-        key = id(connection)
-    if key not in _executors:
-        _executors[key] = Executor(store if _stores else EventStore(connection))
-    return _executors[key]
+    Redis server of the job's own queue."""
+    if _named is not None:
+        return _named
+    connection = job_connection()
+    if id(connection) not in _executors:
+        _executors[id(connection)] = Executor(EventStore(connection))
+    return _executors[id(connection)]
 
 
 class _Worker(Worker):

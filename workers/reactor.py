@@ -25,6 +25,7 @@ from domain.core.game import GameStatus
 from events.envelope import Lifecycle
 from events.execute import Executor, Loaded
 from events.feed import GroupLost
+from events.slots import AWAY
 from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
@@ -205,7 +206,7 @@ class Reactor:
         for game_id in dict.fromkeys(game_id for _, game_id in announced):  # each game once
             try:
                 self.react(game_id)
-            except redis.ConnectionError:
+            except AWAY:
                 raise
             except Exception:  # one bad game holds up none of the others in the batch
                 log.exception("reaction failed", extra={"game_id": game_id})
@@ -215,7 +216,7 @@ class Reactor:
         """What `work` returns, or `failed` if it raised."""
         try:
             return work()
-        except redis.ConnectionError as error:
+        except AWAY as error:
             log.warning("store unreachable, retrying: %s", error)
             time.sleep(1)
         except Exception:  # the loop outlives any one bad game

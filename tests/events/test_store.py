@@ -10,7 +10,7 @@ import redis
 
 from events import keys
 from events.envelope import GameNotFound, IdempotencyKeyReused, Lifecycle, NewEvent, SeatUnavailable, VersionConflict
-from events.seats import hash_token
+from events.seats import hash_token, player_of_token
 from events.store import EventStore
 
 
@@ -99,7 +99,7 @@ def test_the_record_and_the_newer_events_come_together(store: EventStore) -> Non
     store.streams.append(game, 0, events("a", "b", "c"), command_id="c", actor="system")
     record, command_id, newer = store.streams.since(game, 1)
     assert record.version == 3 and command_id == "c" and [e.version for e in newer] == [2, 3]
-    assert store.streams.since(game, 0)[1] is None and store.streams.since(game, 4)[1] is None
+    assert store.streams.since(game, 0)[1] is None and store.streams.since(game, 4)[1] == ""  # none yet, and none there
     with pytest.raises(GameNotFound):
         store.streams.since("nope", 0)
 
@@ -219,3 +219,12 @@ def test_racing_appends_at_one_version_let_exactly_one_win(real_redis: redis.Red
         thread.join()
     assert sorted(outcomes) == ["conflict"] * 19 + ["won"]
     assert [e.version for e in store.streams.read(game)] == [1]
+
+
+def test_a_player_token_kept_as_older_stores_kept_it_is_found_and_moved(store: EventStore) -> None:
+    store.redis.hset(keys.player_tokens(), hash_token("old-token"), "p-ann")
+    assert player_of_token(store.redis, hash_token("old-token")) == "p-ann"
+    assert store.redis.get(keys.player_token(hash_token("old-token"))) == b"p-ann"
+    assert not store.redis.hexists(keys.player_tokens(), hash_token("old-token"))
+    assert player_of_token(store.redis, hash_token("old-token")) == "p-ann"
+    assert player_of_token(store.redis, hash_token("no-such-token")) is None

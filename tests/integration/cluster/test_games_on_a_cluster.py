@@ -15,7 +15,10 @@ from redis.cluster import RedisCluster
 
 from bench.local_cluster import LocalCluster
 from events import keys
+from events.envelope import GameNotFound
 from events.shards import Shards
+from service import connections
+from service.config import Config
 from tests import sse
 from tests.integration import test_http_games as on_a_server
 from tests.integration.clients import Client, preferred
@@ -121,3 +124,15 @@ def test_the_store_wide_keys_spread_over_the_masters(client: Client, cluster: Lo
         assert not store.exists(keys.feed("")) and not store.exists(keys.game_index(""))
     finally:
         store.close()
+
+
+def test_the_store_itself_on_the_cluster(cluster: LocalCluster) -> None:
+    """What no HTTP suite reaches: a game discarded (a rematch that lost its race) leaves nothing."""
+    config = Config(redis_url=cluster.url, redis_cluster=True, queue_url="redis://127.0.0.1:1")
+    store = connections.event_store(config, connections.store_client(config))
+    store.games.create("discarded", "taki", {}, 2)
+    store.seats.claim("discarded", 0, "ann", "token-ann")
+    store.games.discard("discarded")
+    with pytest.raises(GameNotFound):
+        store.games.get("discarded")
+    assert all(not store.redis.zscore(keys.game_index(shard), "discarded") for shard in store.shards.names)
