@@ -38,7 +38,7 @@ def lost_answers(base: str, players: list[Player]) -> int:
 def test_a_master_killed_loses_no_acknowledged_move_with_the_replica_wait(tmp_path: Path, replicas: int) -> None:
     with LocalCluster(masters=3, replicas=1) as cluster, EmbeddedRedis(tmp_path / "queues") as queues, \
             serving(tmp_path, cluster_settings(cluster, queues, MEEPLE_SWEEP_SECONDS="1",
-                                               MEEPLE_APPEND_REPLICAS=str(replicas))) as base:
+                                               MEEPLE_APPEND_REPLICAS=str(replicas), MEEPLE_APPEND_WAIT_MS="250")) as base:
         players = [Player(base, "taki", 2, {}) for _ in range(4)] + [Player(base, "bahama_taxi", 2, {"max_rounds": 10})]
         bots = [requests.post(f"{base}/v1/games", timeout=10, json={
             "game": "taki", "seats": 2, "bots": [{"seat": seat, "level": "greedy"} for seat in range(2)]}).json()["id"]
