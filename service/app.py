@@ -41,7 +41,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
         # request waits for one behind others; each open event stream holds one more of its own
         # while it waits for the next event
         client = connections.store_client(config, config.connections)
-        waiting = connections.store_client(config, socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
+        waiting = connections.store_client(config, max_connections=100_000,
+                                           socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
         queues = connections.queue_client(config)
     app = Flask("meeple")
     app.request_class = CappedRequest  # a chunked body over the limit is a 413, as one with a Content-Length is

@@ -134,13 +134,16 @@ class Reactor:
 
     @staticmethod
     def _needs_no_copy(job_id: str, queue: Queue) -> bool:
-        """Whether the job is done, scheduled, or still waiting in `queue`. One that a worker took
+        """Whether the job is scheduled or still waiting in `queue`. One that a worker took
         (started, or dequeued but not started) may belong to a worker that died (kill -9): it is
-        enqueued again, and whichever copy runs second finds its version stale."""
+        enqueued again, and whichever copy runs second finds its version stale. One that finished
+        while the game is still at its version ran before the game got there, or what it did was
+        lost with the store (a failover without a replica wait): it is enqueued again too, and a
+        copy with nothing to do does nothing."""
         job = queue.fetch_job(job_id)
         if job is None:
             return False
-        return job.get_status() in (JobStatus.FINISHED, JobStatus.SCHEDULED) or queue.get_job_position(job) is not None
+        return job.get_status() == JobStatus.SCHEDULED or queue.get_job_position(job) is not None
 
     def sweep(self) -> None:
         """Sweep every game at once."""
