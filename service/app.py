@@ -14,6 +14,7 @@ from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from service import conditional, connections, cors, limits, metrics, observability
+from service.announcements import Announcements
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.players import bp as players
@@ -61,6 +62,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client)
     app.extensions["meeple.tickets"] = StreamTickets(client)
+    app.extensions["meeple.announcements"] = Announcements(store.feed)
     # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line
     observability.install(app, store, queues or client)
     limits.install(app, client, config.rate_per_token, config.rate_per_address)

@@ -14,6 +14,7 @@ from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
+from service.announcements import Announcements
 from service.errors import ApiError
 
 
@@ -46,6 +47,10 @@ def known_game(game_id: str) -> str:
 
 def webhooks() -> Webhooks:
     return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def announcements() -> Announcements:
+    return current_app.extensions["meeple.announcements"]  # type: ignore[no-any-return]
 
 
 def tickets() -> StreamTickets:

@@ -1,6 +1,7 @@
 """Live Server-Sent Events streams: a game's events as the caller may see them, and a
-player's inbox. Each stream waits on the store (a blocking stream read), so an open stream
-costs one connection and no polling.
+player's inbox. A game's stream waits on the store (a blocking stream read), so it costs one
+connection and no polling; the inbox streams wait on the process's one reader of the feed
+(service.announcements).
 
 A browser's EventSource cannot send `Authorization`, so a page first exchanges its token for a
 stream ticket (POST /v1/stream-tickets) and opens `…/stream?ticket=…`. A ticket opens one
@@ -22,7 +23,7 @@ from events.envelope import Lifecycle
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
-from service.api.context import executor, json_body, known_game, players, tickets, visible_version
+from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
 from service.api.players import caller, inbox_entry, inbox_of
 from service.errors import ApiError
 from service.schemas import responses
@@ -108,22 +109,22 @@ def inbox_stream() -> Response:
     """The player's inbox now (an `inbox` message), then a `game` message each time one of
     their games changes whose turn it is or ends."""
     player = auth.stream_player(players(), tickets())
-    position = executor().store.feed.position()
+    position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
                                         current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
 
 
-def _inbox_messages(player_id: str, position: str, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:
+def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:
     yield f"retry: {RECONNECT_MS}\n\n"
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
     while True:
-        position, announced = executor().store.feed.follow(position, heartbeat_ms)
-        if not announced:
+        position, announced = announcements().after(position, heartbeat_ms / 1000)
+        if announced == []:
             yield ": still here\n\n"
             continue
-        mine = set(players().games(player_id))
-        for game_id in dict.fromkeys(game for _, game in announced if game in mine):
+        mine = players().games(player_id)
+        for game_id in dict.fromkeys(mine if announced is None else [game for game in announced if game in mine]):
             entry = inbox_entry(game_id, player_id)
             if shown.get(game_id) != (headline := _headline(entry)):
                 shown[game_id] = headline
