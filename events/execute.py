@@ -35,8 +35,10 @@ class Loaded:
 
 @dataclass(frozen=True, slots=True)
 class Cached:
-    """A game's state at `version`, whose last event the command `command_id` appended (None at 0)."""
+    """A game's record and its state at `version`, whose last event the command `command_id`
+    appended (None at 0)."""
 
+    record: GameRecord
     version: int
     command_id: str | None
     state: Any
@@ -87,7 +89,8 @@ class Executor:
         else the nearest snapshot, or else the start, then the events since."""
         cached = self.cache.get(game_id) if version is None else None
         if cached is not None:
-            record, command_id, newer = self.store.streams.since(game_id, cached.version)  # one round trip
+            started = cached.record if cached.record.status in (Lifecycle.ACTIVE, Lifecycle.FINISHED) else None
+            record, command_id, newer = self.store.streams.since(game_id, cached.version, started)  # one round trip
             if command_id == cached.command_id:
                 return self._fold(record, cached.version, cached.state, newer, remember=True, command_id=command_id)
             self.cache.drop(game_id)  # the store lost writes this process saw (a failover without them): rebuild
@@ -113,7 +116,7 @@ class Executor:
             if at % SNAPSHOT_EVERY == 0:
                 self.snapshots.save(record.id, at, state)
         if remember:
-            self.cache.put(record.id, Cached(at, command_id, state))
+            self.cache.put(record.id, Cached(record, at, command_id, state))
         return Loaded(record, game, state, at)
 
     def execute(
@@ -194,5 +197,5 @@ class Executor:
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:
-            self.cache.put(loaded.record.id, Cached(appended.version, appended.events[-1].command_id, state))
+            self.cache.put(loaded.record.id, Cached(loaded.record, appended.version, appended.events[-1].command_id, state))
         return appended

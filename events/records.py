@@ -215,6 +215,21 @@ class GameRecords:
             position += len(pairs)
 
 
+def ask_progress(pipe: Pipeline, game_id: str) -> None:
+    """Queue on `pipe` the read of what still changes in a started game's record."""
+    pipe.hmget(keys.meta(game_id), "status", "version", "rematch")
+
+
+def progressed(record: GameRecord, answer: list[bytes | None]) -> GameRecord:
+    """A started game's record with what still changes read again (`ask_progress`): its status,
+    version and rematch. Its seats, AIs, tokens and settings are fixed once it starts."""
+    status, version, rematch = answer
+    if status is None or version is None:
+        raise GameNotFound(record.id)
+    return dataclasses.replace(record, status=Lifecycle(status.decode()), version=int(version),
+                               rematch=None if rematch is None else rematch.decode())
+
+
 def ask(pipe: Pipeline, game_id: str) -> None:
     """Queue on `pipe` the PARTS reads that make a game's record."""
     pipe.hgetall(keys.meta(game_id))

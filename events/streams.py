@@ -64,15 +64,19 @@ class Streams:
         entries = self.redis.xrange(keys.stream(game_id), f"{after + 1}-0", "+", count=limit)
         return _envelopes(game_id, cast(_Entries, entries))
 
-    def since(self, game_id: str, after: int) -> tuple[GameRecord, str | None, list[Envelope]]:
+    def since(self, game_id: str, after: int, started: GameRecord | None = None) -> tuple[GameRecord, str | None, list[Envelope]]:
         """The game's record, the command that appended its event at version `after` (None at 0;
         '' if the stream no longer holds that version), and its events after `after` up to the
-        record's version, in one round trip; raises GameNotFound."""
+        record's version, in one round trip; raises GameNotFound. `started` is the game's record as
+        read since it started, of which only what still changes is read again."""
         pipe = self.redis.pipeline(transaction=False)
-        records.ask(pipe, game_id)
+        if started is None:
+            records.ask(pipe, game_id)
+        else:
+            records.ask_progress(pipe, game_id)
         pipe.xrange(keys.stream(game_id), f"{max(after, 1)}-0", "+")
         *fields, entries = pipe.execute()
-        record = records.parse(game_id, *fields)
+        record = records.parse(game_id, *fields) if started is None else records.progressed(started, fields[0])
         read = _envelopes(game_id, entries)
         command_id: str | None = None
         if after:
