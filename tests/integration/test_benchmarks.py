@@ -66,3 +66,18 @@ def test_the_taki_evaluation_fit_prints_every_weight_and_its_log_loss() -> None:
     for name in ("cards", "king", "facing_plus2", "one_card"):
         assert f" {name} " in printed
     assert "log loss on the games held out: fitted" in printed
+
+
+@pytest.mark.redis
+def test_the_cluster_benchmark_prints_every_figure() -> None:
+    printed = run("bench.cluster", "--seconds", "0.5", "--masters", "1", "--runs", "1", "--games", "10",
+                  "--processes", "1", "--threads", "2")
+    for figure in ("appends/s", "keys and writes per master", "through the cluster's client", "unconfirmed"):
+        assert figure in printed
+
+
+def test_the_profile_sums_a_commands_time_by_part() -> None:
+    printed = run("bench.profile", "--games", "1", "--top", "3")
+    for part in ("the rules (domain/)", "Flask and Werkzeug", "waiting on Redis", "all"):
+        assert part in printed
+    assert "the 3 functions with the most time of their own" in printed
