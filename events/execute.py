@@ -25,12 +25,15 @@ RETRIES = 5  # times an unconditional command is decided again after losing a ra
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as of `version`: its record, its rules and its state."""
+    """A game as of `version`: its record, its rules and its state; `command_id` is the command
+    that appended the event at `version` (None at 0), which tells a version from another of the
+    same number after a failover lost the first."""
 
     record: GameRecord
     game: Game  # type: ignore[type-arg]
     state: Any
     version: int
+    command_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,7 @@ class Executor:
                 self.snapshots.save(record.id, at, state)
         if remember:
             self.cache.put(record.id, Cached(record, at, command_id, state))
-        return Loaded(record, game, state, at)
+        return Loaded(record, game, state, at, command_id)
 
     def execute(
         self,

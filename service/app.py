@@ -22,6 +22,7 @@ from service.api.streams import bp as streams
 from service.bodies import CappedRequest
 from service.config import Config
 from service.errors import handle_error
+from service.legal import LegalCommands
 from service.web import bp as web
 
 
@@ -63,6 +64,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple.webhooks"] = Webhooks(client)
     app.extensions["meeple.tickets"] = StreamTickets(client)
     app.extensions["meeple.announcements"] = Announcements(store.feed)
+    app.extensions["meeple.legal"] = LegalCommands()
     # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line
     observability.install(app, store, queues or client)
     limits.install(app, client, config.rate_per_token, config.rate_per_address)

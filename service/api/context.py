@@ -16,6 +16,7 @@ from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from service.announcements import Announcements
 from service.errors import ApiError
+from service.legal import LegalCommands
 
 
 def executor() -> Executor:
@@ -51,6 +52,10 @@ def webhooks() -> Webhooks:
 
 def announcements() -> Announcements:
     return current_app.extensions["meeple.announcements"]  # type: ignore[no-any-return]
+
+
+def legal() -> LegalCommands:
+    return current_app.extensions["meeple.legal"]  # type: ignore[no-any-return]
 
 
 def tickets() -> StreamTickets:

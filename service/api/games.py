@@ -24,10 +24,9 @@ from events.execute import Loaded
 from events.log_file import export_lines
 from players.deadlines import Due, due
 from service import auth, imports
-from service.api.context import executor, json_body, known_game, players, seen_by, visible_version
+from service.api.context import executor, json_body, known_game, legal, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
-from service.schemas.choices import choices
 from service.schemas.common import (
     CreateGameSchema,
     EventsQuerySchema,
@@ -313,17 +312,11 @@ def _deadlines(loaded: Loaded) -> dict[int, Due]:
 @bp.get("/games/<game:game_id>/legal-commands")
 def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Every command the caller's seat may send now, each ready to POST as it is: a list, or with
-    `form=grouped` a tree of choices whose leaves are that list."""
+    `form=grouped` a tree of choices whose leaves are that list (listed once per version: service.legal)."""
     loaded = executor().load(known_game(game_id))
     seat = auth.require_seat(executor().store, loaded.record)
     form = parse(LegalCommandsQuerySchema, {"form": request.args["form"]} if "form" in request.args else {})["form"]
-    commands = []
-    if loaded.version and not loaded.game.status(loaded.state).finished:
-        dump = COMMANDS[loaded.game.name].dump_command
-        commands = [dump(command) for command in loaded.game.legal_commands(loaded.state, seat)]
-    if form == "grouped":
-        return {"version": loaded.version, "choices": choices(commands)}, 200, etag(loaded.version)
-    return {"version": loaded.version, "commands": commands}, 200, etag(loaded.version)
+    return legal().answer(loaded, seat, form), 200, etag(loaded.version)
 
 
 @bp.post("/games/<game:game_id>/commands")
