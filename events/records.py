@@ -161,6 +161,28 @@ class GameRecords:
             filing.execute()
             position += len(ids) - moved
 
+    def refile_finished_since(self, since_ms: int) -> int:
+        """Move every game filed as finished since `since_ms` whose record says otherwise back
+        under its own status, and announce it; how many were. A failover that lost a game's last
+        appends keeps the filing made after them, which lives in another slot: without this, a
+        game whose ending was lost would be in play but never swept. Losses are of the latest
+        writes only, so only recent filings are looked at."""
+        moved = 0
+        for shard in self.shards.names:
+            index = keys.games_with_status(Lifecycle.FINISHED, shard)
+            ids = [raw.decode() for raw in cast(list[bytes], self.redis.zrangebyscore(index, since_ms, "+inf"))]
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hget(keys.meta(game_id), "status")
+            filing = self.redis.pipeline(transaction=False)
+            for game_id, actual in zip(ids, pipe.execute(), strict=True):
+                if actual is not None and actual != Lifecycle.FINISHED.encode():
+                    self.file(filing, game_id, Lifecycle.FINISHED, Lifecycle(actual.decode()), clock.now())
+                    self.feed.announce(filing, game_id)
+                    moved += 1
+            filing.execute()
+        return moved
+
     def build_status_index(self) -> None:
         """File every game under its status, once: for a store written before the status indexes."""
         if self.redis.exists(keys.status_index_built()):

@@ -36,6 +36,7 @@ log = logging.getLogger("meeple.reactor")
 T = TypeVar("T")
 
 GROUP = "reactors"  # the reactors' consumer group on the feed
+LOSSES_SECONDS = 300  # how far back a sweep looks for a game filed as finished that a failover took back
 
 
 class Reactor:
@@ -155,6 +156,7 @@ class Reactor:
         to every game in play, one game a step."""
         store = self.executor.store
         store.games.build_status_index()
+        store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
                 self._guarded(partial(self.executor.start, game_id), failed=None)

@@ -228,3 +228,18 @@ def test_a_player_token_kept_as_older_stores_kept_it_is_found_and_moved(store: E
     assert not store.redis.hexists(keys.player_tokens(), hash_token("old-token"))
     assert player_of_token(store.redis, hash_token("old-token")) == "p-ann"
     assert player_of_token(store.redis, hash_token("no-such-token")) is None
+
+
+def test_a_game_whose_ending_a_failover_lost_is_filed_in_play_again(store: EventStore) -> None:
+    """The game's slot lost its last append (its meta says it is still in play), while the index,
+    in another slot, kept the filing made after it."""
+    lost, over = new_game(store, "lost"), new_game(store, "over")
+    for game in (lost, over):
+        store.streams.append(game, 0, events("a"), command_id="c1", actor="system", status=Lifecycle.ACTIVE)
+        store.streams.append(game, 1, events("b"), command_id="c2", actor="seat:0", status=Lifecycle.FINISHED)
+    store.redis.hset(keys.meta(lost), mapping={"status": "active", "version": 1})
+    position = store.feed.position()
+    assert store.games.refile_finished_since(0) == 1
+    assert [game for game, _ in store.games.indexed(Lifecycle.ACTIVE)] == [lost]
+    assert [game for _, game in store.feed.follow(position, 100)[1]] == [lost]
+    assert store.games.refile_finished_since(0) == 0

@@ -27,8 +27,9 @@ def test_a_padded_import_is_refused_by_its_limit_while_health_answers_at_once(tm
     assert len(body) > 10_000_000
     (tmp_path / "padded.jsonl").write_bytes(body)
     # sent by a process of its own, so that sending 14 MB does not hold up this one's probes
-    post = ("import requests, sys; answer = requests.post(sys.argv[1], data=open(sys.argv[2], 'rb').read(), "
-            "headers={'Content-Type': 'application/x-ndjson'}, timeout=60); print(answer.status_code, answer.text)")
+    post = ("import requests, sys, time; data = open(sys.argv[2], 'rb').read(); started = time.perf_counter(); "
+            "answer = requests.post(sys.argv[1], data=data, headers={'Content-Type': 'application/x-ndjson'}, timeout=60); "
+            "print(time.perf_counter() - started, answer.status_code, answer.text)")
     # one API process, so that the health checks share it with the import
     with serving(tmp_path, {}, "--workers", "1", "--no-worker") as url:
         waits: list[float] = []
@@ -51,7 +52,9 @@ def test_a_padded_import_is_refused_by_its_limit_while_health_answers_at_once(tm
         finally:
             done.set()
             prober.join()
-        status, answer = sent.stdout.split(" ", 1)
+        took, status, answer = sent.stdout.split(" ", 2)
         assert status == "413" and json.loads(answer)["code"] == "log_too_long", sent.stdout + sent.stderr
         assert json.loads(answer)["limit"] == 100_000
-        assert len(waits) >= 3 and max(waits) < 0.1, sorted(waits)[-5:]
+        # a process busy with the import would keep a probe waiting for most of it; other tests'
+        # processes sharing the cores may hold one up for a while, never for half the import
+        assert len(waits) >= 3 and max(waits) < max(0.1, float(took) / 2), (took, sorted(waits)[-5:])

@@ -58,9 +58,9 @@ def test_a_master_killed_loses_no_acknowledged_move_with_the_replica_wait(tmp_pa
             player.join(timeout=240)
             assert not player.is_alive() and player.error is None, player.error
         for game_id in bots:
-            deadline = time.monotonic() + 120
-            while requests.get(f"{base}/v1/games/{game_id}", timeout=10).json()["status"] != "finished":
-                assert time.monotonic() < deadline, game_id
+            deadline = time.monotonic() + 180
+            while (game := requests.get(f"{base}/v1/games/{game_id}", timeout=10).json())["status"] != "finished":
+                assert time.monotonic() < deadline, (game_id, game["status"], game["version"], game["to_move"])
                 time.sleep(0.5)
         lost = lost_answers(base, players)
         accepted = sum(len(player.accepted) for player in players)
