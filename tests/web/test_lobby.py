@@ -98,4 +98,5 @@ def test_an_invitation_arrives_in_the_inbox_live_and_is_taken(page: Page, api: C
     seats.get_by_role("button", name="Take seat 2").click()
     expect(seats).to_contain_text("Seat 2: fay (you)")
     seats.get_by_role("listitem").first.get_by_role("button", name="Seat an AI").click()
-    expect(page.get_by_role("region", name="Your hand").get_by_role("button")).to_have_count(8)  # the game started
+    # the game started: eight cards dealt (whoever moves first, only the seat's own moves change its hand)
+    expect(page.get_by_role("region", name="Your hand").get_by_role("list").get_by_role("button")).to_have_count(8)
