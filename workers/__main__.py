@@ -4,15 +4,22 @@ MEEPLE_QUEUE_URL (by default the store's)."""
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+
+from redis.exceptions import RedisClusterException
 
 from events import keys
 from events.execute import Executor
+from events.slots import AWAY
 from service import connections
 from service.config import Config
 from service.observability import json_logs
 from workers.queues import use_store, work
 from workers.reactor import Reactor
+
+log = logging.getLogger("meeple.worker")
 
 
 def main() -> None:
@@ -21,7 +28,13 @@ def main() -> None:
     if config.redis_url is None:
         raise SystemExit("meeple worker: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
     json_logs()
-    store = connections.event_store(config, connections.store_client(config))
+    while True:  # a cluster's client must reach the node it is given to learn the others
+        try:
+            store = connections.event_store(config, connections.store_client(config))
+            break
+        except (*AWAY, RedisClusterException) as error:
+            log.warning("the store is away; the worker starts when it answers: %s", error)
+            time.sleep(1)
     queues = connections.queue_client(config)
     use_store(store)
     stop = threading.Event()

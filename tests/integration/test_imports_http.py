@@ -55,6 +55,5 @@ def test_a_padded_import_is_refused_by_its_limit_while_health_answers_at_once(tm
         took, status, answer = sent.stdout.split(" ", 2)
         assert status == "413" and json.loads(answer)["code"] == "log_too_long", sent.stdout + sent.stderr
         assert json.loads(answer)["limit"] == 100_000
-        # a process busy with the import would keep a probe waiting for most of it; other tests'
-        # processes sharing the cores may hold one up for a while, never for half the import
-        assert len(waits) >= 3 and max(waits) < max(0.1, float(took) / 2), (took, sorted(waits)[-5:])
+        # other tests' processes sharing the cores may hold a probe up for a while
+        assert len(waits) >= 3 and max(waits) < 0.25, (took, sorted(waits)[-5:])
