@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from events.execute import Loaded
 from service.schemas import COMMANDS
 from service.schemas.choices import choices
+from service.schemas.runs import runs
 
 CAPACITY = 1024  # answers kept, the least recently asked let go first
 
 _Key = tuple[str, int, str | None, int, str]
+FORMS: dict[str, Callable[[list[dict[str, Any]]], dict[str, Any]]] = {
+    "list": lambda commands: {"commands": commands},
+    "grouped": lambda commands: {"choices": choices(commands)},
+    "compact": lambda commands: {"runs": runs(commands)},
+}
 
 
 class LegalCommands:
@@ -28,8 +35,8 @@ class LegalCommands:
         self._lock = threading.Lock()
 
     def answer(self, loaded: Loaded, seat: int, form: str) -> dict[str, Any]:
-        """What the seat may send at the loaded version, as a list or (`grouped`) a tree of choices;
-        shared between callers, so never to be changed."""
+        """What the seat may send at the loaded version: as a list, a tree of choices (`grouped`) or
+        runs (`compact`); shared between callers, so never to be changed."""
         key = (loaded.record.id, loaded.version, loaded.command_id, seat, form)
         with self._lock:
             if (known := self._answers.get(key)) is not None:
@@ -39,7 +46,7 @@ class LegalCommands:
         if loaded.version and not loaded.game.status(loaded.state).finished:
             dump = COMMANDS[loaded.game.name].dump_command
             commands = [dump(command) for command in loaded.game.legal_commands(loaded.state, seat)]
-        listed = {"version": loaded.version} | ({"choices": choices(commands)} if form == "grouped" else {"commands": commands})
+        listed = {"version": loaded.version} | FORMS[form](commands)
         with self._lock:
             self._answers[key] = listed
             while len(self._answers) > self.capacity:

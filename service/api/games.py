@@ -312,7 +312,8 @@ def _deadlines(loaded: Loaded) -> dict[int, Due]:
 @bp.get("/games/<game:game_id>/legal-commands")
 def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Every command the caller's seat may send now, each ready to POST as it is: a list, or with
-    `form=grouped` a tree of choices whose leaves are that list (listed once per version: service.legal)."""
+    `form=grouped` a tree of choices whose leaves are that list, or with `form=compact` runs that
+    expand to it (listed once per version: service.legal)."""
     loaded = executor().load(known_game(game_id))
     seat = auth.require_seat(executor().store, loaded.record)
     form = parse(LegalCommandsQuerySchema, {"form": request.args["form"]} if "form" in request.args else {})["form"]

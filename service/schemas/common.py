@@ -278,7 +278,8 @@ class StateQuerySchema(Schema):
 
 
 class LegalCommandsQuerySchema(Schema):
-    form = fields.String(validate=validate.OneOf(["list", "grouped"]), load_default="list")
+    form = fields.String(validate=validate.OneOf(["list", "grouped", "compact"]), load_default="list", metadata={
+        "description": "How the commands are written: a list, a tree of choices (`grouped`) or runs (`compact`)."})
 
 
 class ExpectedVersionSchema(Schema):

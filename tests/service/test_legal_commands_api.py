@@ -1,5 +1,6 @@
-"""GET /v1/games/{id}/legal-commands as a list and as a tree of choices (`form=grouped`), whose
-leaves are the list itself; every answer checked against openapi.yaml."""
+"""GET /v1/games/{id}/legal-commands as a list, as a tree of choices (`form=grouped`) whose leaves
+are the list itself, and as runs (`form=compact`) that expand to it; every answer checked against
+openapi.yaml."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from domain import GAMES
 from service.schemas import COMMANDS
 from service.schemas.choices import choices
+from service.schemas.runs import expanded, runs
 from tests.contract import ContractClient
 from tests.playing import moves_on, random_game
 from tests.service.test_games_api import bearer, seat_all
@@ -78,6 +80,24 @@ def test_djambis_opening_is_grouped_by_piece_then_destination(api: ContractClien
     assert answer.status_code == 201, answer.json
 
 
+def test_djambis_opening_in_runs_is_a_piece_and_destination_with_the_corpses_squares(api: ContractClient) -> None:
+    game_id, tokens = start(api, "djambi", 4)
+    listed = legal(api, game_id, tokens[0])["commands"]
+    compact = legal(api, game_id, tokens[0], "compact")
+    assert set(compact) == {"version", "runs"} and compact["version"] == 2
+    found = compact["runs"]
+    assert expanded(found) == listed and len(listed) == 891 and len(found) == 32
+    assert found[0] == {"command": {"type": "djambi.play", "piece": "A9", "to": "B9"}, "field": "place",
+                        "values": [c["place"] for c in listed if (c.get("piece"), c.get("to")) == ("A9", "B9")]}
+    assert len(found[0]["values"]) == 45
+    assert {"command": {"type": "djambi.play", "piece": "C9"}, "field": "to", "values": ["D9", "E9"]} in found
+    assert found[-2:] == [{"command": {"type": "djambi.propose_draw"}}, {"command": {"type": "djambi.resign"}}]
+    run = found[0]
+    answer = api.post(f"/v1/games/{game_id}/commands", json=run["command"] | {run["field"]: run["values"][-1]},
+                      headers=bearer(tokens[0]))
+    assert answer.status_code == 201, answer.json
+
+
 def test_the_list_stays_the_default(api: ContractClient) -> None:
     game_id, tokens = start(api, "taki", 2)
     assert legal(api, game_id, tokens[0], "list") == legal(api, game_id, tokens[0])
@@ -99,6 +119,7 @@ def test_a_game_not_started_or_over_offers_no_choice(api: ContractClient) -> Non
     game_id, tokens = start(api, "taki", 2)
     assert api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[0])).status_code == 201
     assert legal(api, game_id, tokens[1], "grouped")["choices"] == []
+    assert legal(api, game_id, tokens[1], "compact")["runs"] == []
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), [
@@ -135,7 +156,7 @@ def test_playing_leaves_of_the_tree_plays_the_game(api: ContractClient, game: st
     ("bahama_taxi", 2, {"cabs_per_player": 2, "two_cab_mode": "both", "movement": "optional", "mirror_board": True}),
     ("bahama_taxi", 2, {"contraband": True}),
 ])
-def test_the_leaves_are_the_list_in_order_and_each_level_names_one_field(game: str, seats: int, options: dict[str, Any]) -> None:
+def test_the_tree_and_the_runs_give_the_list_back(game: str, seats: int, options: dict[str, Any]) -> None:
     rules, dump = GAMES[game], COMMANDS[game].dump_command
     for seed in range(3):
         for step in random_game(rules, seats, rules.parse_options(options, seats), seed, moves_on, 300, must_end=False):
@@ -146,3 +167,7 @@ def test_the_leaves_are_the_list_in_order_and_each_level_names_one_field(game: s
                 check_siblings(tree)
                 for kind in tree:
                     assert len(levels([kind])) == 1  # every command of a type is reached through the same fields
+                found = runs(listed)
+                assert expanded(found) == listed
+                for run, following in zip(found, found[1:]):  # each run as long as the list allows
+                    assert "field" not in following or (run["command"], run.get("field")) != (following["command"], following["field"])
