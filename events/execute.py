@@ -36,6 +36,16 @@ class Loaded:
     command_id: str | None = None
 
 
+def awaited(record: GameRecord, game: Game, state: Any) -> bool:  # type: ignore[type-arg]
+    """Whether anyone but the game's own readers waits on this version of it: the reactors (an AI
+    to move, a deadline to schedule, a registered player to tell) and the registered players'
+    inboxes. Only such a version is announced on the feed; a game of unregistered people with no
+    deadline and no AI to move is not, and costs no reactor a look."""
+    if record.holders or record.deadline is not None or game.response_seconds(state) is not None:
+        return True
+    return any(record.bots[seat] is not None for seat in game.status(state).to_move)
+
+
 @dataclass(frozen=True, slots=True)
 class Cached:
     """A game's record and its state at `version`, whose last event the command `command_id`
@@ -196,7 +206,7 @@ class Executor:
         appended = self.store.streams.append(
             loaded.record.id, loaded.version, encoded,
             command_id=uuid.uuid4().hex, actor=actor, status=status,
-            idempotency=(key, fingerprint) if key else None,
+            idempotency=(key, fingerprint) if key else None, announce=awaited(loaded.record, game, state),
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:

@@ -114,10 +114,12 @@ class Streams:
         actor: str,
         status: Lifecycle | None = None,
         idempotency: tuple[str, str] | None = None,
+        announce: bool = True,
     ) -> Appended:
         """Append `events` if the game is at `expected_version`, else raise VersionConflict.
         `idempotency` is (key, fingerprint of the command): a key seen before answers with
-        the events it appended then, and writes nothing."""
+        the events it appended then, and writes nothing. The append is announced on the feed if
+        `announce` (events.execute.awaited), and always the first, which starts the game."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
@@ -125,7 +127,7 @@ class Streams:
             args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
         opening = status if expected_version == 0 else None
-        answer = self._append_and_announce(script_keys, args, game_id, opening, now)
+        answer = self._append_and_announce(script_keys, args, game_id, opening, now, announce or opening is not None)
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)
@@ -145,15 +147,15 @@ class Streams:
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
-                             now: int, script_reloaded: bool = False) -> list[bytes]:
+                             now: int, announce: bool, script_reloaded: bool = False) -> list[bytes]:
         """Run the append script, wait for the replicas if the store's durability asks it, and
-        tell the feed that the game may have changed; an `opening` append (the first, which starts
-        the game with that status) also files the game under it. The feed and the indexes live in
-        no game's slot, so the script cannot write them: on one server they go in the append's
-        round trip, on a cluster in one after it. They are written even when the append writes
-        nothing, which costs the feed's consumers a needless look, and leaves the indexes right (a
-        first append fails only because another one came first); if they cannot be written at
-        all, the reactors' sweep makes up for them."""
+        (if `announce`) tell the feed that the game may have changed; an `opening` append (the
+        first, which starts the game with that status) also files the game under it. The feed
+        and the indexes live in no game's slot, so the script cannot write them: on one server
+        they go in the append's round trip, on a cluster in one after it. They are written even
+        when the append writes nothing, which costs the feed's consumers a needless look, and
+        leaves the indexes right (a first append fails only because another one came first); if
+        they cannot be written at all, the reactors' sweep makes up for them."""
         clustered = isinstance(self.redis, RedisCluster)
         told = self.redis.pipeline(transaction=False)
         waits = False
@@ -162,10 +164,11 @@ class Streams:
             nonlocal waits
             pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
             waits = self.durability.wait(pipe)
-            self._announce(told if clustered else pipe, game_id, opening, now)
+            if announce:
+                self._announce(told if clustered else pipe, game_id, opening, now)
 
         replies = slots.run(self.redis, script_keys[0], queue)
-        if clustered:
+        if clustered and announce:
             try:
                 told.execute(raise_on_error=False)
             except slots.AWAY as error:
@@ -174,7 +177,7 @@ class Streams:
             # a server that does not hold the script yet (new, or a replica just promoted): the
             # announcement went out with nothing appended, so all of it is sent again
             self.redis.script_load(self._append.script)
-            return self._append_and_announce(script_keys, args, game_id, opening, now, script_reloaded=True)
+            return self._append_and_announce(script_keys, args, game_id, opening, now, announce, script_reloaded=True)
         for reply in replies[:2 if waits else 1]:
             if isinstance(reply, Exception):
                 raise reply

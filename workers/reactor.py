@@ -23,7 +23,7 @@ from rq.job import JobStatus
 
 from domain.core.game import GameStatus
 from events.envelope import Lifecycle
-from events.execute import Executor, Loaded
+from events.execute import Executor, Loaded, awaited
 from events.feed import GroupLost
 from events.slots import AWAY
 from players.deadlines import due
@@ -60,6 +60,8 @@ class Reactor:
         if loaded.version == 0:
             if loaded.record.status is Lifecycle.CANCELLED:
                 self._notify_cancelled(loaded)
+            return 0
+        if not awaited(loaded.record, loaded.game, loaded.state):  # nor announced: met by a sweep
             return 0
         status = loaded.game.status(loaded.state)
         self._notify(loaded, status)

@@ -10,7 +10,7 @@ from domain.taki import TAKI
 from domain.taki.commands import Draw
 from domain.taki.rules import legal_commands
 from events import keys
-from events.envelope import VersionConflict
+from events.envelope import DeadlinePolicy, TurnDeadline, VersionConflict
 from events.execute import Executor
 from events.store import EventStore
 
@@ -99,3 +99,32 @@ def test_a_state_cached_from_writes_the_store_lost_is_not_used_again(executor: E
     redis.hset(keys.meta(game), "version", before.version)
     Executor(executor.store).execute(game, moves[0], actor="seat:1", expected_version=before.version)  # elsewhere
     assert executor.load(game).state == Executor(executor.store).load(game).state != lost.state
+
+
+
+def announced_moves(executor: Executor, game_id: str, moves: int = 8, deadline: TurnDeadline | None = None,
+                    seating: dict[int, dict[str, str]] | None = None) -> list[bool]:
+    """Whether each of `moves` moves of a started Djambi game (each the first listed) was announced
+    on the feed; `seating` gives claim's extra arguments by seat (as {1: {"bot": "random"}})."""
+    executor.store.games.create(game_id, "djambi", {}, 4, deadline)
+    for seat in range(4):
+        executor.store.seats.claim(game_id, seat, f"p{seat}", f"{game_id}-{seat}", **(seating or {}).get(seat, {}))
+    executor.start(game_id, SeededRng(1))
+    feed, announced = executor.store.feed.streams[0], []
+    for _ in range(moves):
+        loaded = executor.load(game_id)
+        seat = loaded.game.status(loaded.state).to_move[0]
+        before = executor.store.redis.xlen(feed)
+        executor.execute(game_id, loaded.game.legal_commands(loaded.state, seat)[0], actor=f"seat:{seat}")
+        announced.append(executor.store.redis.xlen(feed) > before)
+    return announced
+
+
+def test_a_move_nobody_awaits_is_not_announced(executor: Executor) -> None:
+    assert announced_moves(executor, "people") == [False] * 8  # unregistered people, no AI, no deadline
+
+
+def test_a_move_is_announced_to_a_registered_player_an_ai_to_move_or_a_deadline(executor: Executor) -> None:
+    assert announced_moves(executor, "registered", seating={2: {"player_id": "ann"}}) == [True] * 8
+    assert announced_moves(executor, "timed", deadline=TurnDeadline(60, DeadlinePolicy.SKIP)) == [True] * 8
+    assert announced_moves(executor, "ai", 3, seating={1: {"bot": "random"}}) == [True, False, False]  # the AI moves second
