@@ -1,11 +1,11 @@
 """What a piece may do: who may act with it (§5), movement (§6), who may be targeted (§7),
 each piece's action (§8), the maze actions (§9) and the choices that complete an action
 (§18.1). Each rule is checked by one function here: `rules.violation` runs them on a command,
-and `actions` and `choices` list the candidates they let through."""
+and `actions` and `choices` (or `choice_sets`, grouped) list the candidates they let through."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -276,25 +276,34 @@ def report_targets(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> 
 
 # the listings: candidates, filtered through the checks above
 
-# the candidates for each choice: none, or a square next to where the piece goes (`report`), on
-# the maze's lines (`exit`) or anywhere (`place`)
+# the candidates for a `report` (none, or a square next to where the piece goes) and an `exit`
+# (none, or a square on the maze's lines); an action other than a report (a maze action) has only
+# NONE, as `report_problem` (`exit_problem`) refuses it anything else
 REPORTS = tuple((None, *ORTHOGONAL_NEIGHBOURS[to]) for to in SQUARES)
 EXITS = (None, *sorted(square for ray in RAYS[MAZE] for square in ray))
-PLACES = (None, *SQUARES)
+NONE = (None,)
 
 
 def choices(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action) -> Iterator[Choice]:
-    """Every complete set of choices for an action (§18.1): the candidates the rules of each
-    choice let through, in a stable order."""
-    for report in REPORTS[to]:
-        if report_problem(state, seat, piece, to, act, report) is not None:
-            continue
-        for exit in EXITS:
-            if exit_problem(state, seat, piece, act, exit) is not None:
-                continue
-            for place in PLACES:
-                if place_problem(state, piece, to, act, exit, place) is None:
-                    yield Choice(place=place, exit=exit, report=report)
+    """Every complete set of choices for an action (§18.1), in a stable order."""
+    for report, exit, places in choice_sets(state, seat, piece, to, act):
+        for place in places:
+            yield Choice(place=place, exit=exit, report=report)
+
+
+def choice_sets(state: DjambiState, seat: Seat, piece: Piece, to: Square,
+                act: Action) -> Iterator[tuple[Square | None, Square | None, Sequence[Square | None]]]:
+    """The complete choices for an action, grouped as §18.3 suggests: each `report` and `exit`
+    their rules let through, with the `place`s left for that exit, in a stable order."""
+    reports = [report for report in (REPORTS[to] if act is Action.REPORT else NONE)
+               if report_problem(state, seat, piece, to, act, report) is None]
+    leaving = [exit for exit in (EXITS if act is Action.MAZE else NONE) if exit_problem(state, seat, piece, act, exit) is None]
+    placing = needs_place(piece, act)
+    for report in reports:
+        for exit in leaving:
+            # what `place_problem` accepts, with `needs_place` asked once rather than for each square
+            places = [square for square in SQUARES if is_place(state, piece, to, exit, square)] if placing else NONE
+            yield report, exit, places
 
 
 def actions(state: DjambiState, seat: Seat) -> Iterator[tuple[Piece, Square, Action]]:

@@ -40,7 +40,7 @@ from domain.djambi.events import (
     TurnStarted,
 )
 from domain.djambi.evolve import evolve
-from domain.djambi.moves import Action, Choice, actions, choice_violation, choices, piece_violation, reachable
+from domain.djambi.moves import Action, Choice, actions, choice_sets, choice_violation, piece_violation, reachable
 from domain.djambi.moves import action as action_of
 from domain.djambi.notation import Move, format_move
 from domain.djambi.options import Encirclement, NecromobileRescue
@@ -489,8 +489,13 @@ def legal_plays(state: DjambiState, seat: Seat) -> Iterator[Play]:
     if _seat_violation(state, seat) is not None or _turn_violation(state, seat) is not None:
         return
     for piece, to, act in actions(state, seat):
-        for choice in choices(state, seat, piece, to, act):
-            yield as_play(state, seat, piece, to, choice)
+        start = state.where[piece]
+        assert start is not None
+        moving, target = name(start), name(to)
+        for report, exit, places in choice_sets(state, seat, piece, to, act):
+            exit_name, report_name = _named(exit), _named(report)
+            for place in places:
+                yield Play(seat, moving, target, _named(place), exit_name, report_name)
 
 
 def legal_commands(state: DjambiState, seat: Seat) -> tuple[Command, ...]:

@@ -12,6 +12,7 @@ from domain.djambi.pieces import IDS, Color
 from service.schemas.common import BareSchema, command_kind, parse, qualified
 
 GAME = "djambi"
+PLAY = qualified(GAME, {"type": "play"})["type"]  # a play's `type`, as it is written
 SQUARE_RULE = re.compile(r"^[A-Ia-i][1-9]$")
 SQUARE = validate.Regexp(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
 
@@ -63,8 +64,11 @@ def dump_command(command: Command) -> dict[str, Any]:
     """JSON for a command, in the form `load_command` reads back."""
     if not isinstance(command, Play):
         return qualified(GAME, {"type": next(name for name, type_ in BARE.items() if isinstance(command, type_))})
-    body: dict[str, Any] = {"type": "play", "piece": command.piece, "to": command.to}
-    for name in ("place", "exit", "report"):
-        if (value := getattr(command, name)) is not None:
-            body[name] = value
-    return qualified(GAME, body)
+    body: dict[str, Any] = {"type": PLAY, "piece": command.piece, "to": command.to}
+    if command.place is not None:
+        body["place"] = command.place
+    if command.exit is not None:
+        body["exit"] = command.exit
+    if command.report is not None:
+        body["report"] = command.report
+    return body
