@@ -326,9 +326,9 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     loaded = executor().load(known_game(game_id))
     seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
-    fingerprint = json.dumps({"seat": seat, "body": body}, sort_keys=True)
-    conditional, expected = if_match(), _expected_version(body)
     key = request.headers.get("Idempotency-Key")
+    fingerprint = "" if key is None else json.dumps({"seat": seat, "body": body}, sort_keys=True)
+    conditional, expected = if_match(), _expected_version(body)
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1 to 128 printable ASCII characters.")
     g.game = loaded.game.name  # for the commands metric
