@@ -12,7 +12,7 @@ from enum import StrEnum
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 from domain.djambi.board import MAZE, ORTHOGONAL_NEIGHBOURS, RAYS, SQUARES, Square, name
-from domain.djambi.pieces import PIECES, Kind, Piece, chief_of, kind_of, piece_id
+from domain.djambi.pieces import Kind, Piece, chief_of, kind_of, piece_id
 from domain.djambi.state import DjambiState
 
 
@@ -310,10 +310,9 @@ def actions(state: DjambiState, seat: Seat) -> Iterator[tuple[Piece, Square, Act
     """Every (piece, destination) `seat` may play, with its action: of its pieces (§5) and the
     squares they reach (§6), those where the move means an action (§6 table, §9.3). Each can
     be completed: a maze entry has an exit, and 36 pieces leave empty squares to place on."""
-    for piece in PIECES:
+    for piece in state.pieces_of(seat):
         start = state.where[piece]
-        if start is None or not state.alive[piece] or not is_own(state, seat, piece):
-            continue
+        assert start is not None
         for to in reachable(state, start, kind_of(piece)):
             act = action(state, seat, piece, to)
             if isinstance(act, Action):

@@ -45,7 +45,11 @@ def army_of(which: Piece) -> Color:
 
 
 def kind_of(which: Piece) -> Kind:
-    return SLOTS[which % len(SLOTS)]
+    return _KINDS[which]
+
+
+_KINDS = tuple(SLOTS[which % len(SLOTS)] for which in PIECES)  # the rules ask a piece's kind often: looked up, not computed
+NECROMOBILES = tuple(which for which in PIECES if kind_of(which) is Kind.NECROMOBILE)
 
 
 def chief_of(color: Color) -> Piece:
@@ -54,11 +58,16 @@ def chief_of(color: Color) -> Piece:
 
 def piece_id(which: Piece) -> str:
     """Stable ids (§4): `red.chief`, `blue.assassin`, …, `green.militant4`."""
+    return _PIECE_IDS[which]
+
+
+def _piece_id(which: Piece) -> str:
     slot = which % len(SLOTS)
     suffix = str(slot - 4) if slot >= 5 else ""
     return f"{army_of(which)}.{kind_of(which)}{suffix}"
 
 
+_PIECE_IDS = tuple(_piece_id(which) for which in PIECES)  # every event names its pieces: looked up, not written out
 IDS = {piece_id(which): which for which in PIECES}
 
 # §4: chief, assassin, reporter, diplomat, necromobile, militants — per army

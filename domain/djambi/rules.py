@@ -17,7 +17,7 @@ from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 from domain.core.recorder import Recorder
 from domain.core.rng import Rng
-from domain.djambi.board import MAZE, NEIGHBOURS, Square, name, parse
+from domain.djambi.board import MAZE, NEIGHBOURS, SQUARES, Square, column_of, name, parse, row_of
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign, Skip
 from domain.djambi.events import (
     ActionTaken,
@@ -44,7 +44,7 @@ from domain.djambi.moves import Action, Choice, actions, choice_sets, choice_vio
 from domain.djambi.moves import action as action_of
 from domain.djambi.notation import Move, format_move
 from domain.djambi.options import Encirclement, NecromobileRescue
-from domain.djambi.pieces import COLORS, IDS, Kind, Piece, army_of, kind_of, piece_id
+from domain.djambi.pieces import COLORS, IDS, NECROMOBILES, Kind, Piece, army_of, kind_of, piece_id
 from domain.djambi.state import DjambiState
 
 
@@ -60,16 +60,17 @@ class Turn(Recorder[DjambiState, Event]):
 
 
 def violation(state: DjambiState, command: Command) -> RuleViolation | None:
-    """Why `command` is refused now, or None. decide and legal_commands both ask."""
+    """Why `command` is refused now, or None: for a play, what `read_play` raises. decide and
+    legal_commands both ask."""
+    if isinstance(command, Play):
+        try:
+            read_play(state, command)
+        except RuleViolation as refused:
+            return refused
+        return None
     if (problem := _seat_violation(state, command.seat)) is not None:
         return problem
     match command:
-        case Play():
-            try:
-                read_play(state, command)
-            except RuleViolation as refused:
-                return refused
-            return None
         case Skip(seat):
             return _turn_violation(state, seat)
         case Resign():
@@ -82,12 +83,12 @@ def violation(state: DjambiState, command: Command) -> RuleViolation | None:
 
 def decide(state: DjambiState, command: Command, rng: Rng) -> tuple[Event, ...]:
     """The events a command causes, or RuleViolation. Djambi has no chance: `rng` is unused."""
+    if isinstance(command, Play):  # `violation`'s checks of a play read its action: read once, then played
+        return _play(state, command.seat, *read_play(state, command))
     if (problem := violation(state, command)) is not None:
         raise problem
     turn = Turn(state)
     match command:
-        case Play():
-            _play(turn, command)
         case Skip(seat):
             _pass(turn, seat, state.kind, PassReason.TIMEOUT)
         case Resign(seat):
@@ -152,7 +153,7 @@ def _acting_piece(state: DjambiState, seat: Seat, text: str) -> Piece:
 
 def read_play(state: DjambiState, play: Play) -> tuple[Piece, Square, Action, Choice]:
     """The action a play asks for, every choice checked (§18.1, §18.2), or RuleViolation."""
-    if (problem := _turn_violation(state, play.seat)) is not None:
+    if (problem := _seat_violation(state, play.seat) or _turn_violation(state, play.seat)) is not None:
         raise problem
     if play.player is not None and play.player is not state.color_of(play.seat):
         raise RuleViolation("wrong_player", f"This seat plays {state.color_of(play.seat)}, not {play.player}.")
@@ -248,14 +249,16 @@ def _given(square: Square | None) -> Square:
     return square
 
 
-def _play(turn: Turn, play: Play) -> None:
-    piece, to, act, choice = read_play(turn.state, play)
-    if turn.state.draw_offer is not None:
+def _play(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action, choice: Choice) -> tuple[Event, ...]:
+    """The events of a validated action and all that follows it."""
+    turn = Turn(state)
+    if state.draw_offer is not None:
         turn.emit(DrawOfferLapsed())  # §18.4: any move cancels an open offer
-    taken = carry_out(turn.state, play.seat, piece, to, act, choice)
+    taken = carry_out(turn.state, seat, piece, to, act, choice)
     turn.emit(taken)
-    _capture_armies(turn, play.seat, taken)
-    _end_of_turn(turn, play.seat, turn.state.kind)
+    _capture_armies(turn, seat, taken)
+    _end_of_turn(turn, seat, turn.state.kind)
+    return tuple(turn.events)
 
 
 # §11.1: a killed chief's player is out, and the killer takes every army it controlled
@@ -336,10 +339,13 @@ def is_encircled(state: DjambiState, seat: Seat) -> bool:
 
 
 def _rescued(state: DjambiState, seat: Seat) -> bool:
-    necromobiles = [p for p in IDS.values() if kind_of(p) is Kind.NECROMOBILE and state.alive[p] and state.where[p] is not None]
-    if state.options.necromobile_rescue is NecromobileRescue.ANY_ON_BOARD:
-        return bool(necromobiles)
-    return any(state.controller(p) == seat for p in necromobiles)
+    """A living necromobile on the board: one the player controls, or anyone's under `any_on_board`."""
+    anyone = state.options.necromobile_rescue is NecromobileRescue.ANY_ON_BOARD
+    for necromobile in NECROMOBILES:
+        if state.alive[necromobile] and state.where[necromobile] is not None and (
+                anyone or state.controller(necromobile) == seat):
+            return True
+    return False
 
 
 def _enclosed(state: DjambiState, seat: Seat, chief: Square) -> bool:
@@ -371,11 +377,20 @@ def _reaches_maze(state: DjambiState, chief: Square) -> bool:
         square = frontier.pop()
         if square in goals:
             return True
-        for neighbour in NEIGHBOURS[square]:
+        for neighbour in _TOWARD_MAZE[square]:
             if neighbour not in seen and not state.is_corpse(neighbour):
                 seen.add(neighbour)
                 frontier.append(neighbour)
     return False
+
+
+def _steps_to_maze(at: Square) -> int:
+    return max(abs(column_of(at) - column_of(MAZE)), abs(row_of(at) - row_of(MAZE)))
+
+
+# each square's neighbours, the nearest to E5 last: the search above, which takes the square
+# found last first, heads straight for the maze while no corpse stands in the way
+_TOWARD_MAZE = tuple(tuple(sorted(NEIGHBOURS[square], key=_steps_to_maze, reverse=True)) for square in SQUARES)
 
 
 # §12: devolution
