@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.core.game import Budget
 
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
-    """One stored event. `version` counts 1, 2, 3 … with no gaps within a game."""
+class Envelope(NamedTuple):
+    """One stored event. `version` counts 1, 2, 3 … with no gaps within a game. A named tuple,
+    not a frozen dataclass: one is built for every event read, at under a third of the cost."""
 
     game_id: str
     version: int

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, cast
 
+import orjson
 import redis
 from redis.client import Pipeline
 from redis.cluster import RedisCluster
@@ -223,19 +224,19 @@ class Streams:
 
 
 def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
-    """Stream entries as envelopes; the payloads are parsed as one JSON array, which is much
-    faster than one parse each."""
-    payloads = json.loads(b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]")
+    """Stream entries as envelopes (built by position: naming the fields doubles the cost)."""
     return [
-        Envelope(
-            game_id=game_id,
-            version=int(entry_id.split(b"-")[0]),
-            type=fields[b"t"].decode(),
-            schema_version=int(fields[b"s"]),
-            payload=payload,
-            command_id=fields[b"c"].decode(),
-            actor=fields[b"a"].decode(),
-            time=int(fields[b"at"]),
-        )
-        for (entry_id, fields), payload in zip(entries, payloads)
+        Envelope(game_id, int(entry_id.split(b"-")[0]), fields[b"t"].decode(), int(fields[b"s"]), payload,
+                 fields[b"c"].decode(), fields[b"a"].decode(), int(fields[b"at"]))
+        for (entry_id, fields), payload in zip(entries, _payloads(entries))
     ]
+
+
+def _payloads(entries: _Entries) -> list[Any]:
+    """The entries' payloads, parsed as one JSON array (much faster than one parse each) by orjson,
+    or by the standard library where orjson refuses what json.dumps may write (a lone surrogate, NaN)."""
+    joined = b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]"
+    try:
+        return cast(list[Any], orjson.loads(joined))
+    except orjson.JSONDecodeError:
+        return cast(list[Any], json.loads(joined))

@@ -12,7 +12,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -36,10 +36,21 @@ class UnknownEvent(Exception):
 
 
 class PayloadInvalid(UnknownEvent):
-    """A payload that is not of its event's type: a field missing, unknown or of the wrong kind."""
+    """A payload that is not of its event's type: a field missing, unknown or of the wrong kind.
+    It names the value at fault by the fields and indexes leading to it (`moves[0].to`), each
+    reader the complaint rises through adding its part to `path`."""
+
+    def __init__(self, says: str, *path: str) -> None:
+        super().__init__(says)
+        self.says = says  # "must be a string, not 3", "is missing" …
+        self.path = list(path)  # ".to", "[0]", ".moves": innermost first
+
+    def __str__(self) -> str:
+        where = "".join(reversed(self.path)).removeprefix(".") or "payload"
+        return f"`{where}` {self.says}"
 
 
-Structure = Callable[[Any, str], Any]  # plain JSON data (and where it is, for the complaint) → a domain value
+Structure = Callable[[Any], Any]  # plain JSON data → a domain value; raises PayloadInvalid
 
 
 def strict(kind: Any) -> Structure:
@@ -49,7 +60,7 @@ def strict(kind: Any) -> Structure:
     dataclasses are thus each event's schema, in one place."""
     if kind in _STRUCTURES:
         return _STRUCTURES[kind]
-    _STRUCTURES[kind] = lambda data, where: structure(data, where)  # a type that holds itself
+    _STRUCTURES[kind] = lambda data: structure(data)  # a type that holds itself
     structure = _structure(kind)
     _STRUCTURES[kind] = structure
     return structure
@@ -59,35 +70,35 @@ _STRUCTURES: dict[Any, Structure] = {}
 _NAMES = {int: "an integer", str: "a string", bool: "true or false", float: "a number"}
 
 
-def _wrong(where: str, wanted: str, data: Any) -> PayloadInvalid:
+def _wrong(wanted: str, data: Any) -> PayloadInvalid:
     shown = repr(data) if len(repr(data)) <= 40 else f"{repr(data)[:37]}..."
-    return PayloadInvalid(f"`{where}` must be {wanted}, not {shown}")
+    return PayloadInvalid(f"must be {wanted}, not {shown}")
 
 
 def _structure(kind: Any) -> Structure:
     origin, arguments = typing.get_origin(kind), typing.get_args(kind)
     if kind in (int, str, bool):
-        def scalar(data: Any, where: str) -> Any:
+        def scalar(data: Any) -> Any:
             if not isinstance(data, kind) or (kind is int and isinstance(data, bool)):
-                raise _wrong(where, _NAMES[kind], data)
+                raise _wrong(_NAMES[kind], data)
             return data
         return scalar
     if kind is float:
-        def number(data: Any, where: str) -> Any:
+        def number(data: Any) -> Any:
             if not isinstance(data, (int, float)) or isinstance(data, bool):
-                raise _wrong(where, "a number", data)
+                raise _wrong("a number", data)
             return float(data)
         return number
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         values = {member.value: member for member in kind}
         listed = ", ".join(repr(value) for value in values)
 
-        def member(data: Any, where: str) -> Any:
+        def member(data: Any) -> Any:
+            if type(data) in (str, int) and data in values:
+                return values[data]
             if isinstance(data, kind):  # a payload made in this process, not read from JSON
                 return data
-            if type(data) not in (str, int) or data not in values:
-                raise _wrong(where, f"one of {listed}", data)
-            return values[data]
+            raise _wrong(f"one of {listed}", data)
         return member
     if origin in (types.UnionType, typing.Union):
         options = [argument for argument in arguments if argument is not type(None)]
@@ -95,61 +106,93 @@ def _structure(kind: Any) -> Structure:
             raise TypeError(f"no strict reading of {kind!r}: a union other than X | None")
         inner = strict(options[0])
 
-        def optional(data: Any, where: str) -> Any:
+        def optional(data: Any) -> Any:
             try:
-                return None if data is None else inner(data, where)
+                return None if data is None else inner(data)
             except PayloadInvalid as problem:
-                said = f"`{where}` must be "
-                raise PayloadInvalid(str(problem).replace(said, f"{said}null or ", 1)) from None
+                if not problem.path:  # the complaint is about this value, not one inside it
+                    problem.says = problem.says.replace("must be ", "must be null or ", 1)
+                raise
         return optional
     if origin is tuple:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
             item = strict(arguments[0])
 
-            def items(data: Any, where: str) -> Any:
+            def items(data: Any) -> Any:
                 if type(data) not in (list, tuple):
-                    raise _wrong(where, "a list", data)
-                return tuple(item(value, f"{where}[{index}]") for index, value in enumerate(data))
+                    raise _wrong("a list", data)
+                return tuple(_each(item, data))
             return items
         fixed = [strict(argument) for argument in arguments]
 
-        def pair(data: Any, where: str) -> Any:
+        def pair(data: Any) -> Any:
             if not isinstance(data, (list, tuple)) or len(data) != len(fixed):
-                raise _wrong(where, f"a list of {len(fixed)}", data)
-            return tuple(read(value, f"{where}[{index}]") for index, (read, value) in enumerate(zip(fixed, data)))
+                raise _wrong(f"a list of {len(fixed)}", data)
+            places = iter(fixed)
+            return tuple(_each(lambda value: next(places)(value), data))  # each item read by its place's reader
         return pair
     if origin is frozenset:
         element = strict(arguments[0])
 
-        def members(data: Any, where: str) -> Any:
+        def members(data: Any) -> Any:
             if not isinstance(data, (list, tuple, AbstractSet)):
-                raise _wrong(where, "a list", data)
-            return frozenset(element(value, f"{where}[{index}]") for index, value in enumerate(data))
+                raise _wrong("a list", data)
+            return frozenset(_each(element, data))
         return members
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
         return _record(kind)
     raise TypeError(f"no strict reading of {kind!r}")
 
 
-def _record(kind: type) -> Structure:
-    hints = typing.get_type_hints(kind)
-    fields = [(f.name, strict(hints[f.name]), f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-              for f in dataclasses.fields(kind) if f.init]
-    known = {name for name, _, _ in fields}
+def _each(read: Structure, data: Iterable[Any]) -> list[Any]:
+    """Each item of `data` read in turn, a complaint naming the item's index."""
+    done: list[Any] = []
+    try:
+        for value in data:
+            done.append(read(value))
+    except PayloadInvalid as problem:
+        problem.path.append(f"[{len(done)}]")
+        raise
+    return done
 
-    def record(data: Any, where: str) -> Any:
+
+def _record(kind: type) -> Structure:
+    """A dataclass read field by field and made as its `__init__` would make it, its slots set
+    directly: a frozen dataclass's `__init__` sets each through `object.__setattr__`, which was a
+    third of what decoding cost. So the dataclass must have slots and run no code on creation."""
+    hints, declared = typing.get_type_hints(kind), dataclasses.fields(kind)
+    slots: list[Any] = [getattr(kind, each.name, None) for each in declared]
+    if hasattr(kind, "__post_init__") or not all(
+            each.init and each.default_factory is dataclasses.MISSING and isinstance(slot, types.MemberDescriptorType)
+            for each, slot in zip(declared, slots)):
+        raise TypeError(f"no strict reading of {kind!r}: a dataclass of slots, each set by __init__, with no "
+                        "__post_init__ and no default factory")
+    # each field as (name, reader, plain, default, setter): a value of exactly the type `plain` (an
+    # int, str or bool field's own; None for any other field) is taken as it is, without a call
+    fields = [(each.name, strict(hints[each.name]), hints[each.name] if hints[each.name] in (int, str, bool) else None,
+               each.default, slot.__set__) for each, slot in zip(declared, slots)]
+    known = frozenset(name for name, *_ in fields)
+
+    def record(data: Any) -> Any:
         if not isinstance(data, dict):
-            raise _wrong(where or "payload", "an object", data)
-        if unknown := set(data) - known:
-            raise PayloadInvalid(f"`{where + '.' if where else ''}{sorted(map(str, unknown))[0]}` is no field of {kind.__name__}")
-        given = {}
-        for name, read, required in fields:
-            path = f"{where}.{name}" if where else name
-            if name in data:
-                given[name] = read(data[name], path)
-            elif required:
-                raise PayloadInvalid(f"`{path}` is missing")
-        return kind(**given)
+            raise _wrong("an object", data)
+        if not known.issuperset(data):
+            unknown = sorted(map(str, set(data) - known))[0]
+            raise PayloadInvalid(f"is no field of {kind.__name__}", f".{unknown}")
+        made: Any = object.__new__(kind)
+        try:
+            for name, read, plain, default, put in fields:
+                if name in data:
+                    value = data[name]
+                    put(made, value if type(value) is plain else read(value))
+                elif default is dataclasses.MISSING:
+                    raise PayloadInvalid("is missing")
+                else:
+                    put(made, default)
+        except PayloadInvalid as problem:
+            problem.path.append(f".{name}")
+            raise
+        return made
     return record
 
 
@@ -162,17 +205,18 @@ class EventCodec(Generic[E]):
     schema_versions: Mapping[str, int] = field(default_factory=dict)  # wire name → current version, default 1
     # wire name → {n: the upcaster from version n to n + 1}, one for every version before the current
     upcasters: Mapping[str, Mapping[int, Upcaster]] = field(default_factory=dict)
-    _types: dict[str, type] = field(init=False, repr=False)
+    _reads: dict[str, tuple[int, Structure]] = field(init=False, repr=False)  # wire name → (current version, reader)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_types", {name: kind for kind, name in self.names.items()})
-        for name in {*self.schema_versions, *self.upcasters} - set(self._types):
+        kinds = {name: kind for kind, name in self.names.items()}
+        for name in {*self.schema_versions, *self.upcasters} - set(kinds):
             raise ValueError(f"schema version or upcaster for {name!r}, which is no event's wire name")
-        for name in self._types:
+        for name in kinds:
             current, steps = self.version(name), set(self.upcasters.get(name, {}))
             if current < 1 or steps != set(range(1, current)):
                 raise ValueError(f"{name!r} is at schema version {current}: it needs an upcaster from each "
                                  f"version 1 to {current - 1} to the next, and has them from {sorted(steps)}")
+        object.__setattr__(self, "_reads", {name: (self.version(name), strict(kind)) for name, kind in kinds.items()})
 
     def version(self, name: str) -> int:
         """The schema version an event of wire name `name` is written at now."""
@@ -187,12 +231,13 @@ class EventCodec(Generic[E]):
         """The event a stored (wire name, schema version, payload) stands for, a payload of an
         earlier version upcast step by step to the current one; `payload` itself is left as it is.
         Raises PayloadInvalid, naming the field, for a payload not of the event's type."""
-        kind = self._types.get(name)
-        if kind is None or type(schema_version) is not int or schema_version > self.version(name):
+        known = self._reads.get(name)
+        if known is None or type(schema_version) is not int or schema_version > known[0]:
             raise UnknownEvent(f"no event {name!r} at schema version {schema_version!r}")
-        if schema_version < self.version(name):
+        current, read = known
+        if schema_version < current:
             payload = self.upcast(name, schema_version, payload)
-        event: E = strict(kind)(payload, "")
+        event: E = read(payload)
         return event
 
     def upcast(self, name: str, schema_version: int, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,13 +4,14 @@ of upcasters to the current version, never rewritten; a version the codec cannot
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from domain import GAMES
 from domain.core.codec import EventCodec, UnknownEvent
+from domain.taki.events import CardPlayed, Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +118,33 @@ def test_a_nested_record_is_read_field_by_field() -> None:
     assert written == payload
     with pytest.raises(UnknownEvent, match=r"`moves\[0\].to` must be a string"):
         djambi.decode("action_taken", 1, payload | {"moves": [{"piece": "red.militant1", "origin": "C9", "to": 9}]})
+
+
+def test_an_event_is_made_as_its_init_makes_it_defaults_included() -> None:
+    decoded = GAMES["taki"].events.decode("card_played", 1, {"seat": 1, "card": "red.5.1"})
+    assert decoded == CardPlayed(1, "red.5.1") and hash(decoded) == hash(CardPlayed(1, "red.5.1"))
+    assert decoded.role is Role.NORMAL and decoded.announce is False
+
+
+@dataclass(frozen=True)
+class Unslotted:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    seat: int
+
+    def __post_init__(self) -> None:
+        assert self.seat >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    seats: tuple[int, ...] = field(default_factory=tuple)
+
+
+@pytest.mark.parametrize("kind", [Unslotted, Checked, Gathered])
+def test_an_event_the_decoder_could_not_make_as_its_init_does_is_refused_when_the_codec_is_built(kind: type) -> None:
+    with pytest.raises(TypeError, match="a dataclass of slots"):
+        EventCodec(names={kind: "odd"})

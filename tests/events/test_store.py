@@ -45,6 +45,14 @@ def test_reads_pages_after_a_version(store: EventStore) -> None:
     assert store.streams.read(game, after=5) == []
 
 
+@pytest.mark.parametrize("odd", [{}, {"lone surrogate": "\ud800"}, {"not a number": float("nan")}])
+def test_a_payload_reads_back_as_it_was_written(store: EventStore, odd: dict[str, object]) -> None:
+    game = new_game(store)
+    payloads = [{"card": "é", "seats": [0, 2**63 - 1], "nested": [{"x": None, "yes": True}]}, odd]
+    store.streams.append(game, 0, [NewEvent("a", 1, payload) for payload in payloads], command_id="c", actor="system")
+    assert repr([e.payload for e in store.streams.read(game)]) == repr(payloads)  # repr: nan is no nan's equal
+
+
 def test_a_stale_expected_version_writes_nothing(store: EventStore) -> None:
     game = new_game(store)
     store.streams.append(game, 0, events("a"), command_id="c", actor="system")
