@@ -23,9 +23,10 @@ for i = 8, #ARGV, 3 do
   redis.call('XADD', KEYS[2], version .. '-0',
     't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', ARGV[6], 'a', ARGV[7], 'at', ARGV[5])
 end
-redis.call('HSET', KEYS[1], 'version', version)
 if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[1], 'status', ARGV[4])
+  redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[4])
+else
+  redis.call('HSET', KEYS[1], 'version', version)
 end
 if ARGV[2] ~= '' then
   redis.call('SET', KEYS[3], ARGV[2] .. '|' .. first .. '|' .. version, 'EX', tonumber(ARGV[3]))

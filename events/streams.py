@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -29,6 +30,7 @@ from events.records import GameRecords
 
 log = logging.getLogger("meeple.store")
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
+LONG_NUMBER = re.compile(rb"\d{19}")  # as many digits as an integer orjson may read as a float
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -234,9 +236,13 @@ def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
 
 def _payloads(entries: _Entries) -> list[Any]:
     """The entries' payloads, parsed as one JSON array (much faster than one parse each) by orjson,
-    or by the standard library where orjson refuses what json.dumps may write (a lone surrogate, NaN)."""
+    or by the standard library where orjson reads otherwise what json.dumps may write: it refuses
+    a lone surrogate and NaN, and reads an integer beyond 64 bits as a float (so nineteen digits in
+    a row, even in a string, are left to the standard library)."""
     joined = b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]"
-    try:
-        return cast(list[Any], orjson.loads(joined))
-    except orjson.JSONDecodeError:
-        return cast(list[Any], json.loads(joined))
+    if not LONG_NUMBER.search(joined):
+        try:
+            return cast(list[Any], orjson.loads(joined))
+        except orjson.JSONDecodeError:
+            pass
+    return cast(list[Any], json.loads(joined))

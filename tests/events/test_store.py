@@ -45,7 +45,8 @@ def test_reads_pages_after_a_version(store: EventStore) -> None:
     assert store.streams.read(game, after=5) == []
 
 
-@pytest.mark.parametrize("odd", [{}, {"lone surrogate": "\ud800"}, {"not a number": float("nan")}])
+@pytest.mark.parametrize("odd", [{}, {"lone surrogate": "\ud800"}, {"not a number": float("nan")},
+                                 {"huge": [2**64, -(2**63) - 1, 10**40]}])
 def test_a_payload_reads_back_as_it_was_written(store: EventStore, odd: dict[str, object]) -> None:
     game = new_game(store)
     payloads = [{"card": "é", "seats": [0, 2**63 - 1], "nested": [{"x": None, "yes": True}]}, odd]
