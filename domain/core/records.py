@@ -3,35 +3,43 @@
 from __future__ import annotations
 
 import dataclasses
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_Copy = Callable[[Any, dict[str, Any]], Any]
-_COPIERS: dict[type, tuple[frozenset[str], _Copy]] = {}
+_Setter = Callable[[Any, Any], None]
+_COPIERS: dict[type, tuple[Callable[[Any], Any], dict[str, _Setter]]] = {}
 
 
 def replace(record: T, /, **changes: Any) -> T:
     """`record` with `changes`, like dataclasses.replace. A state is copied on every event it
-    folds, so the copy sets each field directly instead of passing them all through
-    `__init__` again (the records run no code on creation, so the result is the same)."""
+    folds, so the copy sets each slot directly instead of passing every field through `__init__`
+    and `object.__setattr__` (the records run no code on creation, so the result is the same)."""
     kind = type(record)
     if kind not in _COPIERS:
         _COPIERS[kind] = _copier(kind)
-    names, copy = _COPIERS[kind]
-    if unknown := changes.keys() - names:
-        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(unknown))}")
-    return copy(record, changes)  # type: ignore[no-any-return]
+    copy, setters = _COPIERS[kind]
+    new = copy(record)
+    try:
+        for name, value in changes.items():
+            setters[name](new, value)
+    except KeyError:
+        raise TypeError(f"{kind.__name__} has no field {name}") from None
+    return new  # type: ignore[no-any-return]
 
 
-def _copier(kind: type) -> tuple[frozenset[str], _Copy]:
-    """A function copying a `kind` with changes, written out field by field for speed."""
-    if hasattr(kind, "__post_init__"):
-        raise TypeError(f"{kind.__name__} runs code on creation: use dataclasses.replace")
+def _copier(kind: type) -> tuple[Callable[[Any], Any], dict[str, _Setter]]:
+    """A function copying a `kind` slot by slot, written out field by field for speed, and each
+    field's setter."""
     names = [field.name for field in dataclasses.fields(kind)]
-    lines = [f"    set_(new, {name!r}, changes[{name!r}] if {name!r} in changes else record.{name})" for name in names]
-    source = "def copy(record, changes):\n    new = new_(kind)\n" + "\n".join(lines) + "\n    return new\n"
-    scope: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "kind": kind}
+    slots: list[Any] = [getattr(kind, name, None) for name in names]
+    if hasattr(kind, "__post_init__") or not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
+        raise TypeError(f"{kind.__name__} runs code on creation or has no slots: use dataclasses.replace")
+    setters = {name: slot.__set__ for name, slot in zip(names, slots)}
+    lines = [f"    set_{name}(new, record.{name})" for name in names]
+    source = "def copy(record):\n    new = new_(kind)\n" + "\n".join(lines) + "\n    return new\n"
+    scope: dict[str, Any] = {"new_": object.__new__, "kind": kind, **{f"set_{name}": put for name, put in setters.items()}}
     exec(source, scope)
-    return frozenset(names), scope["copy"]
+    return scope["copy"], setters

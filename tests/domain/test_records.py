@@ -42,3 +42,13 @@ def test_an_unknown_field_is_refused() -> None:
 def test_a_record_that_runs_code_on_creation_is_refused() -> None:
     with pytest.raises(TypeError, match="runs code on creation"):
         replace(Checked(1), value=2)
+
+
+@dataclasses.dataclass(frozen=True)
+class Unslotted:
+    value: int
+
+
+def test_a_record_without_slots_is_refused() -> None:
+    with pytest.raises(TypeError, match="has no slots"):
+        replace(Unslotted(1), value=2)
