@@ -116,12 +116,16 @@ def _structure(kind: Any) -> Structure:
         return optional
     if origin is tuple:
         if len(arguments) == 2 and arguments[1] is Ellipsis:
-            item = strict(arguments[0])
+            item, plain = strict(arguments[0]), arguments[0] if arguments[0] in (int, str, bool) else None
 
             def items(data: Any) -> Any:
                 if type(data) not in (list, tuple):
                     raise _wrong("a list", data)
-                return tuple(_each(item, data))
+                made = tuple(data)
+                for value in made:  # ints, strings or bools of exactly their type are taken as they are
+                    if type(value) is not plain:
+                        return tuple(_each(item, data))
+                return made
             return items
         fixed = [strict(argument) for argument in arguments]
 
