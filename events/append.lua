@@ -2,7 +2,8 @@
 -- KEYS[1] meta hash, KEYS[2] stream, KEYS[3] idempotency key
 -- ARGV[1] expected version, ARGV[2] idempotency fingerprint ('' for none),
 -- ARGV[3] idempotency ttl seconds, ARGV[4] new status ('' keeps it), ARGV[5] time (ms),
--- ARGV[6] command id, ARGV[7] actor, then type, schema version, payload for each event.
+-- ARGV[6] command id, ARGV[7] actor, ARGV[8] the command whose event is the expected version's
+-- ('' for no check), then type, schema version, payload for each event.
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return {'missing'}
@@ -17,8 +18,23 @@ end
 if tonumber(ARGV[1]) ~= version then
   return {'conflict', tostring(version)}
 end
+if ARGV[8] ~= '' then
+  -- decided on a state the caller held without reading the game again: it must still be the
+  -- game's, in play, and folded from the event now at that version (not one a failover took back)
+  local last = redis.call('XRANGE', KEYS[2], version .. '-0', version .. '-0')
+  local fields = last[1] and last[1][2] or {}
+  local command = nil
+  for i = 1, #fields, 2 do
+    if fields[i] == 'c' then
+      command = fields[i + 1]
+    end
+  end
+  if command ~= ARGV[8] or redis.call('HGET', KEYS[1], 'status') ~= 'active' then
+    return {'conflict', tostring(version)}
+  end
+end
 local first = version + 1
-for i = 8, #ARGV, 3 do
+for i = 9, #ARGV, 3 do
   version = version + 1
   redis.call('XADD', KEYS[2], version .. '-0',
     't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', ARGV[6], 'a', ARGV[7], 'at', ARGV[5])

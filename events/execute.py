@@ -9,9 +9,11 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from domain import GAMES
+from domain.core.errors import RuleViolation
 from domain.core.game import Game
 from domain.core.rng import Rng, SystemRng
 from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent, VersionConflict
@@ -34,6 +36,7 @@ class Loaded:
     state: Any
     version: int
     command_id: str | None = None
+    held: bool = False  # as this process last saw it, not read again (Executor.held)
 
 
 def awaited(record: GameRecord, game: Game, state: Any) -> bool:  # type: ignore[type-arg]
@@ -76,7 +79,7 @@ class StateCache:
     def put(self, game_id: str, cached: Cached) -> None:
         with self._lock:
             held = self._states.get(game_id)
-            if held is None or held.version < cached.version:
+            if held is None or held.version <= cached.version:  # at the same version, the later read's record
                 self._states[game_id] = cached
                 self._states.move_to_end(game_id)
             while len(self._states) > self.capacity:
@@ -118,6 +121,16 @@ class Executor:
             return self._fold(record, at, state, envelopes[1:], remember=version is None, command_id=envelopes[0].command_id)
         return self._fold(record, at, state, envelopes, remember=version is None)
 
+    def held(self, game_id: str) -> Loaded | None:
+        """The game in play as this process last saw it, if it holds it, without reading the
+        store: a command `execute` decides on it is appended only if the game is still there, and
+        otherwise decided again on the game read anew, so a command sent to the process that
+        served the game's last move costs one round trip rather than two."""
+        cached = self.cache.get(game_id)
+        if cached is None or cached.record.status is not Lifecycle.ACTIVE:
+            return None
+        return Loaded(cached.record, GAMES[cached.record.game], cached.state, cached.version, cached.command_id, held=True)
+
     def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool,
               command_id: str | None = None) -> Loaded:
         """The game from `state` at version `at` (ended by the command `command_id`) on through
@@ -149,22 +162,34 @@ class Executor:
         With `expected_version` the command applies only at that version (VersionConflict
         otherwise); without it, losing a race to another append means deciding again on the
         newer state. A command sent again with the same `idempotency_key` returns the first
-        answer and appends nothing. `loaded` is the game as the caller has just read it: the
-        first decision is made on it rather than on a new read."""
+        answer and appends nothing. `loaded` is the game as the caller has just read it, or as
+        the process held it (`held`): the first decision is made on it rather than on a new read,
+        and what a held state refuses or no longer is is decided again on the game read anew."""
         if idempotency_key and (earlier := self.store.streams.remembered(game_id, idempotency_key, fingerprint)):
             return earlier
+        decide = partial(self._decide_and_append, command=command, expected_version=expected_version, actor=actor,
+                         key=idempotency_key, fingerprint=fingerprint, rng=rng)
+        if loaded is not None and loaded.held:
+            try:
+                return decide(loaded)
+            except (VersionConflict, RuleViolation):  # the held state may no longer be the game's
+                loaded = None
         for _ in range(RETRIES):
             loaded = loaded or self.load(game_id)
-            if expected_version is not None and expected_version != loaded.version:
-                raise VersionConflict(expected_version, loaded.version)
-            events = loaded.game.decide(loaded.state, command, rng or SystemRng())
             try:
-                return self._append(loaded, events, actor, idempotency_key, fingerprint)
+                return decide(loaded)
             except VersionConflict as conflict:
                 if expected_version is not None:
                     raise
                 loaded, lost = None, conflict
         raise lost
+
+    def _decide_and_append(self, loaded: Loaded, command: Any, expected_version: int | None, actor: str,
+                           key: str | None, fingerprint: str, rng: Rng | None) -> Appended:
+        if expected_version is not None and expected_version != loaded.version:
+            raise VersionConflict(expected_version, loaded.version)
+        events = loaded.game.decide(loaded.state, command, rng or SystemRng())
+        return self._append(loaded, events, actor, key, fingerprint)
 
     def check(self, loaded: Loaded, command: Any, *, expected_version: int | None = None) -> None:
         """Decide `command` on the loaded state as `execute` would, and keep nothing: the rules'
@@ -207,6 +232,7 @@ class Executor:
             loaded.record.id, loaded.version, encoded,
             command_id=uuid.uuid4().hex, actor=actor, status=status,
             idempotency=(key, fingerprint) if key else None, announce=awaited(loaded.record, game, state),
+            held=loaded.command_id if loaded.held else None,
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:

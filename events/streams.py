@@ -118,14 +118,18 @@ class Streams:
         status: Lifecycle | None = None,
         idempotency: tuple[str, str] | None = None,
         announce: bool = True,
+        held: str | None = None,
     ) -> Appended:
         """Append `events` if the game is at `expected_version`, else raise VersionConflict.
         `idempotency` is (key, fingerprint of the command): a key seen before answers with
-        the events it appended then, and writes nothing. The append is announced on the feed if
+        the events it appended then, and writes nothing. `held` is the command whose event the
+        caller's state at `expected_version` was folded from, when the caller decided on a state
+        it held without reading the game again: the append is then also a conflict unless that
+        event is still there and the game in play. The append is announced on the feed if
         `announce` (events.execute.awaited), and always the first, which starts the game."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
-        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor]
+        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
         for event in events:
             args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]

@@ -323,7 +323,7 @@ def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.post("/games/<game:game_id>/commands")
 def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
-    loaded = executor().load(known_game(game_id))
+    loaded = executor().held(known_game(game_id)) or executor().load(game_id)
     seat = auth.require_seat(executor().store, loaded.record)
     body = json_body()
     key = request.headers.get("Idempotency-Key")

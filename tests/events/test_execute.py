@@ -128,3 +128,64 @@ def test_a_move_is_announced_to_a_registered_player_an_ai_to_move_or_a_deadline(
     assert announced_moves(executor, "registered", seating={2: {"player_id": "ann"}}) == [True] * 8
     assert announced_moves(executor, "timed", deadline=TurnDeadline(60, DeadlinePolicy.SKIP)) == [True] * 8
     assert announced_moves(executor, "ai", 3, seating={1: {"bot": "random"}}) == [True, False, False]  # the AI moves second
+
+
+def test_a_held_state_is_the_game_in_play_as_the_process_last_saw_it(executor: Executor) -> None:
+    executor.store.games.create("waiting", "taki", {}, 2)
+    executor.load("waiting")
+    assert executor.held("waiting") is None and executor.held("unknown") is None
+    game = started_game(executor)
+    loaded = executor.load(game)
+    held = executor.held(game)
+    assert held is not None and held.held and (held.version, held.command_id, held.state) == (
+        loaded.version, loaded.command_id, loaded.state)
+
+
+def test_a_command_on_a_held_state_another_process_moved_past_is_decided_on_the_game_read_anew(executor: Executor) -> None:
+    game = started_game(executor)  # seat 1 to move
+    executor.load(game)
+    elsewhere = Executor(executor.store).execute(game, Draw(1), actor="seat:1")  # now seat 0
+    held = executor.held(game)
+    assert held is not None and held.version < elsewhere.version
+    done = executor.execute(game, Draw(0), actor="seat:0", loaded=held)  # the held state says seat 1's turn
+    assert done.events[0].version == elsewhere.version + 1
+    assert executor.load(game).state == Executor(executor.store).load(game).state
+
+
+def test_what_a_held_state_accepts_and_the_game_no_longer_does_is_refused(executor: Executor) -> None:
+    game = started_game(executor)
+    executor.load(game)
+    version = Executor(executor.store).execute(game, Draw(1), actor="seat:1").version
+    with pytest.raises(RuleViolation):
+        executor.execute(game, Draw(1), actor="seat:1", loaded=executor.held(game))
+    assert executor.load(game).version == version
+
+
+def test_a_held_state_answers_no_expected_version_of_its_own(executor: Executor) -> None:
+    game = started_game(executor)
+    stale = executor.load(game).version
+    current = Executor(executor.store).execute(game, Draw(1), actor="seat:1").version
+    with pytest.raises(VersionConflict) as conflict:
+        executor.execute(game, Draw(0), actor="seat:0", expected_version=stale, loaded=executor.held(game))
+    assert (conflict.value.expected, conflict.value.actual) == (stale, current)
+    done = executor.execute(game, Draw(0), actor="seat:0", expected_version=current, loaded=executor.held(game))
+    assert done.events[0].version == current + 1
+
+
+def test_a_held_state_folded_from_writes_the_store_lost_is_not_appended_on(executor: Executor) -> None:
+    """The failover of the test above, with the game going on elsewhere to the very version the
+    process holds: the event there is another command's, so the held state is not the game's."""
+    game = started_game(executor)
+    before = executor.load(game)
+    redis, stream = executor.store.redis, keys.stream(game)
+    kept = redis.xrange(stream)
+    lost = executor.execute(game, Draw(1), actor="seat:1")  # held by this process, lost with the master
+    other = next(command for command in legal_commands(before.state, 1) if not isinstance(command, Draw)
+                 and len(TAKI.decide(before.state, command, SeededRng(1))) == len(lost.events))
+    redis.delete(stream)
+    for entry_id, fields in kept:
+        redis.xadd(stream, fields, id=entry_id)
+    redis.hset(keys.meta(game), "version", before.version)
+    assert Executor(executor.store).execute(game, other, actor="seat:1").version == lost.version  # elsewhere
+    executor.execute(game, Draw(0), actor="seat:0", loaded=executor.held(game))
+    assert executor.load(game).state == Executor(executor.store).load(game).state
