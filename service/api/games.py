@@ -325,6 +325,8 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
     loaded = executor().held(known_game(game_id)) or executor().load(game_id)
     seat = auth.require_seat(executor().store, loaded.record)
+    if loaded.held and seat not in loaded.game.status(loaded.state).to_move:
+        loaded = executor().load(game_id)  # another process likely served the last move: read the game
     body = json_body()
     key = request.headers.get("Idempotency-Key")
     fingerprint = "" if key is None else json.dumps({"seat": seat, "body": body}, sort_keys=True)
