@@ -27,6 +27,7 @@ WORKER = [sys.executable, "-m", "workers"]  # the workers run apart from the API
 # then, and its client reconnects), then the worker, whose job gets WORKER_STOP_SECONDS (then it is
 # killed, and the reactor's sweep enqueues it again), then the store
 API_STOP_SECONDS = 5
+GC_THRESHOLD = 20_000  # allocations between collections of the youngest generation (Python's default: 700)
 WORKER_STOP_SECONDS = 2
 
 
@@ -49,12 +50,12 @@ class _Gunicorn(BaseApplication):
         json_logs()
         app = create_app(self.meeple_config)
         # what the process holds once it serves (modules, rules, the app) is never collected:
-        # moved out of the collector's sight, it is not walked at every collection. The youngest
-        # generation keeps Python's threshold (700 allocations): collected after 20,000 instead,
-        # each collection walked what dozens of requests left and took 6-18 ms of CPU, a pause
-        # every request in flight waited out (docs/performance.md)
+        # moved out of the collector's sight, it is not walked at every collection; and the
+        # youngest generation is collected after more allocations than Python's default 700,
+        # so that a request rarely pays for a collection
         gc.collect()
         gc.freeze()
+        gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
         return app
 
 
