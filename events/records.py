@@ -154,9 +154,7 @@ class GameRecords:
                 if actual == status.encode():
                     yield game_id, taken == int(seats)
                 else:
-                    self.file(filing, game_id, status, None if actual is None else Lifecycle(actual.decode()), clock.now())
-                    if actual is not None:
-                        self.feed.announce(filing, game_id)
+                    self._refile(filing, game_id, status, actual)
                     moved += 1
             filing.execute()
             position += len(ids) - moved
@@ -177,11 +175,18 @@ class GameRecords:
             filing = self.redis.pipeline(transaction=False)
             for game_id, actual in zip(ids, pipe.execute(), strict=True):
                 if actual is not None and actual != Lifecycle.FINISHED.encode():
-                    self.file(filing, game_id, Lifecycle.FINISHED, Lifecycle(actual.decode()), clock.now())
-                    self.feed.announce(filing, game_id)
+                    self._refile(filing, game_id, Lifecycle.FINISHED, actual)
                     moved += 1
             filing.execute()
         return moved
+
+    def _refile(self, pipe: Pipeline, game_id: str, filed: Lifecycle, actual: bytes | None) -> None:
+        """Queue on `pipe` the move of a game filed under `filed` to the status its record holds
+        (`actual`; None for a game discarded since, which is only taken out), and if it is still
+        there its announcement."""
+        self.file(pipe, game_id, filed, None if actual is None else Lifecycle(actual.decode()), clock.now())
+        if actual is not None:
+            self.feed.announce(pipe, game_id)
 
     def build_status_index(self) -> None:
         """File every game under its status, once: for a store written before the status indexes."""

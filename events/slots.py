@@ -21,19 +21,22 @@ AWAY = (redis.ConnectionError, redis.TimeoutError, ClusterDownError, TryAgainErr
 def run(client: redis.Redis, key: str, queue: Callable[[Pipeline], None]) -> list[Any]:
     """The replies to the commands `queue` puts on a pipeline to the server holding `key`; a
     command that failed has its error for its reply."""
-    for attempt in range(2):
-        pipe = _pipeline(client, key)
-        queue(pipe)
-        try:
-            replies: list[Any] = pipe.execute(raise_on_error=False)
-        except (redis.ConnectionError, redis.TimeoutError):
-            _reread_map(client)  # the next command goes to whoever took over; this one may have run
-            raise
-        if attempt == 0 and isinstance(client, RedisCluster) and any(_redirected(reply) for reply in replies):
-            _reread_map(client)
-            continue
-        return replies
+    replies = _sent(client, key, queue)
+    if isinstance(client, RedisCluster) and any(_redirected(reply) for reply in replies):
+        _reread_map(client)
+        replies = _sent(client, key, queue)
     return replies
+
+
+def _sent(client: redis.Redis, key: str, queue: Callable[[Pipeline], None]) -> list[Any]:
+    """The replies to the commands `queue` puts on one pipeline to the server holding `key`."""
+    pipe = _pipeline(client, key)
+    queue(pipe)
+    try:
+        return pipe.execute(raise_on_error=False)
+    except (redis.ConnectionError, redis.TimeoutError):
+        _reread_map(client)  # the next command goes to whoever took over; this one may have run
+        raise
 
 
 def _pipeline(client: redis.Redis, key: str) -> Pipeline:

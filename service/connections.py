@@ -20,16 +20,14 @@ def store_client(config: Config, connections: int | None = None, **options: Any)
     one to come free (None: as many as asked for). A cluster's client is used as a server's is:
     it answers the same commands, sending each to the master of its key's slot."""
     assert config.redis_url is not None, "the store's URL is set before connecting"
-    if connections is not None:
-        options |= {"max_connections": connections, "connection_pool_class": redis.BlockingConnectionPool,
-                    "timeout": 10}
+    bounded = {} if connections is None else {"max_connections": connections, "timeout": 10}
     if config.redis_cluster:
-        return cast(redis.Redis, RedisCluster.from_url(config.redis_url, **options))
-    if connections is not None:
-        options.pop("connection_pool_class")
-        return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            config.redis_url, health_check_interval=30, **options))
-    return redis.Redis.from_url(config.redis_url, health_check_interval=30, **options)
+        pools = {} if connections is None else {"connection_pool_class": redis.BlockingConnectionPool}
+        return cast(redis.Redis, RedisCluster.from_url(config.redis_url, **options, **bounded, **pools))
+    if connections is None:
+        return redis.Redis.from_url(config.redis_url, health_check_interval=30, **options)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        config.redis_url, health_check_interval=30, **options, **bounded))
 
 
 def event_store(config: Config, client: redis.Redis, waiting: redis.Redis | None = None) -> EventStore:
