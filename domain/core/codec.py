@@ -180,8 +180,8 @@ def _record(kind: type) -> Structure:
             for each, slot in zip(declared, slots)):
         raise TypeError(f"no strict reading of {kind!r}: a dataclass of slots, each set by __init__, with no "
                         "__post_init__ and no default factory")
-    fields = [_Field(each.name, hints[each.name], strict(hints[each.name]), hints[each.name] if hints[each.name] in (int, str, bool)
-                     else None, each.default, slot.__set__) for each, slot in zip(declared, slots)]
+    fields = [_Field(each.name, strict(hints[each.name]), hints[each.name] if hints[each.name] in (int, str, bool) else None,
+                     each.default, slot.__set__) for each, slot in zip(declared, slots)]
     return _written_out(kind, fields, _field_by_field(kind, fields))
 
 
@@ -189,7 +189,6 @@ class _Field(typing.NamedTuple):
     """How a record's field is read and set."""
 
     name: str
-    hint: Any
     read: Structure
     plain: type | None  # an int, str or bool field's own type: a value of exactly that type is taken as it is
     default: Any  # dataclasses.MISSING for a field without one
@@ -208,7 +207,7 @@ def _field_by_field(kind: type, fields: list[_Field]) -> Structure:
             raise PayloadInvalid(f"is no field of {kind.__name__}", f".{unknown}")
         made: Any = object.__new__(kind)
         try:
-            for name, _, read, plain, default, put in fields:
+            for name, read, plain, default, put in fields:
                 if name in data:
                     value = data[name]
                     put(made, value if type(value) is plain else read(value))
@@ -226,16 +225,16 @@ def _field_by_field(kind: type, fields: list[_Field]) -> Structure:
 def _written_out(kind: type, fields: list[_Field], careful: Structure) -> Structure:
     """Reads the payloads decoding meets as `careful` does, written out field by field for speed
     (a loop over the fields was most of what decoding a nested record cost): an object of exactly
-    `kind`'s fields, each plain or enum one of exactly its JSON type, each tuple (of records, enums…) a list.
-    Any other payload, or one a field's reader refuses, is left to `careful`, which reads it or
-    names its fault."""
+    `kind`'s fields, each plain one of exactly its type. Any other payload, or one a field's
+    reader refuses, is left to `careful`, which reads it or names its fault."""
     scope: dict[str, Any] = {"kind": kind, "new": object.__new__, "careful": careful, "PayloadInvalid": PayloadInvalid}
     tests, reads = [], []
-    for i, each in enumerate(fields):
-        test, read, names = _inlined(f"v{i}", each)
-        tests += [test] if test else []
-        reads += [read] if read else []
-        scope |= names | {f"put_v{i}": each.put}
+    for i, each in enumerate(fields):  # a plain field's value is tested, any other read by its reader
+        if each.plain:
+            tests.append(f"type(v{i}) is plain_v{i}")
+        else:
+            reads.append(f"v{i} = read_v{i}(v{i})")
+        scope |= {f"plain_v{i}": each.plain, f"read_v{i}": each.read, f"put_v{i}": each.put}
     source = "\n".join([
         "def record(data):",
         f"    if type(data) is dict and len(data) == {len(fields)}:",
@@ -252,20 +251,6 @@ def _written_out(kind: type, fields: list[_Field], careful: Structure) -> Struct
     ])
     exec(source, scope)
     return typing.cast(Structure, scope["record"])
-
-
-def _inlined(value: str, field: _Field) -> tuple[str | None, str | None, dict[str, Any]]:
-    """How the written-out reader takes a field's `value`: the test it must pass, the statement
-    reading it, and the names these use; each reads as the field's own reader does."""
-    hint, arguments = field.hint, typing.get_args(field.hint)
-    if field.plain:
-        return f"type({value}) is plain_{value}", None, {f"plain_{value}": field.plain}
-    if isinstance(hint, type) and issubclass(hint, enum.Enum) and all(type(member.value) is str for member in hint):
-        members = {member.value: member for member in hint}
-        return f"type({value}) is str", f"{value} = members_{value}[{value}]", {f"members_{value}": members}
-    if typing.get_origin(hint) is tuple and len(arguments) == 2 and arguments[1] is Ellipsis and arguments[0] not in (int, str, bool):
-        return f"type({value}) is list", f"{value} = tuple(map(item_{value}, {value}))", {f"item_{value}": strict(arguments[0])}
-    return None, f"{value} = read_{value}({value})", {f"read_{value}": field.read}
 
 
 @dataclass(frozen=True)
