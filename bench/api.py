@@ -73,11 +73,22 @@ class Table:
         return cls(game_id, tokens)
 
 
+def _connection() -> aiohttp.ClientSession:
+    """A client's own connection, kept alive between its requests as a player's program or
+    browser keeps its own. (One pool shared by all the clients would send each request over
+    whichever connection was freed last, so that a few hot connections, each served by one
+    server process, would carry nearly every request while other processes stood idle.)
+    Idle, it is let go before gunicorn's keep-alive (2 s) closes it, so that no request is sent
+    on a connection the server is closing."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1, keepalive_timeout=1.0),
+                                 timeout=aiohttp.ClientTimeout(total=120))
+
+
 class ScriptedPlayer:
     """A client playing recorded Djambi games one after another, one command at a time."""
 
-    def __init__(self, http: aiohttp.ClientSession, url: str, scripts: list[Recorded], first: int) -> None:
-        self.http, self.url = http, url
+    def __init__(self, url: str, scripts: list[Recorded], first: int) -> None:
+        self.http, self.url = _connection(), url
         self.scripts = itertools.cycle(scripts[first % len(scripts):] + scripts[:first % len(scripts)])
         self.table: Table | None = None
         self.moves: list[tuple[int, dict[str, Any], Any]] = []
@@ -101,7 +112,10 @@ class ScriptedPlayer:
             started = due if interval else time.perf_counter()
             async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands", json=command,
                                       headers={"Authorization": f"Bearer {self.table.tokens[seat]}"}) as answer:
-                detail = "" if answer.status == 201 else (await answer.json()).get("code", "")
+                # the answer is read whole, as a client does: a connection with an answer left
+                # unread cannot carry the next request, and is closed
+                body = await answer.json()
+                detail = "" if answer.status == 201 else body.get("code", "")
             tally.add(201, answer.status, time.perf_counter() - started, detail)
             due = due + interval if interval else time.perf_counter()
 
@@ -110,8 +124,8 @@ class AskingPlayer:
     """A client that plays as a front end does: reads the game, asks the legal commands of the
     seat to move (in their compact form), and sends one of them."""
 
-    def __init__(self, http: aiohttp.ClientSession, url: str, game: str, seed: int) -> None:
-        self.http, self.url, self.game = http, url, game
+    def __init__(self, url: str, game: str, seed: int) -> None:
+        self.http, self.url, self.game = _connection(), url, game
         self.random = random.Random(seed)
         self.table: Table | None = None
 
@@ -136,22 +150,24 @@ class AskingPlayer:
             started = time.perf_counter()
             async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands",
                                       json=self.random.choice(legal), headers=token) as answer:
-                detail = "" if answer.status in (201, 409) else (await answer.json()).get("code", "")
+                body = await answer.json()
+                detail = "" if answer.status in (201, 409) else body.get("code", "")
             if answer.status == 409:  # another seat of a +3 window moved first: read the game again
                 tally.requests += 1
             else:
                 tally.add(201, answer.status, time.perf_counter() - started, detail)
 
 
-async def health_rate(http: aiohttp.ClientSession, url: str, clients: int, seconds: float) -> Tally:
+async def health_rate(url: str, clients: int, seconds: float) -> Tally:
     tally = Tally()
 
     async def ask(until: float) -> None:
-        while time.perf_counter() < until:
-            started = time.perf_counter()
-            async with http.get(f"{url}/v1/health") as answer:
-                await answer.read()
-            tally.add(200, answer.status, time.perf_counter() - started, "")
+        async with _connection() as http:
+            while time.perf_counter() < until:
+                started = time.perf_counter()
+                async with http.get(f"{url}/v1/health") as answer:
+                    await answer.read()
+                tally.add(200, answer.status, time.perf_counter() - started, "")
 
     until = time.perf_counter() + seconds
     await asyncio.gather(*(ask(until) for _ in range(clients)))
@@ -159,12 +175,15 @@ async def health_rate(http: aiohttp.ClientSession, url: str, clients: int, secon
 
 
 async def timed(players: list[Any], seconds: float, **pace: float) -> tuple[Tally, float, float]:
-    """Let every player play for `seconds`: the tally, the seconds taken and the client's CPU share."""
+    """Let every player play for `seconds`, then close its connection: the tally, the seconds
+    taken and the client's CPU share."""
     tally = Tally()
     cpu, started = _cpu(), time.perf_counter()
     await asyncio.gather(*(player.play(started + seconds, tally, **pace) for player in players))
     elapsed = time.perf_counter() - started
-    return tally, elapsed, (_cpu() - cpu) / elapsed
+    share = (_cpu() - cpu) / elapsed
+    await asyncio.gather(*(player.http.close() for player in players))
+    return tally, elapsed, share
 
 
 def _cpu() -> float:
@@ -197,55 +216,51 @@ async def run(args: argparse.Namespace) -> None:
     print(f"scripts: {len(scripts)} recorded Djambi games, {statistics.mean(len(s.moves) for s in scripts):.0f} "
           f"commands each on average")
     with Server() as server:
-        # idle connections are let go before gunicorn's keep-alive (2 s) closes them, so that
-        # no command is sent on a connection the server is closing
-        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=1.0)
-        async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=120)) as http:
-            await health_rate(http, server.url, 10, 1.0)  # warm up
-            best = 0.0
-            print("\nserver CPU ms per request: all (API/worker/store); client CPU: share of one core")
-            print(f"{'games':>6} {'health/s':>9} {'CPU ms':>22} {'commands/s':>11} {'CPU ms':>22} {'ratio':>6}"
-                  f" {'p50 ms':>7} {'p99 ms':>7} {'client':>7}  unexpected answers")
-            for games in args.games:
-                before = server.cpu_seconds()
-                health = await health_rate(http, server.url, games, args.seconds)
-                health_cpu = _spent(server, before, len(health.latencies))
-                health_per_second = len(health.latencies) / args.seconds
-                players = await _prepared([ScriptedPlayer(http, server.url, scripts, n) for n in range(games)])
-                before = server.cpu_seconds()
-                tally, elapsed, cpu = await timed(players, args.seconds)
-                command_cpu = _spent(server, before, len(tally.latencies))
-                rate = len(tally.latencies) / elapsed
-                best = max(best, rate)
-                print(f"{games:6d} {health_per_second:9.0f} {_cpu_columns(health_cpu):>22} {rate:11.0f}"
-                      f" {_cpu_columns(command_cpu):>22} {100 * rate / health_per_second:5.0f}%"
-                      f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:6.0f}%  "
-                      f"{_problems(health)} / {_problems(tally)}")
-            paced_games, target = 100, best / 2
-            print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s, {args.paced_runs} runs"
-                  f" (target: p99 < 25 ms in each)")
-            print(f"{'run':>4} {'sent/s':>7} {'p50 ms':>7} {'p99 ms':>7}  unexpected answers")
-            p99s = []
-            for run_number in range(1, args.paced_runs + 1):
-                players = await _prepared([ScriptedPlayer(http, server.url, scripts, n) for n in range(paced_games)])
-                tally, elapsed, _ = await timed(players, args.seconds, interval=paced_games / target)
-                p99s.append(tally.percentile(0.99))
-                print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[-1]:7.1f}"
-                      f"  {_problems(tally)}")
-            print(f"p99 over {len(p99s)} runs: {min(p99s):.1f}-{max(p99s):.1f} ms (median {statistics.median(p99s):.1f});"
-                  f" under 25 ms in {sum(p99 < 25 for p99 in p99s)} of {len(p99s)}")
-            print(f"\nclients that ask before they move ({args.ask_games} games each; legal commands asked in their"
-                  " compact form):")
-            print(f"{'game':>12} {'requests/s':>11} {'commands/s':>11} {'of taki':>8} {'p50 ms':>7} {'p99 ms':>7}"
-                  "  unexpected answers")
-            rates: dict[str, float] = {}
-            for name in GAMES:
-                askers = await _prepared([AskingPlayer(http, server.url, name, n) for n in range(args.ask_games)])
-                tally, elapsed, _ = await timed(askers, args.seconds)
-                rates[name] = len(tally.latencies) / elapsed
-                print(f"{name:>12} {tally.requests / elapsed:11.0f} {rates[name]:11.0f}"
-                      f" {100 * rates[name] / rates['taki']:7.0f}% {tally.percentile(0.5):7.1f}"
-                      f" {tally.percentile(0.99):7.1f}  {_problems(tally)}")
+        await health_rate(server.url, 10, 1.0)  # warm up
+        best = 0.0
+        print("\nserver CPU ms per request: all (API/worker/store); client CPU: share of one core")
+        print(f"{'games':>6} {'health/s':>9} {'CPU ms':>22} {'commands/s':>11} {'CPU ms':>22} {'ratio':>6}"
+              f" {'p50 ms':>7} {'p99 ms':>7} {'client':>7}  unexpected answers")
+        for games in args.games:
+            before = server.cpu_seconds()
+            health = await health_rate(server.url, games, args.seconds)
+            health_cpu = _spent(server, before, len(health.latencies))
+            health_per_second = len(health.latencies) / args.seconds
+            players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(games)])
+            before = server.cpu_seconds()
+            tally, elapsed, cpu = await timed(players, args.seconds)
+            command_cpu = _spent(server, before, len(tally.latencies))
+            rate = len(tally.latencies) / elapsed
+            best = max(best, rate)
+            print(f"{games:6d} {health_per_second:9.0f} {_cpu_columns(health_cpu):>22} {rate:11.0f}"
+                  f" {_cpu_columns(command_cpu):>22} {100 * rate / health_per_second:5.0f}%"
+                  f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:6.0f}%  "
+                  f"{_problems(health)} / {_problems(tally)}")
+        paced_games, target = 100, best / 2
+        print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s, {args.paced_runs} runs"
+              f" (target: p99 < 25 ms in each)")
+        print(f"{'run':>4} {'sent/s':>7} {'p50 ms':>7} {'p99 ms':>7}  unexpected answers")
+        p99s = []
+        for run_number in range(1, args.paced_runs + 1):
+            players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(paced_games)])
+            tally, elapsed, _ = await timed(players, args.seconds, interval=paced_games / target)
+            p99s.append(tally.percentile(0.99))
+            print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[-1]:7.1f}"
+                  f"  {_problems(tally)}")
+        print(f"p99 over {len(p99s)} runs: {min(p99s):.1f}-{max(p99s):.1f} ms (median {statistics.median(p99s):.1f});"
+              f" under 25 ms in {sum(p99 < 25 for p99 in p99s)} of {len(p99s)}")
+        print(f"\nclients that ask before they move ({args.ask_games} games each; legal commands asked in their"
+              " compact form):")
+        print(f"{'game':>12} {'requests/s':>11} {'commands/s':>11} {'of taki':>8} {'p50 ms':>7} {'p99 ms':>7}"
+              "  unexpected answers")
+        rates: dict[str, float] = {}
+        for name in GAMES:
+            askers = await _prepared([AskingPlayer(server.url, name, n) for n in range(args.ask_games)])
+            tally, elapsed, _ = await timed(askers, args.seconds)
+            rates[name] = len(tally.latencies) / elapsed
+            print(f"{name:>12} {tally.requests / elapsed:11.0f} {rates[name]:11.0f}"
+                  f" {100 * rates[name] / rates['taki']:7.0f}% {tally.percentile(0.5):7.1f}"
+                  f" {tally.percentile(0.99):7.1f}  {_problems(tally)}")
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import dataclasses
 import gc
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,7 @@ class _Gunicorn(BaseApplication):
 def serve(args: argparse.Namespace) -> None:
     """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
     store under --data-dir."""
+    _check_free(args.host, args.port)
     config = Config.from_env()
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
@@ -97,6 +99,10 @@ def serve(args: argparse.Namespace) -> None:
             # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)
             "limit_request_line": 0,
             "control_socket_disable": True,
+            # each process listens on a socket of its own, and the kernel spreads new connections
+            # evenly between them; on one shared socket the busiest process, awake when a
+            # connection comes, takes nearly all of them while the others stand idle
+            "reuse_port": True,
         }).run()
     finally:
         if worker_process is not None:
@@ -114,6 +120,19 @@ def _stop_worker(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.terminate()
         process.wait()
+
+
+def _check_free(host: str, port: int) -> None:
+    """Stop at once, saying why, when the address is taken: each API process binds its own
+    socket with SO_REUSEPORT, which would otherwise join another server listening there with
+    the same option, or leave the processes retrying a port some other program holds."""
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does: TIME_WAIT is no obstacle
+            probe.bind(address)
+    except OSError as error:
+        raise SystemExit(f"meeple: cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 def _background_child() -> None:

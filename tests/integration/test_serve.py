@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -112,3 +113,40 @@ def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: s
                           timeout=30, cwd=ROOT)
     assert done.returncode == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_taken_port_stops_serve_with_a_line_saying_why(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir",
+                               str(tmp_path / "var")], env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stderr == f"meeple: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_each_api_process_listens_on_a_socket_of_its_own_and_a_second_serve_is_refused(tmp_path: Path) -> None:
+    """With a socket each (SO_REUSEPORT), the kernel spreads connections between the processes."""
+    process, url = start(tmp_path / "var", "--workers", "2")
+    try:
+        port = int(url.rsplit(":", 1)[1])
+        listening = {child.pid: _listening_sockets(child.pid, port) for child in psutil.Process(process.pid).children()}
+        api = {pid: sockets for pid, sockets in listening.items() if sockets}
+        assert len(api) == 2 and all(len(sockets) == 1 for sockets in api.values())
+        assert len(set.union(*api.values())) == 2
+        env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+        second = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir",
+                                 str(tmp_path / "other")], env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
+        assert second.returncode == 1 and "Address already in use" in second.stderr
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _listening_sockets(pid: int, port: int) -> set[int]:
+    """The inodes of the sockets that process `pid` listens on `port` with."""
+    inodes = {connection.fd for connection in psutil.Process(pid).net_connections("tcp")
+              if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port}
+    return {os.stat(f"/proc/{pid}/fd/{fd}").st_ino for fd in inodes}
