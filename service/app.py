@@ -23,6 +23,7 @@ from service.bodies import CappedRequest
 from service.config import Config
 from service.errors import handle_error
 from service.legal import LegalCommands
+from service.routing import RoutingMap
 from service.web import bp as web
 
 
@@ -46,7 +47,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
         waiting = connections.store_client(config, max_connections=100_000,
                                            socket_timeout=config.stream_heartbeat_ms / 1000 + 10)
         queues = connections.queue_client(config)
-    app = Flask("meeple")
+    app = _Meeple("meeple")
     app.request_class = CappedRequest  # a chunked body over the limit is a 413, as one with a Content-Length is
     app.url_map.converters["game"] = GameId
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
@@ -78,3 +79,10 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_error_handler(Exception, handle_error)
     logging.getLogger("meeple").setLevel(logging.INFO)
     return app
+
+
+class _Meeple(Flask):
+    """Flask, its URLs matched without a reference cycle per request (`service.routing`)."""
+
+    url_map_class = RoutingMap
+
