@@ -72,6 +72,18 @@ class Server:
             spent[part] += times.user + times.system
         return spent
 
+    def api_cpu_seconds(self) -> dict[int, float]:
+        """CPU time spent so far by each API process, by process id."""
+        spent = {}
+        for process in psutil.Process(self.process.pid).children(recursive=True):
+            try:
+                command, times = " ".join(process.cmdline()), process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            if "redis-server" not in command and "-m workers" not in command:
+                spent[process.pid] = times.user + times.system
+        return spent
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
