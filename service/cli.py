@@ -12,6 +12,7 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
+from gunicorn import util
 from gunicorn.app.base import BaseApplication
 
 from service.config import Config
@@ -28,11 +29,13 @@ WORKER = [sys.executable, "-m", "workers"]  # the workers run apart from the API
 # then, and its client reconnects), then the worker, whose job gets WORKER_STOP_SECONDS (then it is
 # killed, and the reactor's sweep enqueues it again), then the store
 API_STOP_SECONDS = 5
-# the collector's thresholds (Python's: 700, 10, 10). A request leaves no reference cycle
-# (service.routing), so the youngest generation fills only with objects that outlive requests;
-# collected at 2,000 of them, it takes well under a millisecond. The whole heap is walked only
-# after 1,000 collections of the middle generation: what dies old (a game's cached state,
-# replaced at its next move) is freed by its reference count, not by the collector
+# the collector's thresholds (Python's: 700, 10, 10). A request answered without error leaves no
+# reference cycle (service.routing; an error's traceback still makes a few), so the collector has
+# little to find. The youngest generation is collected once 2,000 more containers were made than
+# freed, the middle one every 10 of those; the whole heap (less what gc.freeze set aside) only
+# after 1,000 collections of the middle one, and once a quarter more objects than it then held
+# have reached it: what dies old, such as a game's cached state replaced at its next move, is
+# freed by its reference count
 GC_THRESHOLDS = (2_000, 10, 1_000)
 WORKER_STOP_SECONDS = 2
 
@@ -66,7 +69,7 @@ class _Gunicorn(BaseApplication):
 def serve(args: argparse.Namespace) -> None:
     """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
     store under --data-dir."""
-    _check_free(args.host, args.port)
+    bind, holder = _claim(args.host, args.port)
     config = Config.from_env()
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
@@ -86,9 +89,10 @@ def serve(args: argparse.Namespace) -> None:
         worker_process = subprocess.Popen(
             WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
         )
+    print(f"meeple: listening on http://{bind}", flush=True)
     try:
         _Gunicorn(config, {
-            "bind": f"{args.host}:{args.port}",
+            "bind": bind,
             "workers": args.workers,
             # gevent: an open event stream costs a greenlet, not a thread; gunicorn's own error
             # answers (a request it cannot read) are problem+json like the API's
@@ -108,6 +112,7 @@ def serve(args: argparse.Namespace) -> None:
             "reuse_port": True,
         }).run()
     finally:
+        holder.close()
         if worker_process is not None:
             _stop_worker(worker_process)
         if embedded is not None:
@@ -125,17 +130,32 @@ def _stop_worker(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-def _check_free(host: str, port: int) -> None:
-    """Stop at once, saying why, when the address is taken: each API process binds its own
-    socket with SO_REUSEPORT, which would otherwise join another server listening there with
-    the same option, or leave the processes retrying a port some other program holds."""
+def _claim(host: str, port: int) -> tuple[str, socket.socket]:
+    """The address the API processes bind (as gunicorn writes it), and a socket that holds it
+    while `serve` runs; stops at once, saying why, when the address cannot be served.
+
+    Each API process binds a socket of its own there with SO_REUSEPORT. First a plain bind
+    checks that nothing listens there, another `meeple serve` included, which would otherwise
+    share the port in silence. Then the holder joins the processes' group (SO_REUSEPORT, bound
+    but never listening, so it is handed no connection): between one process's exit and its
+    replacement's bind, no other program can take the port."""
+    if port == 0:
+        raise SystemExit("meeple: cannot listen on port 0: each API process would pick a port of its own")
+    bind = f"[{host}]:{port}" if util.is_ipv6(host) else f"{host}:{port}"
+    address = util.parse_address(bind)
+    if not isinstance(address, tuple):  # gunicorn reads "unix:..." and "fd://..." as such
+        raise SystemExit(f"meeple: cannot listen on {bind}: --host names a host, not a unix socket or a file descriptor")
+    family = socket.AF_INET6 if util.is_ipv6(address[0]) else socket.AF_INET
     try:
-        family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        with socket.socket(family, kind) as probe:
+        with socket.socket(family) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does: TIME_WAIT is no obstacle
             probe.bind(address)
+        holder = socket.socket(family)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind(address)
     except OSError as error:
-        raise SystemExit(f"meeple: cannot listen on {host}:{port}: {error.strerror or error}") from None
+        raise SystemExit(f"meeple: cannot listen on {bind}: {error.strerror or error}") from None
+    return bind, holder
 
 
 def _background_child() -> None:
