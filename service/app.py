@@ -15,6 +15,7 @@ from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from service import conditional, connections, cors, limits, metrics, observability
 from service.announcements import Announcements
+from service.answers import Answers
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.players import bp as players
@@ -82,7 +83,9 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
 
 
 class _Meeple(Flask):
-    """Flask, its URLs matched without a reference cycle per request (`service.routing`)."""
+    """Flask, its URLs matched without a reference cycle per request (`service.routing`) and its
+    answers' JSON written by orjson (`service.answers`)."""
 
     url_map_class = RoutingMap
+    json_provider_class = Answers
 
