@@ -7,12 +7,10 @@ import dataclasses
 import gc
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
-from gunicorn import util
 from gunicorn.app.base import BaseApplication
 
 from service.config import Config
@@ -69,7 +67,6 @@ class _Gunicorn(BaseApplication):
 def serve(args: argparse.Namespace) -> None:
     """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
     store under --data-dir."""
-    bind, holder = _claim(args.host, args.port)
     config = Config.from_env()
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
@@ -89,10 +86,9 @@ def serve(args: argparse.Namespace) -> None:
         worker_process = subprocess.Popen(
             WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
         )
-    print(f"meeple: listening on http://{bind}", flush=True)
     try:
         _Gunicorn(config, {
-            "bind": bind,
+            "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
             # gevent: an open event stream costs a greenlet, not a thread; gunicorn's own error
             # answers (a request it cannot read) are problem+json like the API's
@@ -106,13 +102,8 @@ def serve(args: argparse.Namespace) -> None:
             # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)
             "limit_request_line": 0,
             "control_socket_disable": True,
-            # each process listens on a socket of its own, and the kernel spreads new connections
-            # evenly between them; on one shared socket the busiest process, awake when a
-            # connection comes, takes nearly all of them while the others stand idle
-            "reuse_port": True,
         }).run()
     finally:
-        holder.close()
         if worker_process is not None:
             _stop_worker(worker_process)
         if embedded is not None:
@@ -128,34 +119,6 @@ def _stop_worker(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.terminate()
         process.wait()
-
-
-def _claim(host: str, port: int) -> tuple[str, socket.socket]:
-    """The address the API processes bind (as gunicorn writes it), and a socket that holds it
-    while `serve` runs; stops at once, saying why, when the address cannot be served.
-
-    Each API process binds a socket of its own there with SO_REUSEPORT. First a plain bind
-    checks that nothing listens there, another `meeple serve` included, which would otherwise
-    share the port in silence. Then the holder joins the processes' group (SO_REUSEPORT, bound
-    but never listening, so it is handed no connection): between one process's exit and its
-    replacement's bind, no other program can take the port."""
-    if port == 0:
-        raise SystemExit("meeple: cannot listen on port 0: each API process would pick a port of its own")
-    bind = f"[{host}]:{port}" if util.is_ipv6(host) else f"{host}:{port}"
-    address = util.parse_address(bind)
-    if not isinstance(address, tuple):  # gunicorn reads "unix:..." and "fd://..." as such
-        raise SystemExit(f"meeple: cannot listen on {bind}: --host names a host, not a unix socket or a file descriptor")
-    family = socket.AF_INET6 if util.is_ipv6(address[0]) else socket.AF_INET
-    try:
-        with socket.socket(family) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does: TIME_WAIT is no obstacle
-            probe.bind(address)
-        holder = socket.socket(family)
-        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        holder.bind(address)
-    except OSError as error:
-        raise SystemExit(f"meeple: cannot listen on {bind}: {error.strerror or error}") from None
-    return bind, holder
 
 
 def _background_child() -> None:

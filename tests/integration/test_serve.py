@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -113,64 +112,3 @@ def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: s
                           timeout=30, cwd=ROOT)
     assert done.returncode == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
     assert "Traceback" not in done.stderr
-
-
-def test_a_taken_port_stops_serve_with_a_line_saying_why(tmp_path: Path) -> None:
-    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir",
-                               str(tmp_path / "var")], env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
-    assert done.returncode == 1
-    assert done.stderr == f"meeple: cannot listen on 127.0.0.1:{port}: Address already in use\n"
-
-
-def test_each_api_process_listens_on_a_socket_of_its_own_and_the_port_stays_held(tmp_path: Path) -> None:
-    """With a socket each (SO_REUSEPORT), the kernel spreads connections between the processes;
-    no other server may share the port, nor take it while the processes are replaced."""
-    process, url = start(tmp_path / "var", "--workers", "2")
-    try:
-        port = int(url.rsplit(":", 1)[1])
-        api = _api_listeners(process, port)
-        assert all(len(sockets) == 1 for sockets in api.values()) and len(set.union(*api.values())) == 2
-        env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
-        second = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir",
-                                 str(tmp_path / "other")], env=env, capture_output=True, text=True, timeout=30, cwd=ROOT)
-        assert second.returncode == 1 and "Address already in use" in second.stderr
-        process.send_signal(signal.SIGSTOP)  # no process is replaced while none listens
-        try:
-            processes = [psutil.Process(pid) for pid in api]
-            for api_process in processes:
-                api_process.kill()
-            psutil.wait_procs(processes, timeout=10)
-            with socket.socket() as intruder, pytest.raises(OSError, match="Address already in use"):
-                intruder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                intruder.bind(("127.0.0.1", port))
-        finally:
-            process.send_signal(signal.SIGCONT)
-        assert set(_api_listeners(process, port)).isdisjoint(api)
-        assert requests.get(f"{url}/v1/health", timeout=10).status_code == 200
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _api_listeners(serve: subprocess.Popen[bytes], port: int, timeout: float = 30) -> dict[int, set[int]]:
-    """The inodes of the sockets each API process listens on `port` with, once both listen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listening = {child.pid: _listening_sockets(child.pid, port) for child in psutil.Process(serve.pid).children()}
-        api = {pid: sockets for pid, sockets in listening.items() if sockets}
-        if len(api) == 2 or time.monotonic() > deadline:
-            assert len(api) == 2
-            return api
-        time.sleep(0.1)
-
-
-def _listening_sockets(pid: int, port: int) -> set[int]:
-    """The inodes of the sockets that process `pid` listens on `port` with."""
-    inodes = {connection.fd for connection in psutil.Process(pid).net_connections("tcp")
-              if connection.status == psutil.CONN_LISTEN and connection.laddr.port == port}
-    return {os.stat(f"/proc/{pid}/fd/{fd}").st_ino for fd in inodes}
