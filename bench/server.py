@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -62,6 +63,17 @@ class Server:
         """CPU time spent so far by the server's parts: the API processes, the worker (reactor and
         jobs) and the store."""
         spent = {"api": 0.0, "worker": 0.0, "store": 0.0}
+        for part, _, seconds in self._processes():
+            spent[part] += seconds
+        return spent
+
+    def api_cpu_seconds(self) -> dict[int, float]:
+        """CPU time spent so far by each API process (gunicorn's workers), by process id."""
+        return {pid: seconds for part, pid, seconds in self._processes()
+                if part == "api" and pid != self.process.pid}
+
+    def _processes(self) -> Iterator[tuple[str, int, float]]:
+        """Each process of the server: its part, its id and the CPU seconds it spent so far."""
         root = psutil.Process(self.process.pid)
         for process in [root, *root.children(recursive=True)]:
             try:
@@ -69,20 +81,7 @@ class Server:
             except psutil.NoSuchProcess:
                 continue
             part = "store" if "redis-server" in command else "worker" if "-m workers" in command else "api"
-            spent[part] += times.user + times.system
-        return spent
-
-    def api_cpu_seconds(self) -> dict[int, float]:
-        """CPU time spent so far by each API process, by process id."""
-        spent = {}
-        for process in psutil.Process(self.process.pid).children(recursive=True):
-            try:
-                command, times = " ".join(process.cmdline()), process.cpu_times()
-            except psutil.NoSuchProcess:
-                continue
-            if "redis-server" not in command and "-m workers" not in command:
-                spent[process.pid] = times.user + times.system
-        return spent
+            yield part, process.pid, times.user + times.system
 
     def stop(self) -> None:
         if self.process.poll() is None:

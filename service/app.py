@@ -88,4 +88,3 @@ class _Meeple(Flask):
 
     url_map_class = RoutingMap
     json_provider_class = Answers
-
