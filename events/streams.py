@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -30,7 +29,10 @@ from events.records import GameRecords
 
 log = logging.getLogger("meeple.store")
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
-LONG_NUMBER = re.compile(rb"\d{19}")  # as many digits as an integer orjson may read as a float
+# nineteen digits in a row, as many as an integer orjson may read as a float, found by turning
+# every digit into a 0 and looking for nineteen of them: a tenth of what a regular expression costs
+DIGITS_AS_ZEROS = bytes.maketrans(b"0123456789", b"0" * 10)
+LONG_NUMBER = b"0" * 19
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -244,7 +246,7 @@ def _payloads(entries: _Entries) -> list[Any]:
     a lone surrogate and NaN, and reads an integer beyond 64 bits as a float (so nineteen digits in
     a row, even in a string, are left to the standard library)."""
     joined = b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]"
-    if not LONG_NUMBER.search(joined):
+    if LONG_NUMBER not in joined.translate(DIGITS_AS_ZEROS):
         try:
             return cast(list[Any], orjson.loads(joined))
         except orjson.JSONDecodeError:
