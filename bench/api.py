@@ -11,9 +11,10 @@ measures for `--seconds`:
   decided and appended for real). Both sides of the ratio come from the same run.
 Then it paces the commands of 100 games at half the best rate seen (each sent at its
 scheduled time, latency counted from then) and prints p50/p99 of each of `--paced-runs` runs
-and their spread, with the CPU each API process spent (a share of one core) to show how evenly
-the connections are served. Last, for each game, clients that play as a front end does - read the game,
-ask the seat's legal commands (`form=compact`), send one - and their rate beside TAKI's.
+and their spread, with the CPU each API process spent (a share of one core) and how many of
+the players' connections it held, to show how evenly the connections are served. Last, for
+each game, clients that play as a front end does - read the game, ask the seat's legal
+commands (`form=compact`), send one - and their rate beside TAKI's.
 Every answer that is not the expected status is counted and printed."""
 
 from __future__ import annotations
@@ -240,17 +241,19 @@ async def run(args: argparse.Namespace) -> None:
         paced_games, target = 100, best / 2
         print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s, {args.paced_runs} runs"
               f" (target: p99 < 25 ms in each)")
-        print(f"{'run':>4} {'sent/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'API processes':>14}  unexpected answers")
+        print(f"{'run':>4} {'sent/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'API processes':>14} {'connections':>12}"
+              "  unexpected answers")
         p99s = []
         for run_number in range(1, args.paced_runs + 1):
             players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(paced_games)])
+            held = "/".join(str(count) for _, count in sorted(server.api_connections().items()))
             before_each = server.api_cpu_seconds()
             tally, elapsed, _ = await timed(players, args.seconds, interval=paced_games / target)
             shares = "/".join(f"{(spent - before_each.get(pid, 0.0)) / elapsed:.2f}"
                               for pid, spent in sorted(server.api_cpu_seconds().items()))
             p99s.append(tally.percentile(0.99))
             print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[-1]:7.1f}"
-                  f" {shares:>14}  {_problems(tally)}")
+                  f" {shares:>14} {held:>12}  {_problems(tally)}")
         print(f"p99 over {len(p99s)} runs: {min(p99s):.1f}-{max(p99s):.1f} ms (median {statistics.median(p99s):.1f});"
               f" under 25 ms in {sum(p99 < 25 for p99 in p99s)} of {len(p99s)}")
         print(f"\nclients that ask before they move ({args.ask_games} games each; legal commands asked in their"

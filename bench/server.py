@@ -72,6 +72,18 @@ class Server:
         return {pid: seconds for part, pid, seconds in self._processes()
                 if part == "api" and pid != self.process.pid}
 
+    def api_connections(self) -> dict[int, int]:
+        """The client connections each API process holds open now, by process id: whichever
+        process accepts a connection serves every request sent over it."""
+        held = {}
+        for pid in self.api_cpu_seconds():
+            try:
+                held[pid] = sum(1 for connection in psutil.Process(pid).net_connections("tcp")
+                                if connection.status == psutil.CONN_ESTABLISHED and connection.laddr.port == self.port)
+            except psutil.NoSuchProcess:
+                continue
+        return held
+
     def _processes(self) -> Iterator[tuple[str, int, float]]:
         """Each process of the server: its part, its id and the CPU seconds it spent so far."""
         root = psutil.Process(self.process.pid)
