@@ -91,8 +91,9 @@ def serve(args: argparse.Namespace) -> None:
             "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
             # gevent: an open event stream costs a greenlet, not a thread; gunicorn's own error
-            # answers (a request it cannot read) are problem+json like the API's
-            "worker_class": "service.serving.ProblemWorker",
+            # answers (a request it cannot read) are problem+json like the API's, and the process
+            # holding the fewest connections takes each new one
+            "worker_class": "service.serving.ApiWorker",
             "worker_connections": config.connections,
             "accesslog": "-" if args.access_log else None,
             # the path without its query, which may hold a stream ticket; no referrer either

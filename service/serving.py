@@ -1,10 +1,14 @@
-"""The gunicorn worker that serves the API: gunicorn's gevent worker, except that what gunicorn
-refuses itself, before the API runs (a control character in a header, a malformed request line,
-version or chunk, too many headers), is answered with problem+json like every other error rather
-than with gunicorn's HTML page. Gunicorn still chooses the status and logs the request."""
+"""The gunicorn worker that serves the API: gunicorn's gevent worker, except that
+- what gunicorn refuses itself, before the API runs (a control character in a header, a
+  malformed request line, version or chunk, too many headers), is answered with problem+json
+  like every other error rather than with gunicorn's HTML page (gunicorn still chooses the
+  status and logs the request);
+- where several processes share the listening socket, the one holding the fewest connections
+  takes each new one (service.sharing)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import socket
 from http import HTTPStatus
@@ -12,13 +16,35 @@ from typing import Any, cast
 
 from gunicorn import util
 from gunicorn.http.message import Request
+from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.problems import http_code, problem_body
+from service.sharing import SharingServer, Table
+
+CONNECTIONS = Table()  # made as gunicorn's master loads this module, before it forks the workers
 
 
-class ProblemWorker(GeventWorker):
-    """Gunicorn's gevent worker, whose own error answers are problem+json."""
+class ApiWorker(GeventWorker):
+    """Gunicorn's gevent worker, whose own error answers are problem+json and which shares the
+    listening socket with the other API processes, leaving new connections to the one holding
+    the fewest."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # in the master, before it forks this worker's process
+        self.slot = CONNECTIONS.take() if self.cfg.workers > 1 else None
+
+    def run(self) -> None:
+        if self.slot is None:
+            super().run()
+            return
+        CONNECTIONS.serve(self.slot)
+        # GeventWorker.run makes its servers from this name
+        ggevent.StreamServer = functools.partial(SharingServer, table=CONNECTIONS, slot=self.slot)  # type: ignore[attr-defined]
+        try:
+            super().run()
+        finally:
+            CONNECTIONS.leave(self.slot)
 
     def handle_error(self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException) -> None:
         page = _Page(client)

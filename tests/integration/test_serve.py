@@ -1,20 +1,23 @@
 """`meeple serve` on the embedded store: it starts the store, stops it with itself (no orphan
-process, even after kill -9), and finds its data again on the next start."""
+process, even after kill -9), and finds its data again on the next start; its API processes
+share out the clients' connections."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
 import pytest
 import requests
 
-from bench.server import free_port
+from bench.server import Server, free_port
 from service.cli import WORKER_NICENESS
 from tests.integration.conftest import wait_until_healthy
 
@@ -112,3 +115,31 @@ def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: s
                           timeout=30, cwd=ROOT)
     assert done.returncode == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_clients_connecting_at_once_are_shared_out_between_the_api_processes() -> None:
+    with Server(workers=2, no_worker=True) as server:
+        wait_for(lambda: len(server.api_cpu_seconds()) == 2)
+        serving: set[int] = set()
+        deadline = time.monotonic() + 30
+        while len(serving) < 2:  # each process has taken a connection: both serve
+            assert time.monotonic() < deadline
+            with socket.create_connection(("127.0.0.1", server.port)) as probe:
+                probe.sendall(b"GET /v1/health HTTP/1.1\r\nHost: meeple\r\n\r\n")
+                probe.recv(1)
+                serving |= {pid for pid, held in server.api_connections().items() if held}
+        wait_for(lambda: sum(server.api_connections().values()) == 0)
+        clients = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]  # kept open, like players'
+        try:
+            wait_for(lambda: sum(server.api_connections().values()) == 10)
+            assert min(server.api_connections().values()) >= 3  # 5 each, but for a process slow to wake
+        finally:
+            for client in clients:
+                client.close()
+
+
+def wait_for(done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 30
+    while not done():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
