@@ -1,13 +1,13 @@
-"""How the API processes share gunicorn's one listening socket: the process holding the fewest
-connections takes each new one.
+"""How the API processes share gunicorn's one listening socket: a process holding clearly more
+connections than another leaves each new one to it.
 
 Every process waiting on a shared socket is woken for a new connection and the first to accept
 it gets it: most often the process already running, that is the busiest. A client keeps its
 connection alive and sends every request over it, so a few clients connecting at once could all
 land on one process while the others stand idle (ten players all on one process of two were
 answered about a third less often than ten shared out). So each process counts its open
-connections in a table the processes share, and one holding more than another lets a new
-connection wait WAIT_FOR_FEWER for a process holding fewer to take it, before it takes the
+connections in a table the processes share, and one holding clearly more than another lets a
+new connection wait WAIT_FOR_FEWER for a process holding fewer to take it, before it takes the
 connection itself."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import mmap
 import os
 import struct
-import time
 from typing import Any
 
 from gevent.server import StreamServer  # type: ignore[import-untyped]
@@ -58,9 +57,12 @@ class Table:
         SLOT.pack_into(self.memory, slot * SLOT.size, pid, held + change)
 
     def fewer_elsewhere(self, slot: int) -> bool:
-        """Whether another serving process holds fewer connections than the one in `slot`."""
+        """Whether another serving process holds clearly fewer connections than the one in
+        `slot`: fewer by more than one and a tenth of its own. (Taking turns one connection at a
+        time would have a process wait at every other connection of a burst.)"""
         _, mine = self.read(slot)
-        return any(pid > 0 and held < mine for pid, held in (self.read(other) for other in range(self.slots) if other != slot))
+        return any(pid > 0 and mine - held > 1 + held // 10
+                   for pid, held in (self.read(other) for other in range(self.slots) if other != slot))
 
 
 def _alive(pid: int) -> bool:
@@ -80,18 +82,21 @@ class SharingServer(StreamServer):  # type: ignore[misc]  # gevent ships no type
     def __init__(self, *args: Any, table: Table, slot: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table, self.slot = table, slot
-        self.waited_until = 0.0  # a connection still waiting then was waited for: it is taken
+        self.waited = False  # whether it has waited for the others since it last took a connection
 
     def _do_read(self) -> None:
-        now = time.monotonic()
-        if now >= self.waited_until and self.table.fewer_elsewhere(self.slot):
-            self.waited_until = now + 2 * WAIT_FOR_FEWER
+        if not self.waited and self.table.fewer_elsewhere(self.slot):
             self.stop_accepting()
             self._timer = self.loop.timer(WAIT_FOR_FEWER)
-            self._timer.start(self._start_accepting_if_started)
+            self._timer.start(self._waited_for_others)
             return
-        self.waited_until = 0.0  # one connection taken for one wait
+        self.waited = False
         super()._do_read()
+
+    def _waited_for_others(self) -> None:
+        """The wait is over: the next connection is taken, however busy a process is."""
+        self.waited = True
+        self._start_accepting_if_started()
 
     def do_handle(self, *args: Any) -> None:
         self.table.add(self.slot, 1)
