@@ -91,8 +91,8 @@ def serve(args: argparse.Namespace) -> None:
             "bind": f"{args.host}:{args.port}",
             "workers": args.workers,
             # gevent: an open event stream costs a greenlet, not a thread; gunicorn's own error
-            # answers (a request it cannot read) are problem+json like the API's, and the process
-            # holding the fewest connections takes each new one
+            # answers (a request it cannot read) are problem+json like the API's, and a process
+            # holding clearly more connections than another leaves new ones to it
             "worker_class": "service.serving.ApiWorker",
             "worker_connections": config.connections,
             "accesslog": "-" if args.access_log else None,

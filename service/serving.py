@@ -3,8 +3,8 @@
   malformed request line, version or chunk, too many headers), is answered with problem+json
   like every other error rather than with gunicorn's HTML page (gunicorn still chooses the
   status and logs the request);
-- where several processes share the listening socket, the one holding the fewest connections
-  takes each new one (service.sharing)."""
+- where several processes share the listening socket, one holding clearly more connections
+  than another leaves new connections to it (service.sharing)."""
 
 from __future__ import annotations
 
@@ -27,18 +27,24 @@ CONNECTIONS = Table()  # made as gunicorn's master loads this module, before it 
 
 class ApiWorker(GeventWorker):
     """Gunicorn's gevent worker, whose own error answers are problem+json and which shares the
-    listening socket with the other API processes, leaving new connections to the one holding
-    the fewest."""
+    listening socket with the other API processes: one holding clearly more connections than
+    another leaves new connections to it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # in the master, before it forks this worker's process
         self.slot = CONNECTIONS.take() if self.cfg.workers > 1 else None
+        if self.cfg.workers > 1 and self.slot is None:
+            self.log.warning("every slot of the connections table is held: this process shares none")
+
+    def init_process(self) -> None:
+        if self.slot is not None:
+            CONNECTIONS.start(self.slot)  # should it die before serving, its slot is free again
+        super().init_process()
 
     def run(self) -> None:
         if self.slot is None:
             super().run()
             return
-        CONNECTIONS.serve(self.slot)
         # GeventWorker.run makes its servers from this name
         ggevent.StreamServer = functools.partial(SharingServer, table=CONNECTIONS, slot=self.slot)  # type: ignore[attr-defined]
         try:

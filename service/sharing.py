@@ -20,7 +20,9 @@ from typing import Any
 from gevent.server import StreamServer  # type: ignore[import-untyped]
 
 WAIT_FOR_FEWER = 0.002  # seconds a new connection is left to a process holding fewer connections
-SLOT = struct.Struct("qq")  # a process's id (0: a free slot), and the connections it holds
+# a process's id (0: a free slot; -1: taken for a process not yet started), whether it accepts
+# connections (not yet, or no longer as it stops), and the connections it holds
+SLOT = struct.Struct("qqq")
 
 
 class Table:
@@ -35,34 +37,42 @@ class Table:
         """A slot for a process about to start: a free one, or one whose process has ended (None:
         every slot is held, and the process shares nothing)."""
         for slot in range(self.slots):
-            pid, _ = self.read(slot)
+            pid, _, _ = self.read(slot)
             if pid == 0 or (pid > 0 and not _alive(pid)):
-                SLOT.pack_into(self.memory, slot * SLOT.size, -1, 0)  # held, not yet serving
+                SLOT.pack_into(self.memory, slot * SLOT.size, -1, 0, 0)
                 return slot
         return None
 
-    def serve(self, slot: int) -> None:
-        """The process in `slot` serves now: the others count it."""
-        SLOT.pack_into(self.memory, slot * SLOT.size, os.getpid(), 0)
+    def start(self, slot: int) -> None:
+        """The process in `slot` has started (it is not yet accepting)."""
+        SLOT.pack_into(self.memory, slot * SLOT.size, os.getpid(), 0, 0)
+
+    def accepting(self, slot: int, accepts: bool) -> None:
+        pid, _, held = self.read(slot)
+        SLOT.pack_into(self.memory, slot * SLOT.size, pid, int(accepts), held)
 
     def leave(self, slot: int) -> None:
-        SLOT.pack_into(self.memory, slot * SLOT.size, 0, 0)
+        SLOT.pack_into(self.memory, slot * SLOT.size, 0, 0, 0)
 
-    def read(self, slot: int) -> tuple[int, int]:
-        pid, held = SLOT.unpack_from(self.memory, slot * SLOT.size)
-        return pid, held
+    def read(self, slot: int) -> tuple[int, int, int]:
+        """The slot's process id, whether it accepts connections, and the connections it holds."""
+        pid, accepts, held = SLOT.unpack_from(self.memory, slot * SLOT.size)
+        return pid, accepts, held
+
+    def held(self, slot: int) -> int:
+        return self.read(slot)[2]
 
     def add(self, slot: int, change: int) -> None:
-        pid, held = self.read(slot)
-        SLOT.pack_into(self.memory, slot * SLOT.size, pid, held + change)
+        pid, accepts, held = self.read(slot)
+        SLOT.pack_into(self.memory, slot * SLOT.size, pid, accepts, held + change)
 
     def fewer_elsewhere(self, slot: int) -> bool:
-        """Whether another serving process holds clearly fewer connections than the one in
-        `slot`: fewer by more than one and a tenth of its own. (Taking turns one connection at a
-        time would have a process wait at every other connection of a burst.)"""
-        _, mine = self.read(slot)
-        return any(pid > 0 and mine - held > 1 + held // 10
-                   for pid, held in (self.read(other) for other in range(self.slots) if other != slot))
+        """Whether another process accepting connections holds clearly fewer than the one in
+        `slot`: `mine - theirs > 1 + theirs // 10`. (Taking turns one connection at a time would
+        have a process wait at every other connection of a burst.)"""
+        mine = self.held(slot)
+        return any(accepts and mine - held > 1 + held // 10
+                   for _, accepts, held in (self.read(other) for other in range(self.slots) if other != slot))
 
 
 def _alive(pid: int) -> bool:
@@ -77,12 +87,20 @@ def _alive(pid: int) -> bool:
 
 class SharingServer(StreamServer):  # type: ignore[misc]  # gevent ships no types
     """gevent's server, counting its connections in `table` at `slot` and leaving a new
-    connection to a process holding fewer for WAIT_FOR_FEWER."""
+    connection to a process holding clearly fewer for WAIT_FOR_FEWER."""
 
     def __init__(self, *args: Any, table: Table, slot: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table, self.slot = table, slot
-        self.waited = False  # whether it has waited for the others since it last took a connection
+        self.waited = False  # whether it has waited for the others since it last tried to accept
+
+    def start(self) -> None:
+        super().start()
+        self.table.accepting(self.slot, True)
+
+    def close(self) -> None:
+        self.table.accepting(self.slot, False)  # stopping: the others no longer wait for it
+        super().close()
 
     def _do_read(self) -> None:
         if not self.waited and self.table.fewer_elsewhere(self.slot):

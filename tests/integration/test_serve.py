@@ -128,14 +128,19 @@ def test_clients_connecting_at_once_are_shared_out_between_the_api_processes() -
                 probe.sendall(b"GET /v1/health HTTP/1.1\r\nHost: meeple\r\n\r\n")
                 probe.recv(1)
                 serving |= {pid for pid, held in server.api_connections().items() if held}
-        wait_for(lambda: sum(server.api_connections().values()) == 0)
-        clients = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]  # kept open, like players'
-        try:
-            wait_for(lambda: sum(server.api_connections().values()) == 10)
-            assert min(server.api_connections().values()) >= 3  # 5 each, but for a process slow to wake
-        finally:
-            for client in clients:
-                client.close()
+        splits = []
+        for _ in range(3):  # a process held up 20 ms or more by the machine misses a burst
+            wait_for(lambda: sum(server.api_connections().values()) == 0)
+            clients = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]  # kept open, like players'
+            try:
+                wait_for(lambda: sum(server.api_connections().values()) == 10)
+                splits.append(sorted(server.api_connections().values()))
+            finally:
+                for client in clients:
+                    client.close()
+            if splits[-1][0] >= 3:
+                break
+        assert splits[-1][0] >= 3, splits  # 5 each, but for a process slow to wake (all on one: 0/10)
 
 
 def wait_for(done: Callable[[], bool]) -> None:

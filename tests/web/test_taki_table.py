@@ -144,7 +144,7 @@ def _turn_where(api: Client, player_id: str, token: str, wanted: Callable[[dict[
     for _ in range(3):
         origin = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
             {"seat": 0, "level": "greedy"}, {"seat": 1, "level": "greedy"}]}).json()["id"]
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 90  # the AIs' worker runs at a lower priority than the browsers beside it
         while api.call("GET", f"/v1/games/{origin}").json()["status"] != "finished":
             assert time.monotonic() < deadline
             time.sleep(0.1)
