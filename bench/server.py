@@ -69,14 +69,13 @@ class Server:
 
     def api_cpu_seconds(self) -> dict[int, float]:
         """CPU time spent so far by each API process (gunicorn's workers), by process id."""
-        return {pid: seconds for part, pid, seconds in self._processes()
-                if part == "api" and pid != self.process.pid}
+        return {pid: seconds for part, pid, seconds in self._processes() if part == "api" and pid != self.process.pid}
 
     def api_connections(self) -> dict[int, int]:
         """The client connections each API process holds open now, by process id: whichever
         process accepts a connection serves every request sent over it."""
         held = {}
-        for pid in self.api_cpu_seconds():
+        for pid in self.api_cpu_seconds():  # its keys: the API processes
             try:
                 held[pid] = sum(1 for connection in psutil.Process(pid).net_connections("tcp")
                                 if connection.status == psutil.CONN_ESTABLISHED and connection.laddr.port == self.port)

@@ -32,9 +32,11 @@ class ApiWorker(GeventWorker):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # in the master, before it forks this worker's process
-        self.slot = CONNECTIONS.take() if self.cfg.workers > 1 else None
-        if self.cfg.workers > 1 and self.slot is None:
-            self.log.warning("every slot of the connections table is held: this process shares none")
+        self.slot: int | None = None
+        if self.cfg.workers > 1:
+            self.slot = CONNECTIONS.take()
+            if self.slot is None:
+                self.log.warning("every slot of the connections table is held: this process shares none")
 
     def init_process(self) -> None:
         if self.slot is not None:

@@ -9,8 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -20,6 +18,7 @@ import requests
 from bench.server import Server, free_port
 from service.cli import WORKER_NICENESS
 from tests.integration.conftest import wait_until_healthy
+from tests.workers.conftest import wait_for
 
 ROOT = Path(__file__).parents[2]
 
@@ -47,13 +46,8 @@ def store_processes(data: Path) -> list[str]:
     return listing.stdout.split()
 
 
-def gone(data: Path, timeout: float = 15) -> bool:
-    deadline = time.monotonic() + timeout
-    while store_processes(data):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
+def gone(data: Path) -> bool:
+    return wait_for(lambda: not store_processes(data), 15)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
@@ -119,21 +113,22 @@ def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: s
 
 def test_clients_connecting_at_once_are_shared_out_between_the_api_processes() -> None:
     with Server(workers=2, no_worker=True) as server:
-        wait_for(lambda: len(server.api_cpu_seconds()) == 2)
+        assert wait_for(lambda: len(server.api_cpu_seconds()) == 2, 30)
         serving: set[int] = set()
-        deadline = time.monotonic() + 30
-        while len(serving) < 2:  # each process has taken a connection: both serve
-            assert time.monotonic() < deadline
+
+        def both_serve() -> bool:  # each process has taken a connection
             with socket.create_connection(("127.0.0.1", server.port)) as probe:
                 probe.sendall(b"GET /v1/health HTTP/1.1\r\nHost: meeple\r\n\r\n")
                 probe.recv(1)
-                serving |= {pid for pid, held in server.api_connections().items() if held}
+                serving.update(pid for pid, held in server.api_connections().items() if held)
+            return len(serving) == 2
+        assert wait_for(both_serve, 30)
         splits = []
         for _ in range(3):  # a process held up 20 ms or more by the machine misses a burst
-            wait_for(lambda: sum(server.api_connections().values()) == 0)
+            assert wait_for(lambda: sum(server.api_connections().values()) == 0, 30)
             clients = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]  # kept open, like players'
             try:
-                wait_for(lambda: sum(server.api_connections().values()) == 10)
+                assert wait_for(lambda: sum(server.api_connections().values()) == 10, 30)
                 splits.append(sorted(server.api_connections().values()))
             finally:
                 for client in clients:
@@ -141,10 +136,3 @@ def test_clients_connecting_at_once_are_shared_out_between_the_api_processes() -
             if splits[-1][0] >= 3:
                 break
         assert splits[-1][0] >= 3, splits  # 5 each, but for a process slow to wake (all on one: 0/10)
-
-
-def wait_for(done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 30
-    while not done():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
