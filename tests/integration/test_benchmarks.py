@@ -26,10 +26,13 @@ def test_the_http_benchmark_plays_real_games_with_no_unexpected_answer() -> None
     printed = run("bench.api", "--seconds", "1", "--games", "1", "4", "--ask-games", "2")
     assert "commands/s" in printed and "at half the best rate" in printed
     paced = printed.split("at half the best rate")[1].splitlines()
-    assert "connections" in paced[1]
-    for run_number in range(1, 6):  # each run: the players' connections held by each of the two API processes
+    assert "API CPU ms" in paced[1] and "connections" in paced[1]
+    for run_number in range(1, 6):  # each run: the API's CPU per command, then the share of a core
+        # each of the two API processes spent and the players' connections each held
         row = next(line.split() for line in paced if line.split()[:1] == [str(run_number)])
-        assert len(row[5].split("/")) == 2 and all(held.isdigit() for held in row[5].split("/"))
+        assert float(row[4]) > 0
+        assert len(row[5].split("/")) == 2 and all(float(share) >= 0 for share in row[5].split("/"))
+        assert len(row[6].split("/")) == 2 and all(held.isdigit() for held in row[6].split("/"))
     assert "×" not in printed  # an unexpected answer is printed as "count × status code"
     for game in ("taki", "djambi", "bahama_taxi"):
         assert f"{game} " in printed
