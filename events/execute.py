@@ -8,7 +8,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -236,5 +236,8 @@ class Executor:
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:
-            self.cache.put(loaded.record.id, Cached(loaded.record, appended.version, appended.events[-1].command_id, state))
+            record = loaded.record
+            if record.status is not status:  # the game started or ended: held as the append left its record
+                record = replace(record, status=status, version=appended.version)
+            self.cache.put(record.id, Cached(record, appended.version, appended.events[-1].command_id, state))
         return appended

@@ -141,6 +141,13 @@ def test_a_held_state_is_the_game_in_play_as_the_process_last_saw_it(executor: E
         loaded.version, loaded.command_id, loaded.state)
 
 
+def test_the_process_that_starts_a_game_holds_it_as_the_store_has_it(executor: Executor) -> None:
+    game = started_game(executor)  # read by no load since its start
+    held = executor.held(game)
+    assert held is not None and held.version == executor.store.games.get(game).version
+    assert held.record == Executor(executor.store).load(game).record
+
+
 def test_a_command_on_a_held_state_another_process_moved_past_is_decided_on_the_game_read_anew(executor: Executor) -> None:
     game = started_game(executor)  # seat 1 to move
     executor.load(game)
