@@ -167,17 +167,15 @@ class AskingPlayer:
 @contextlib.contextmanager
 def collector_held() -> Iterator[None]:
     """No collection of the client's own garbage while it measures: a full collection of the
-    client's heap took 30-90 ms in this benchmark, and every answer arriving meanwhile would be timed that much
-    later, as if the server had been slow. What it holds is collected and set aside just before,
-    and what it made is collected after."""
+    client's heap took 30 to 90 ms in this benchmark, and every answer arriving meanwhile would
+    be timed that much later, as if the server had been slow. The heap is collected just
+    before; what the measurement leaves is collected once the collector runs again."""
     gc.collect()
-    gc.freeze()
     gc.disable()
     try:
         yield
     finally:
         gc.enable()
-        gc.unfreeze()
 
 
 async def health_rate(url: str, clients: int, seconds: float) -> Tally:
