@@ -39,20 +39,20 @@ class Table:
         for slot in range(self.slots):
             pid, _, _ = self.read(slot)
             if pid == 0 or (pid > 0 and not _alive(pid)):
-                SLOT.pack_into(self.memory, slot * SLOT.size, -1, 0, 0)
+                self._write(slot, -1, 0, 0)
                 return slot
         return None
 
     def start(self, slot: int) -> None:
         """The process in `slot` has started (it is not yet accepting)."""
-        SLOT.pack_into(self.memory, slot * SLOT.size, os.getpid(), 0, 0)
+        self._write(slot, os.getpid(), 0, 0)
 
     def accepting(self, slot: int, accepts: bool) -> None:
         pid, _, held = self.read(slot)
-        SLOT.pack_into(self.memory, slot * SLOT.size, pid, int(accepts), held)
+        self._write(slot, pid, int(accepts), held)
 
     def leave(self, slot: int) -> None:
-        SLOT.pack_into(self.memory, slot * SLOT.size, 0, 0, 0)
+        self._write(slot, 0, 0, 0)
 
     def read(self, slot: int) -> tuple[int, int, int]:
         """The slot's process id, whether it accepts connections, and the connections it holds."""
@@ -64,7 +64,10 @@ class Table:
 
     def add(self, slot: int, change: int) -> None:
         pid, accepts, held = self.read(slot)
-        SLOT.pack_into(self.memory, slot * SLOT.size, pid, accepts, held + change)
+        self._write(slot, pid, accepts, held + change)
+
+    def _write(self, slot: int, pid: int, accepts: int, held: int) -> None:
+        SLOT.pack_into(self.memory, slot * SLOT.size, pid, accepts, held)
 
     def fewer_elsewhere(self, slot: int) -> bool:
         """Whether another process accepting connections holds clearly fewer than the one in
@@ -81,7 +84,7 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass  # there, but another user's
     return True
 
 
