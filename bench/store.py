@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import statistics
 import threading
 import time
@@ -37,7 +36,7 @@ from events import keys
 from events.envelope import Lifecycle
 from events.execute import Executor, StateCache
 from events.store import EventStore
-from events.streams import _envelopes
+from events.streams import _envelopes, encoded_payload
 
 RECORDED_SEEDS = range(4)
 
@@ -84,7 +83,7 @@ def _writer(kind: str, url: str, scripts: list[Recorded], games: list[str], thre
             else:
                 event = batch[0]
                 store.redis.xadd(f"bench:{{{game.name}}}:raw", {
-                    "t": event.type, "s": event.schema_version, "p": json.dumps(event.payload, separators=(",", ":")),
+                    "t": event.type, "s": event.schema_version, "p": encoded_payload(event.payload),
                     "c": uuid.uuid4().hex, "a": "bench", "at": int(time.time() * 1000)})
                 events += 1
             calls += 1

@@ -33,6 +33,8 @@ IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
 # every digit into a 0 and looking for nineteen of them: a tenth of what a regular expression costs
 DIGITS_AS_ZEROS = bytes.maketrans(b"0123456789", b"0" * 10)
 LONG_NUMBER = b"0" * 19
+# what orjson would write and the standard library refuses: left to the standard library, which raises
+_PASS_THROUGH = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -133,7 +135,7 @@ class Streams:
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
         for event in events:
-            args += [event.type, event.schema_version, json.dumps(event.payload, separators=(",", ":"))]
+            args += [event.type, event.schema_version, encoded_payload(event.payload)]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
         opening = status if expected_version == 0 else None
         answer = self._append_and_announce(script_keys, args, game_id, opening, now, announce or opening is not None)
@@ -165,8 +167,7 @@ class Streams:
         when the append writes nothing, which costs the feed's consumers a needless look, and
         leaves the indexes right (a first append fails only because another one came first); if
         they cannot be written at all, the reactors' sweep makes up for them."""
-        clustered = isinstance(self.redis, RedisCluster)
-        told = self.redis.pipeline(transaction=False)
+        told = self.redis.pipeline(transaction=False) if isinstance(self.redis, RedisCluster) else None
         waits = False
 
         def queue(pipe: Pipeline) -> None:
@@ -174,10 +175,10 @@ class Streams:
             pipe.evalsha(self._append.sha, len(script_keys), *script_keys, *args)
             waits = self.durability.wait(pipe)
             if announce:
-                self._announce(told if clustered else pipe, game_id, opening, now)
+                self._announce(pipe if told is None else told, game_id, opening, now)
 
         replies = slots.run(self.redis, script_keys[0], queue)
-        if clustered and announce:
+        if told is not None and announce:
             try:
                 told.execute(raise_on_error=False)
             except slots.AWAY as error:
@@ -238,6 +239,20 @@ def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
                  fields[b"c"].decode(), fields[b"a"].decode(), int(fields[b"at"]))
         for (entry_id, fields), payload in zip(entries, _payloads(entries))
     ]
+
+
+def encoded_payload(payload: Any) -> bytes | str:
+    """A payload as stored: compact JSON written by orjson, or by the standard library where orjson
+    would write otherwise: it refuses an integer beyond 64 bits and a lone surrogate, and writes NaN
+    and the infinities as null (so a payload with a null in it is checked by reading it back).
+    Dataclasses and dates, which the standard library refuses, are refused too."""
+    try:
+        written = orjson.dumps(payload, option=_PASS_THROUGH)
+        if b"null" not in written or orjson.loads(written) == payload:
+            return written
+    except orjson.JSONEncodeError:
+        pass
+    return json.dumps(payload, separators=(",", ":"))
 
 
 def _payloads(entries: _Entries) -> list[Any]:
