@@ -27,13 +27,19 @@ def test_the_table_resumes_its_stream_after_a_drop(page: Page, tmp_path: Path) -
         page.get_by_role("button", name="Take seat 2").click()  # the last seat: the game starts, hal first
         expect(page.locator(".headline")).to_have_text("Waiting for hal")
         live = page.get_by_role("status").filter(has_text="Live")
-        expect(live).to_be_visible()
+        expect(live).to_be_visible()  # the seat's own stream, opened with a ticket
+        assert tickets(tmp_path) == 1
 
         http.close()
         assert cut_connections(int(server.rsplit(":", 1)[1])) >= 1
+        expect(page.get_by_role("status").filter(has_text="Reconnecting")).to_be_visible()
         expect(live).to_be_visible(timeout=20_000)  # a new ticket, the stream again after the last version
         api.call("POST", f"/v1/games/{game_id}/commands", token, json={"type": "taki.draw"})
         expect(page.get_by_role("list", name="Recent moves")).to_contain_text("hal drew a card")
         expect(page.locator(".headline")).to_have_text("Your turn")
-    log = (tmp_path / "serve.log").read_text()
-    assert log.count('"path": "/v1/stream-tickets", "status": 201') >= 2
+    assert tickets(tmp_path) == 2
+
+
+def tickets(data: Path) -> int:
+    """How many stream tickets the server has given, by its log."""
+    return (data / "serve.log").read_text().count('"path": "/v1/stream-tickets", "status": 201')

@@ -8,8 +8,8 @@ const RETRY_MS = 1500;
 
 /**
  * Follow game `id` after version `after`, as the seat of `token()` (null: a spectator).
- * `onEvent(event)` gets each event once, in order; `onState(state)` hears "live",
- * "reconnecting" and "ended". Answers a function that stops following.
+ * `onEvent(event)` gets each event once, in order; `onState(state)` hears "connecting" (at
+ * once), "live", "reconnecting" and "ended". Answers a function that stops following.
  */
 export function follow(id, after, token, onEvent, onState) {
   let last = after;
@@ -58,6 +58,7 @@ export function follow(id, after, token, onEvent, onState) {
     source = null;
   }
 
+  onState("connecting");
   open();
   return () => {
     stopped = true;

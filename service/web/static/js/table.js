@@ -29,8 +29,9 @@ export function showGame(main, id) {
 
   const setLive = (state) => {
     page.live = state;
-    live.textContent = { live: "● Live", reconnecting: "Reconnecting…", ended: "" }[state] ?? "";
+    live.textContent = { connecting: "Connecting…", live: "● Live", reconnecting: "Reconnecting…", ended: "" }[state] ?? "";
     live.classList.toggle("reconnecting", state === "reconnecting");
+    live.classList.toggle("connecting", state === "connecting");
   };
 
   /** The view, read with the token that holds a seat here, else as a spectator. */
