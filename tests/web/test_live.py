@@ -3,6 +3,7 @@ after the last event it has, so the opponent's next move still appears without a
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,11 @@ def test_the_table_resumes_its_stream_after_a_drop(page: Page, tmp_path: Path) -
         page.get_by_role("button", name="Take seat 2").click()  # the last seat: the game starts, hal first
         expect(page.locator(".headline")).to_have_text("Waiting for hal")
         live = page.get_by_role("status").filter(has_text="Live")
-        expect(live).to_be_visible()  # the seat's own stream, opened with a ticket
+        deadline = time.monotonic() + 10
+        while tickets(tmp_path) < 1:  # the seat's ticket: its page has left the spectator's stream
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        expect(live).to_be_visible()  # the seat's own stream
         assert tickets(tmp_path) == 1
 
         http.close()

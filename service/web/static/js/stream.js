@@ -24,6 +24,7 @@ export function follow(id, after, token, onEvent, onState) {
     try {
       url = await api.streamUrl(id, token());
     } catch {
+      if (!stopped) onState("reconnecting");
       retry();
       return;
     }
