@@ -30,8 +30,7 @@ export function showGame(main, id) {
   const setLive = (state) => {
     page.live = state;
     live.textContent = { connecting: "Connecting…", live: "● Live", reconnecting: "Reconnecting…", ended: "" }[state] ?? "";
-    live.classList.toggle("reconnecting", state === "reconnecting");
-    live.classList.toggle("connecting", state === "connecting");
+    live.className = `live ${state}`; // its colour (style.css)
   };
 
   /** The view, read with the token that holds a seat here, else as a spectator. */
