@@ -37,6 +37,7 @@ from domain.bahama_taxi.events import (
     PlayerForfeited,
     PoliceToPlace,
     SkipReason,
+    TurnEnded,
     TurnSkipped,
 )
 from domain.bahama_taxi.flow import (
@@ -113,12 +114,15 @@ def _apply(table: Table, command: Command) -> None:
             table.emit(PassengersTransferred(seat, from_pawn, to_pawn, passengers))
         case EndTurn():
             end_turn(table)
-        case Skip(seat):
+        case Skip(seat):  # a deadline ends the seat's whole turn: a cab still to go is skipped too (§11.8)
             if state.phase is Phase.END:
-                end_turn(table)
+                table.emit(TurnEnded(seat, state.pawn))
             else:
                 table.emit(TurnSkipped(seat, state.pawn, SkipReason.TIMEOUT))
-                next_turn(table)
+            for pawn in table.state.pawns_to_go:
+                table.emit(PawnTurnStarted(seat, pawn))
+                table.emit(TurnSkipped(seat, pawn, SkipReason.TIMEOUT))
+            next_turn(table)
         case _:
             assert_never(command)
 

@@ -6,7 +6,16 @@ import pytest
 
 from domain.bahama_taxi import BAHAMA_TAXI
 from domain.bahama_taxi.commands import EndTurn, Forfeit, Move, PickUp, Skip
-from domain.bahama_taxi.events import CitizenAppeared, CoinFlipped, GameEnded, PlayerForfeited, SkipReason, TurnSkipped
+from domain.bahama_taxi.events import (
+    CitizenAppeared,
+    CoinFlipped,
+    GameEnded,
+    PawnTurnStarted,
+    PlayerForfeited,
+    SkipReason,
+    TurnEnded,
+    TurnSkipped,
+)
 from domain.core.options import OptionsInvalid
 from domain.core.rng import ScriptedRng, SeededRng
 from tests.domain.bahama_taxi.city import A, B, C, city, rejected, send
@@ -65,6 +74,17 @@ def test_a_skipped_turn_does_nothing() -> None:
     moved = send(state, Move(A, "6D"))[1]
     assert send(moved, Skip(A))[1].current == B  # in the end phase: the turn ends without pickups
     assert BAHAMA_TAXI.timeout_command(state, A) == Skip(A) and Skip(A) not in BAHAMA_TAXI.legal_commands(state, A)
+
+
+def test_a_deadline_ends_the_whole_turn_of_a_seat_with_two_cabs() -> None:
+    state = city({A: ("2S", "9S"), B: ("KC", "QH")}, waiting=EIGHT, two_cab_mode="both")
+    events, after = send(state, Skip(A))
+    assert events[:3] == [TurnSkipped(A, 0, SkipReason.TIMEOUT), PawnTurnStarted(A, 1), TurnSkipped(A, 1, SkipReason.TIMEOUT)]
+    assert after.current == B and (after.cab(A, 0).area, after.cab(A, 1).area) == ("2S", "9S")
+    in_end_phase = city({A: ("2S", "9S"), B: ("KC", "QH")}, waiting=EIGHT, moved=True, two_cab_mode="both")
+    events, after = send(in_end_phase, Skip(A))
+    assert events[:3] == [TurnEnded(A, 0), PawnTurnStarted(A, 1), TurnSkipped(A, 1, SkipReason.TIMEOUT)]
+    assert after.current == B and after.cab(A, 1).area == "9S"
 
 
 @pytest.mark.parametrize(("options", "seats", "named"), [
