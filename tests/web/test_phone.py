@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import await_turn, finished_taki, fits, register, settled
+from tests.web.pages import OVERFLOWING, await_turn, finished_taki, fits, register, settled
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -54,3 +54,50 @@ def test_a_replay_fits_a_phone(page: Page, api: Client, server: str, tmp_path: P
     settled(page, api.call("GET", f"/v1/games/{game_id}").json()["version"])
     expect(page.get_by_role("region", name="Result")).to_be_visible()
     fits(page, tmp_path / "replay-end.png")
+
+
+WIDE = {"width": 390, "height": 844}  # a common phone
+LONG_NAMES = ("Wolfeschlegelsteinhausenbergerdorffvoraltere", "Hubert" * 7 + "Bl")  # 44 letters, no break point
+
+
+def no_sideways_scroll(page: Page, shot: Path) -> None:
+    """The page, saved as `shot`, is no wider than the phone's screen."""
+    page.screenshot(path=str(shot), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDE["width"], page.evaluate(OVERFLOWING)
+
+
+def test_long_unbroken_names_fit_a_phone(page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    assert {len(name) for name in LONG_NAMES} == {44}
+    playing = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    token = [api.call("POST", f"/v1/games/{playing}/join", json={"name": name}).json()["token"] for name in LONG_NAMES][0]
+    finished = finished_taki(api, LONG_NAMES)
+    page.set_viewport_size(WIDE)
+
+    page.goto(f"{server}/games/{playing}")
+    expect(page.locator(".headline")).to_contain_text(LONG_NAMES[0])
+    expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    move = api.call("GET", f"/v1/games/{playing}/legal-commands", token).json()["commands"][0]
+    api.call("POST", f"/v1/games/{playing}/commands", token, json=move)
+    expect(page.get_by_role("list", name="Recent moves")).to_contain_text(LONG_NAMES[0])
+    no_sideways_scroll(page, tmp_path / "table.png")
+
+    page.goto(f"{server}/games/{finished}")
+    expect(page.get_by_role("region", name="Result")).to_be_visible()
+    no_sideways_scroll(page, tmp_path / "result.png")
+
+    page.goto(f"{server}/games/{finished}/replay?seat=0")
+    expect(page.get_by_role("region", name="Your hand")).to_be_visible()
+    page.get_by_role("button", name="Last").click()
+    settled(page, api.call("GET", f"/v1/games/{finished}").json()["version"])
+    expect(page.get_by_role("region", name="Result")).to_be_visible()
+    no_sideways_scroll(page, tmp_path / "replay.png")
+
+
+@pytest.mark.parametrize("path", ["/games/%E0%A4%A", "/games/%E0%A4%A/replay"])
+def test_a_malformed_address_says_it_is_not_a_game(page: Page, server: str, path: str, tmp_path: Path) -> None:
+    page.goto(f"{server}{path}")
+    expect(page.get_by_role("heading", name="Not a game")).to_be_visible()
+    expect(page.get_by_role("main")).to_contain_text("This address names no game")
+    page.screenshot(path=str(tmp_path / "not-a-game.png"))
+    page.get_by_role("link", name="Back to the lobby").click()
+    expect(page.get_by_role("form", name="New game")).to_be_visible()

@@ -22,13 +22,32 @@ function drawAccount() {
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
 
+/** The game id a path segment names, or null when its %-escapes are not UTF-8 (`%E0%A4%A`). */
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null; // a URIError: no game has such an id
+  }
+}
+
+function showNotAGame(main) {
+  document.title = "Not a game · Meeple";
+  fill(main, h("section", { "aria-labelledby": "not-a-game" },
+    h("h1", { id: "not-a-game" }, "Not a game"),
+    h("p", {}, "This address names no game: its game id is not valid text."),
+    h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+}
+
 function route() {
   drawAccount();
   const main = document.getElementById("main");
   const game = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   const replay = location.pathname.match(/^\/games\/([^/]+)\/replay\/?$/);
-  if (game) showGame(main, decodeURIComponent(game[1]));
-  else if (replay) showReplay(main, decodeURIComponent(replay[1]));
+  const id = decoded((game || replay || [])[1] ?? "");
+  if ((game || replay) && id === null) showNotAGame(main);
+  else if (game) showGame(main, id);
+  else if (replay) showReplay(main, id);
   else showHome(main);
 }
 
