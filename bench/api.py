@@ -9,11 +9,11 @@ measures for `--seconds`:
   Djambi game by sending, as soon as answered, the next command of a recorded game (Djambi
   has no chance, so a recorded game plays out the same on the server: every command is
   decided and appended for real). Both sides of the ratio come from the same run.
-Then it paces the commands of 100 games at half the best rate seen (each sent at its
-scheduled time, latency counted from then) and prints p50/p99 of each of `--paced-runs` runs
-and their spread, with the API processes' CPU per command, the CPU each spent (a share of one
-core) and how many of the players' connections it held, to show how evenly the connections are
-served. Last, for each game, clients that play as a front end does - read the game, ask the
+Then it paces the commands of 100 games at half the best rate seen, then at a quarter of it
+(each sent at its scheduled time, latency counted from then), and prints p50/p99 of each of
+`--paced-runs` runs at both rates side by side and their spread, with, at half the rate, the
+API processes' CPU per command, the CPU each spent (a share of one core) and how many of the
+players' connections it held, to show how evenly the connections are served. Last, for each game, clients that play as a front end does - read the game, ask the
 seat's legal commands (`form=compact`), send one - and their rate beside TAKI's.
 Every answer that is not the expected status is counted and printed. While it measures, the
 client's own garbage collector is held off (see `collector_held`)."""
@@ -233,6 +233,18 @@ async def _prepared(players: list[Any]) -> list[Any]:
     return players
 
 
+async def paced(server: Server, scripts: list[Recorded], games: int, rate: float,
+                seconds: float) -> tuple[Tally, float, dict[int, float], str]:
+    """Commands of `games` fresh games paced to `rate` in all for `seconds`: the tally, the seconds
+    taken, the CPU seconds each API process spent and the players' connections each held."""
+    players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(games)])
+    held = "/".join(str(count) for _, count in sorted(server.api_connections().items()))
+    before = server.api_cpu_seconds()
+    tally, elapsed, _ = await timed(players, seconds, interval=games / rate)
+    spent = {pid: cpu - before.get(pid, 0.0) for pid, cpu in server.api_cpu_seconds().items()}
+    return tally, elapsed, spent, held
+
+
 async def run(args: argparse.Namespace) -> None:
     scripts = [record("djambi", seed) for seed in range(8)]
     print(f"scripts: {len(scripts)} recorded Djambi games, {statistics.mean(len(s.moves) for s in scripts):.0f} "
@@ -258,25 +270,26 @@ async def run(args: argparse.Namespace) -> None:
                   f" {_cpu_columns(command_cpu):>22} {100 * rate / health_per_second:5.0f}%"
                   f" {tally.percentile(0.5):7.1f} {tally.percentile(0.99):7.1f} {100 * cpu:6.0f}%  "
                   f"{_problems(health)} / {_problems(tally)}")
-        paced_games, target = 100, best / 2
-        print(f"\nat half the best rate: {paced_games} games paced to {target:.0f} commands/s, {args.paced_runs} runs"
-              f" (target: p99 < 25 ms in each)")
+        paced_games, half, quarter = 100, best / 2, best / 4
+        print(f"\nat half the best rate: {paced_games} games paced to {half:.0f} commands/s, then at a quarter: to"
+              f" {quarter:.0f} commands/s; {args.paced_runs} runs (target: p99 < 25 ms in each)")
         print(f"{'run':>4} {'sent/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'API CPU ms':>11} {'API processes':>14}"
-              f" {'connections':>12}  unexpected answers")
-        p99s = []
+              f" {'connections':>12} {'¼ sent/s':>9} {'¼ p50 ms':>9} {'¼ p99 ms':>9}  unexpected answers")
+        p99s: dict[float, list[float]] = {half: [], quarter: []}
         for run_number in range(1, args.paced_runs + 1):
-            players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(paced_games)])
-            held = "/".join(str(count) for _, count in sorted(server.api_connections().items()))
-            before_each = server.api_cpu_seconds()
-            tally, elapsed, _ = await timed(players, args.seconds, interval=paced_games / target)
-            spent = {pid: seconds - before_each.get(pid, 0.0) for pid, seconds in server.api_cpu_seconds().items()}
+            tally, elapsed, spent, held = await paced(server, scripts, paced_games, half, args.seconds)
             shares = "/".join(f"{seconds / elapsed:.2f}" for _, seconds in sorted(spent.items()))
             per_command = 1000 * sum(spent.values()) / max(len(tally.latencies), 1)
-            p99s.append(tally.percentile(0.99))
-            print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[-1]:7.1f}"
-                  f" {per_command:11.2f} {shares:>14} {held:>12}  {_problems(tally)}")
-        print(f"p99 over {len(p99s)} runs: {min(p99s):.1f}-{max(p99s):.1f} ms (median {statistics.median(p99s):.1f});"
-              f" under 25 ms in {sum(p99 < 25 for p99 in p99s)} of {len(p99s)}")
+            slower, slower_elapsed, _, _ = await paced(server, scripts, paced_games, quarter, args.seconds)
+            p99s[half].append(tally.percentile(0.99))
+            p99s[quarter].append(slower.percentile(0.99))
+            print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[half][-1]:7.1f}"
+                  f" {per_command:11.2f} {shares:>14} {held:>12} {len(slower.latencies) / slower_elapsed:9.0f}"
+                  f" {slower.percentile(0.5):9.1f} {p99s[quarter][-1]:9.1f}  {_problems(tally)} / {_problems(slower)}")
+        for name, rate in (("half", half), ("a quarter", quarter)):
+            runs = p99s[rate]
+            print(f"p99 at {name} the best rate over {len(runs)} runs: {min(runs):.1f}-{max(runs):.1f} ms"
+                  f" (median {statistics.median(runs):.1f}); under 25 ms in {sum(p99 < 25 for p99 in runs)} of {len(runs)}")
         print(f"\nclients that ask before they move ({args.ask_games} games each; legal commands asked in their"
               " compact form):")
         print(f"{'game':>12} {'requests/s':>11} {'commands/s':>11} {'of taki':>8} {'p50 ms':>7} {'p99 ms':>7}"

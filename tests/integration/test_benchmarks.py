@@ -28,11 +28,14 @@ def test_the_http_benchmark_plays_real_games_with_no_unexpected_answer() -> None
     paced = printed.split("at half the best rate")[1].splitlines()
     assert "API CPU ms" in paced[1] and "connections" in paced[1]
     for run_number in range(1, 6):  # each run: the API's CPU per command, then the share of a core
-        # each of the two API processes spent and the players' connections each held
+        # each of the two API processes spent and the players' connections each held, then the
+        # same games paced at a quarter of the best rate
         row = next(line.split() for line in paced if line.split()[:1] == [str(run_number)])
         assert float(row[4]) > 0
         assert len(row[5].split("/")) == 2 and all(float(share) >= 0 for share in row[5].split("/"))
         assert len(row[6].split("/")) == 2 and all(held.isdigit() for held in row[6].split("/"))
+        assert float(row[7]) > 0 and float(row[8]) > 0 and float(row[9]) > 0  # at a quarter: sent/s, p50, p99
+    assert "¼ p99 ms" in paced[1] and "p99 at a quarter the best rate over 5 runs" in printed
     assert "×" not in printed  # an unexpected answer is printed as "count × status code"
     for game in ("taki", "djambi", "bahama_taxi"):
         assert f"{game} " in printed
