@@ -138,3 +138,10 @@ def rate(subject: str, seconds: int, window: int) -> str:
     """Counter: the requests of one client (`token:<hash>` or `address:<ip>`) in one window of a
     rate limit (expires with the window)."""
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
+
+
+def open_streams(subject: str) -> str:
+    """Sorted set: the event streams one client (`address:<ip>`, or `token:<holder>`: a registered
+    player's id or an anonymous seat's token hash) holds open, each a lease scored by when it
+    lapses unless renewed (service.leases)."""
+    return f"{PREFIX}:streams:{subject}"

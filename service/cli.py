@@ -99,9 +99,12 @@ def serve(args: argparse.Namespace) -> None:
             # the path without its query, which may hold a stream ticket; no referrer either
             "access_log_format": '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)s "%(a)s"',
             "graceful_timeout": API_STOP_SECONDS,
-            # no cap on the request line: an over-long query reaches the API and gets a problem+json
-            # answer rather than gunicorn's HTML 414 (bodies stay capped by MEEPLE_MAX_BODY_BYTES)
-            "limit_request_line": 0,
+            # a request's head is read only so far: a longer request line is answered 414, more or
+            # longer header fields 431, each as problem+json (service.serving) as soon as the bytes
+            # read pass the limit; bodies are capped by MEEPLE_MAX_BODY_BYTES
+            "limit_request_line": config.max_request_line,
+            "limit_request_fields": config.max_header_fields,
+            "limit_request_field_size": config.max_header_field_bytes,
             "control_socket_disable": True,
         }).run()
     finally:

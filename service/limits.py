@@ -57,6 +57,11 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
     return standings
 
 
+def client_address() -> str:
+    """The request's client address: the peer's, or the one trusted proxies (MEEPLE_TRUSTED_PROXIES) name."""
+    return request.remote_addr or "unknown"
+
+
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
     """Count every request but the health check, the metrics scrape and a browser's preflight
     against the limits, and tell the client where it stands."""
@@ -65,7 +70,7 @@ def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address
     def limit_rate() -> None:
         if request.endpoint in UNLIMITED or request.method == "OPTIONS":
             return
-        rates = [("address", f"address:{request.remote_addr or 'unknown'}", per_address)]
+        rates = [("address", f"address:{client_address()}", per_address)]
         header = request.headers.get("Authorization", "")
         if header.startswith("Bearer "):  # counted whether or not the token is good
             rates.append(("token", f"token:{hash_token(header.removeprefix('Bearer '))}", per_token))

@@ -1,8 +1,9 @@
 """The gunicorn worker that serves the API: gunicorn's gevent worker, except that
 - what gunicorn refuses itself, before the API runs (a control character in a header, a
-  malformed request line, version or chunk, too many headers), is answered with problem+json
-  like every other error rather than with gunicorn's HTML page (gunicorn still chooses the
-  status and logs the request);
+  malformed request line, version or chunk, a request line or header fields past their limits),
+  is answered with problem+json like every other error rather than with gunicorn's HTML page
+  (gunicorn still chooses the status and logs the request), a limit's answer saying which limit
+  it passed and how large it is;
 - where several processes share the listening socket, one holding clearly more connections
   than another leaves new connections to it (service.sharing)."""
 
@@ -15,10 +16,13 @@ from http import HTTPStatus
 from typing import Any, cast
 
 from gunicorn import util
+from gunicorn.config import Config
+from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.http.message import Request
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
+from service.headers import EVERY_ANSWER
 from service.problems import http_code, problem_body
 from service.sharing import SharingServer, Table
 
@@ -59,23 +63,44 @@ class ApiWorker(GeventWorker):
         super().handle_error(req, cast(socket.socket, page), addr, exc)
         if page.status is None:  # gunicorn could not write its page either
             return
-        answer = problem_answer(page.status, exc)
+        answer = problem_answer(page.status, exc, self.cfg)
         try:
             util.write_nonblock(client, answer)
         except OSError:
             self.log.debug("Failed to send error message.")
 
 
-def problem_answer(status: int, error: BaseException) -> bytes:
+def problem_answer(status: int, error: BaseException, cfg: Config) -> bytes:
     """A whole HTTP/1.1 answer, closing the connection, for a request gunicorn refused with `status`."""
+    extra: dict[str, Any] = {}
     if status >= 500:
         code, detail = "internal_error", "Something went wrong on our side."
+    elif isinstance(error, LimitRequestLine):
+        code, extra = "uri_too_long", {"exceeded": "request_line_bytes", "limit": cfg.limit_request_line}
+        detail = f"The request line is longer than {cfg.limit_request_line} bytes, as long as this server reads."
+    elif isinstance(error, LimitRequestHeaders):
+        exceeded, limit, detail = _header_limit(error, cfg)
+        code, extra = "request_header_fields_too_large", {"exceeded": exceeded, "limit": limit}
     else:
         code, detail = http_code(status), f"The request could not be read: {error}"[:500]
-    body = json.dumps(problem_body(status, code, detail)).encode()
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nConnection: close\r\n"
-            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
-    return head.encode("latin-1") + body
+    body = json.dumps(problem_body(status, code, detail, **extra)).encode()
+    fields = {"Connection": "close", "Content-Type": "application/problem+json", "Content-Length": len(body)} | EVERY_ANSWER
+    head = f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n" + "".join(f"{name}: {value}\r\n" for name, value in fields.items())
+    return (head + "\r\n").encode("latin-1") + body
+
+
+def _header_limit(error: LimitRequestHeaders, cfg: Config) -> tuple[str, int, str]:
+    """Which limit of the header the request passed (gunicorn tells it in its message), how large
+    it is, and a sentence saying so."""
+    fields, field_bytes = cfg.limit_request_fields, cfg.limit_request_field_size
+    match error.msg:
+        case "limit request headers fields":
+            return "header_fields", fields, f"The request has more than {fields} header fields, as many as this server reads."
+        case "limit request headers fields size":
+            return "header_field_bytes", field_bytes, f"A header field is longer than {field_bytes} bytes, as long as this server reads."
+        case _:  # "max buffer headers": the whole header, as gunicorn buffers it at most
+            whole = fields * (field_bytes + 2) + 4
+            return "header_bytes", whole, f"The request's header is longer than {whole} bytes, as long as this server reads."
 
 
 class _Page:

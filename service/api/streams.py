@@ -7,25 +7,31 @@ A browser's EventSource cannot send `Authorization`, so a page first exchanges i
 stream ticket (POST /v1/stream-tickets) and opens `…/stream?ticket=…`. A ticket opens one
 stream, within 30 seconds; EventSource reconnects to the same URL, which a used ticket no longer
 opens (401), so a page that loses its stream gets a new ticket and reopens it with
-`&after=<the last id it received>`."""
+`&after=<the last id it received>`.
+
+A client holds only so many streams open at once, per address and per token (service.leases):
+one more is refused 429 `too_many_streams`."""
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from domain import GAMES
-from events.envelope import Lifecycle
+from events.envelope import GameRecord, Lifecycle
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
 from service.api.players import caller, inbox_entry, inbox_of
 from service.errors import ApiError
+from service.leases import Lease, StreamLeases
+from service.limits import client_address
 from service.schemas import responses
 from service.schemas.common import StreamTicketSchema, parse
 
@@ -41,9 +47,24 @@ def sse(data: dict[str, Any], event_id: str | int | None = None, event: str | No
     return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def event_stream(messages: Iterator[str]) -> Response:
-    return Response(stream_with_context(messages), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+def leases() -> StreamLeases:
+    return current_app.extensions["meeple.leases"]  # type: ignore[no-any-return]
+
+
+def event_stream(messages: Iterator[str], holder: str | None) -> Response:
+    """The stream of `messages`, once the client (its address, and `holder`'s token) has a place
+    for one more; the place is kept as long as the stream is open."""
+    lease = leases().take(client_address(), holder)
+    answer = Response(stream_with_context(_renewing(messages, lease)), mimetype="text/event-stream",
+                      headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    answer.call_on_close(lease.release)  # however the stream ends, even before its first message
+    return answer
+
+
+def _renewing(messages: Iterator[str], lease: Lease) -> Iterator[str]:
+    for message in messages:
+        lease.renew()
+        yield message
 
 
 def resume_after() -> int:
@@ -80,7 +101,16 @@ def game_stream(game_id: str) -> Response:
     seat = auth.stream_seat(store, tickets(), record)
     if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
-    return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
+    return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
+                        _holder(record, seat))
+
+
+def _holder(record: GameRecord, seat: int | None) -> str | None:
+    """Whose token a game's stream counts against: the registered player's holding the seat, else
+    the seat's own token's (its SHA-256); no one's for a spectator."""
+    if seat is None:
+        return None
+    return record.holders.get(seat) or next((digest for digest, held in record.token_seats.items() if held == seat), None)
 
 
 def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
@@ -111,24 +141,26 @@ def inbox_stream() -> Response:
     player = auth.stream_player(players(), tickets())
     position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
-                                        current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]))
+                                        current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), player.id)
 
 
 def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:
     yield f"retry: {RECONNECT_MS}\n\n"
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
+    said = time.monotonic()  # when the stream last sent something: other players' games may be all that moves
     while True:
         position, announced = announcements().after(position, heartbeat_ms / 1000)
-        if announced == []:
+        if announced != []:
+            mine = players().games(player_id)
+            for game_id in dict.fromkeys(mine if announced is None else [game for game in announced if game in mine]):
+                entry = inbox_entry(game_id, player_id)
+                if shown.get(game_id) != (headline := _headline(entry)):
+                    shown[game_id], said = headline, time.monotonic()
+                    yield sse(entry, position, "game")
+        if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:
+            said = time.monotonic()
             yield ": still here\n\n"
-            continue
-        mine = players().games(player_id)
-        for game_id in dict.fromkeys(mine if announced is None else [game for game in announced if game in mine]):
-            entry = inbox_entry(game_id, player_id)
-            if shown.get(game_id) != (headline := _headline(entry)):
-                shown[game_id] = headline
-                yield sse(entry, position, "game")
 
 
 def _headline(entry: dict[str, Any]) -> tuple[bool, str]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.client import HTTPResponse
 from urllib.parse import urlsplit
 
@@ -29,6 +31,7 @@ def raw(server: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
 def problem(status: int, headers: dict[str, str], body: bytes) -> dict[str, object]:
     assert headers["content-type"] == "application/problem+json", body
     assert int(headers["content-length"]) == len(body)
+    assert (headers["x-content-type-options"], headers["referrer-policy"]) == ("nosniff", "no-referrer")
     found: dict[str, object] = json.loads(body)
     assert found["status"] == status and isinstance(found["code"], str) and isinstance(found["detail"], str)
     return found
@@ -78,3 +81,52 @@ def test_every_request_gunicorn_cannot_read_is_answered_with_problem_json(server
     answered, headers, body = raw(server, request_bytes)
     assert answered == status, body
     problem(status, headers, body)
+
+
+
+def health_times(server: str, running: Callable[[], bool]) -> list[float]:
+    """How long /v1/health took to answer, asked again and again while `running()`."""
+    times: list[float] = []
+    while running() or not times:
+        started = time.monotonic()
+        assert requests.get(f"{server}/v1/health", timeout=10).status_code == 200
+        times.append(time.monotonic() - started)
+    return times
+
+
+def endless_line(server: str) -> dict[str, object]:
+    """Send an 8 MiB request line, its first 64 KiB then the rest once answered; the problem
+    answered, which must come before the line ends (the server may not wait for the rest)."""
+    where = urlsplit(server)
+    with socket.create_connection((where.hostname, where.port), timeout=5) as connection:
+        connection.sendall(b"GET /v1/games?q=" + b"a" * 65536)
+        answer = HTTPResponse(connection)
+        answer.begin()
+        found = problem(answer.status, {name.lower(): value for name, value in answer.getheaders()}, answer.read())
+        try:
+            connection.sendall(b"a" * (8 * 1024 * 1024) + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        except OSError:
+            pass  # closed: the server reads no more of it
+        return found
+
+
+def test_an_endless_request_line_is_refused_at_once_while_health_answers(server: str) -> None:
+    with ThreadPoolExecutor(3) as pool:
+        lines = [pool.submit(endless_line, server) for _ in range(3)]
+        took = health_times(server, lambda: not all(line.done() for line in lines))
+        answers = [line.result() for line in lines]
+    assert all(found["status"] == 414 and found["code"] == "uri_too_long" and found["limit"] == 8190
+               and found["exceeded"] == "request_line_bytes" for found in answers), answers
+    assert max(took) < 0.1, took
+
+
+@pytest.mark.parametrize(("header", "exceeded", "limit"), [
+    (b"".join(b"X-%d: 1\r\n" % n for n in range(101)), "header_fields", 100),
+    (b"X-Long: " + b"a" * 8190 + b"\r\n", "header_field_bytes", 8190),
+    (b"X-Endless: " + b"a" * 1_000_000 + b"\r\n", "header_bytes", 100 * 8192 + 4),
+])
+def test_a_header_past_a_limit_is_refused_431_saying_which_limit(server: str, header: bytes, exceeded: str, limit: int) -> None:
+    status, headers, body = raw(server, b"GET /v1/health HTTP/1.1\r\nHost: x\r\n" + header + b"\r\n")
+    found = problem(431, headers, body)
+    assert status == 431 and found["code"] == "request_header_fields_too_large"
+    assert (found["exceeded"], found["limit"]) == (exceeded, limit)

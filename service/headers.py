@@ -1,0 +1,19 @@
+"""What every answer tells the browser, whichever layer gives it (the API, the pages, the docs, or
+gunicorn refusing a request it cannot read): never to guess another type than the one it is sent
+as, and to send no referrer from it (a page's address names its game, which may be unlisted)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask, Response
+
+EVERY_ANSWER = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def install(app: Flask) -> None:
+    @app.after_request
+    def protect(response: Response) -> Response:
+        response.headers.update(EVERY_ANSWER)
+        return response

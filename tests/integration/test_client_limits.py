@@ -1,0 +1,112 @@
+"""What one client can hold of a real server (`meeple serve`, two API processes) over HTTP: event
+streams per address and per token, counted across the processes, and /v1/health answering
+quickly while clients press against every limit at once. The server trusts one proxy, so that
+each test speaks from client addresses of its own (X-Forwarded-For)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from tests.integration.conftest import serving
+from tests.integration.test_http_errors import endless_line, health_times
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+PER_ADDRESS, PER_TOKEN, RATE = 40, 4, 300
+SETTINGS = {"MEEPLE_TRUSTED_PROXIES": "1", "MEEPLE_STREAMS_PER_ADDRESS": str(PER_ADDRESS),
+            "MEEPLE_STREAMS_PER_TOKEN": str(PER_TOKEN), "MEEPLE_STREAM_HEARTBEAT_MS": "200",
+            "MEEPLE_RATE_PER_ADDRESS": f"{RATE}/60"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("limits"), SETTINGS) as url:
+        yield url
+
+
+@pytest.fixture
+def game(server: str) -> str:
+    return requests.post(f"{server}/v1/games", json={"game": "taki", "seats": 2}, timeout=10,  # type: ignore[no-any-return]
+                         headers={"X-Forwarded-For": "192.0.2.1"}).json()["id"]
+
+
+def stream(url: str, address: str, token: str | None = None) -> requests.Response:
+    headers = {"X-Forwarded-For": address} | ({"Authorization": f"Bearer {token}"} if token else {})
+    return requests.get(url, headers=headers, stream=True, timeout=10)
+
+
+def refused(answer: requests.Response, exceeded: str, limit: int) -> bool:
+    return (answer.status_code == 429 and answer.headers["Content-Type"] == "application/problem+json"
+            and answer.json()["code"] == "too_many_streams" and (answer.json()["exceeded"], answer.json()["limit"]) == (exceeded, limit))
+
+
+def test_a_stream_beyond_the_per_address_limit_is_refused_while_health_answers(server: str, game: str) -> None:
+    url = f"{server}/v1/games/{game}/stream"
+    held = [stream(url, "198.51.100.1") for _ in range(PER_ADDRESS)]  # spread over both processes
+    assert [answer.status_code for answer in held] == [200] * PER_ADDRESS
+    assert refused(stream(url, "198.51.100.1"), "streams_per_address", PER_ADDRESS)
+    assert max(health_times(server, lambda: False)) < 0.1
+    assert stream(url, "198.51.100.2").status_code == 200  # another address has places of its own
+    for answer in held:
+        answer.close()
+
+
+def test_a_stream_beyond_the_per_token_limit_is_refused(server: str) -> None:
+    token = requests.post(f"{server}/v1/players", json={"name": "ann"}, timeout=10).json()["token"]
+    url = f"{server}/v1/players/me/inbox/stream"
+    held = [stream(url, f"198.51.100.{10 + n}", token) for n in range(PER_TOKEN)]
+    assert [answer.status_code for answer in held] == [200] * PER_TOKEN
+    assert refused(stream(url, "198.51.100.20", token), "streams_per_token", PER_TOKEN)
+    for answer in held:
+        answer.close()
+
+
+def test_a_closed_stream_frees_its_place(server: str, game: str) -> None:
+    url = f"{server}/v1/games/{game}/stream"
+    held = [stream(url, "198.51.100.30") for _ in range(PER_ADDRESS)]
+    assert refused(stream(url, "198.51.100.30"), "streams_per_address", PER_ADDRESS)
+    held.pop().close()  # the server learns it at the stream's next heartbeat
+    deadline = time.monotonic() + 5
+    while (answer := stream(url, "198.51.100.30")).status_code == 429 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert answer.status_code == 200
+    for answer in [*held, answer]:
+        answer.close()
+
+
+def test_health_answers_quickly_while_clients_press_against_every_limit_at_once(server: str, game: str) -> None:
+    """Four addresses hold every stream they may and ask for more, three clients send endless
+    request lines, and one address makes more requests than its rate allows, all at once. (Half
+    a second, not the endless line's own 100 ms: the pressing clients share this test's process,
+    and the machine, with the one asking for health.)"""
+    url = f"{server}/v1/games/{game}/stream"
+    addresses = [f"203.0.113.{n}" for n in range(4)]
+
+    def hold(address: str) -> list[requests.Response]:
+        return [stream(url, address) for _ in range(PER_ADDRESS + 2)]
+
+    def burst() -> list[int]:
+        with requests.Session() as http:
+            return [http.get(f"{server}/v1/games?limit=1", headers={"X-Forwarded-For": "203.0.113.99"}, timeout=10).status_code
+                    for _ in range(RATE + 50)]
+
+    with ThreadPoolExecutor(8) as pool:
+        held = [pool.submit(hold, address) for address in addresses]
+        lines = [pool.submit(endless_line, server) for _ in range(3)]
+        burst_answers = pool.submit(burst)
+        pressing = [*held, *lines, burst_answers]
+        took = health_times(server, lambda: not all(work.done() for work in pressing))
+    streams = [answer for work in held for answer in work.result()]
+    assert sorted(answer.status_code for answer in streams) == [200] * (4 * PER_ADDRESS) + [429] * 8
+    assert [line.result()["status"] for line in lines] == [414] * 3
+    assert 429 in burst_answers.result()  # (fewer than 50 refused when the burst spans two windows)
+    print(f"\n/v1/health under every limit at once: {len(took)} answers, slowest {max(took) * 1000:.1f} ms, "
+          f"median {sorted(took)[len(took) // 2] * 1000:.1f} ms")
+    assert max(took) < 0.5, took
+    for answer in streams:
+        answer.close()
