@@ -8,8 +8,9 @@ IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4
 that address. The registration refuses a URL naming an address that is not public at once, and a
 delivery checks the URL the same way before it goes. A host name is resolved at delivery, each of
 its addresses checked, and the connection made to a checked address, so a name that resolves
-elsewhere a moment later changes nothing. `MEEPLE_WEBHOOK_PRIVATE=allow` lifts the rule, for
-receivers on the server's own machine or network."""
+elsewhere a moment later changes nothing; the registration resolves it too, for a bounded time,
+and refuses a name that resolves to no public address (`localhost`). `MEEPLE_WEBHOOK_PRIVATE=allow`
+lifts the rule, for receivers on the server's own machine or network."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import ipaddress
 import os
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,6 +41,11 @@ _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the IPv4 address in 
 _LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215: a network's own translators
 _SIIT = ipaddress.IPv6Network("::ffff:0:0:0/96")  # RFC 2765: IPv4-translated
 _COMPATIBLE = ipaddress.IPv6Network("::/96")  # RFC 4291 §2.5.5.1: IPv4-compatible, deprecated
+
+
+# the registrations' lookups, at most this many at once: a resolver that does not answer holds up
+# a few threads, never the requests that wait for it (see `resolves_privately`)
+_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-lookup")
 
 
 class InvalidUrl(ValueError):
@@ -124,6 +131,23 @@ def check(url: str) -> Destination:
     return found
 
 
+def resolves_privately(found: Destination, seconds: float) -> bool:
+    """Whether the host name a URL leads to resolves, within `seconds`, to no public address, so
+    that every delivery would be refused there (and private ones are not allowed). A name that does
+    not resolve in time, or at all, may resolve later: each delivery judges it then."""
+    if found.address is not None or private_allowed():
+        return False
+    lookup = _LOOKUPS.submit(_addresses, found.host, found.port)
+    try:
+        addresses = lookup.result(timeout=seconds)
+    except TimeoutError:
+        lookup.cancel()  # still waiting for a thread: never looked up; one under way ends in its own time
+        return False
+    except OSError:  # no such name, or no resolver
+        return False
+    return not any(is_public(address) for address in addresses)
+
+
 def _host_and_port(authority: str) -> tuple[str, int | None]:
     """The host (an IPv6 address still in brackets) and the port, if given, of `authority`."""
     if authority.startswith("["):
@@ -206,12 +230,16 @@ def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> requ
         return session.post(url, data=body, headers=headers, timeout=timeout, allow_redirects=False)
 
 
+def _addresses(host: str, port: int) -> list[str]:
+    """Every address `host` resolves to now."""
+    return [str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+
+
 def _public_address(host: str, port: int) -> str:
-    addresses = [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
-    public = [address for address in addresses if is_public(str(address))]
+    public = [address for address in _addresses(host, port) if is_public(address)]
     if not public:
         raise AddressRefused(f"{host} resolves to no public address")
-    return str(public[0])
+    return public[0]
 
 
 class _ToPublicAddress:

@@ -12,6 +12,22 @@ import redis
 
 from events import keys
 
+# KEYS: the player's webhooks; ARGV: the new one's id, the webhook, and how many a player may have (0: any number)
+_ADD = """
+local most = tonumber(ARGV[3])
+if most > 0 and redis.call('HLEN', KEYS[1]) >= most then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class WebhookLimitReached(Exception):
+    """The player has as many webhooks as a player may have."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a player has at most {limit} webhooks")
+        self.limit = limit
+
 
 @dataclass(frozen=True, slots=True)
 class Webhook:
@@ -26,12 +42,16 @@ class Webhooks:
 
     LOG_LENGTH = 500
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+    def __init__(self, client: redis.Redis, per_player: int | None = None) -> None:
+        """`per_player`: how many webhooks a player may have (None: any number, for what only reads them)."""
+        self.redis, self.per_player = client, per_player
+        self._add = client.register_script(_ADD)
 
     def add(self, player_id: str, webhook_id: str, url: str, secret: str) -> Webhook:
-        hook = Webhook(webhook_id, url, secret, int(time.time() * 1000))
-        self.redis.hset(keys.webhooks(player_id), webhook_id, json.dumps(dataclasses.asdict(hook)))
+        """A new webhook of the player's; raises WebhookLimitReached if they have `per_player` already."""
+        hook, most = Webhook(webhook_id, url, secret, int(time.time() * 1000)), self.per_player or 0
+        if not self._add(keys=[keys.webhooks(player_id)], args=[webhook_id, json.dumps(dataclasses.asdict(hook)), most]):
+            raise WebhookLimitReached(most)
         return hook
 
     def remove(self, player_id: str, webhook_id: str) -> bool:

@@ -47,15 +47,6 @@ class Config:
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
     connections: int = 1000  # requests (event streams included) each API process serves at once
-    # what gunicorn reads of a request's head before it refuses it (414, 431): its own ceilings are
-    # 8190 bytes for the line and 32768 fields
-    max_request_line: int = 8190  # bytes of the request line (method, path and query, version)
-    max_header_fields: int = 100  # header fields
-    max_header_field_bytes: int = 8190  # bytes of one header field, name and value
-    # event streams open at once, across every API process: per client address, and per token
-    # (a seat's, or a registered player's for all of their seats and their inbox)
-    streams_per_address: int = 256
-    streams_per_token: int = 32
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     # events an imported log may hold: a 10-seat TAKI tournament of random bots runs to some 26,000
     max_import_events: int = 100_000
@@ -68,20 +59,18 @@ class Config:
     rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
+    webhooks_per_player: int = 5  # webhooks one player may have: each notification is POSTed to every one
+    webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
 
     def __post_init__(self) -> None:
         if self.redis_cluster and self.redis_url is None:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_REDIS_URL: the address of any node of the cluster")
         if self.redis_cluster and self.queue_url is None:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_QUEUE_URL: a Redis server (not a cluster) for the queues")
+        if self.webhooks_per_player < 1 or self.webhook_resolve_seconds <= 0:
+            raise ValueError("MEEPLE_WEBHOOKS_PER_PLAYER is 1 or more, MEEPLE_WEBHOOK_RESOLVE_SECONDS more than 0")
         if self.append_replicas < 0 or self.append_wait_ms < 1:
             raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
-        if not (1 <= self.max_request_line <= 8190 and 1 <= self.max_header_fields <= 32768
-                and self.max_header_field_bytes >= 1):
-            raise ValueError("MEEPLE_MAX_REQUEST_LINE is 1 to 8190, MEEPLE_MAX_HEADER_FIELDS 1 to 32768, "
-                             "MEEPLE_MAX_HEADER_FIELD_BYTES 1 or more")
-        if self.streams_per_address < 1 or self.streams_per_token < 1:
-            raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
 
     @property
     def queues_url(self) -> str | None:
@@ -100,11 +89,6 @@ class Config:
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             connections=int(env.get("MEEPLE_CONNECTIONS", cls.connections)),
-            max_request_line=int(env.get("MEEPLE_MAX_REQUEST_LINE", cls.max_request_line)),
-            max_header_fields=int(env.get("MEEPLE_MAX_HEADER_FIELDS", cls.max_header_fields)),
-            max_header_field_bytes=int(env.get("MEEPLE_MAX_HEADER_FIELD_BYTES", cls.max_header_field_bytes)),
-            streams_per_address=int(env.get("MEEPLE_STREAMS_PER_ADDRESS", cls.streams_per_address)),
-            streams_per_token=int(env.get("MEEPLE_STREAMS_PER_TOKEN", cls.streams_per_token)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             max_import_events=int(env.get("MEEPLE_MAX_IMPORT_EVENTS", cls.max_import_events)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,
@@ -114,6 +98,8 @@ class Config:
             else cls.rate_per_address,
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
+            webhooks_per_player=int(env.get("MEEPLE_WEBHOOKS_PER_PLAYER", cls.webhooks_per_player)),
+            webhook_resolve_seconds=float(env.get("MEEPLE_WEBHOOK_RESOLVE_SECONDS", cls.webhook_resolve_seconds)),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env

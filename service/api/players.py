@@ -7,10 +7,12 @@ import secrets
 import time
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
+from players import egress
 from players.accounts import Player
 from players.deadlines import due
+from players.webhooks import WebhookLimitReached
 from service import auth
 from service.api.context import executor, json_body, players, seen_by, webhooks
 from service.errors import ApiError
@@ -62,10 +64,20 @@ def end_vacation() -> Response:
 
 @bp.post("/me/webhooks")
 def add_webhook() -> tuple[dict[str, Any], int]:
-    """Register a URL for the player's notifications; the answer holds its signing secret."""
+    """Register a URL for the player's notifications; the answer holds its signing secret. A player
+    has at most MEEPLE_WEBHOOKS_PER_PLAYER of them, each notification being POSTed to every one."""
     player = caller()
-    body = parse(WebhookSchema, json_body())
-    hook = webhooks().add(player.id, auth.new_token()[:12], body["url"], secrets.token_hex(32))
+    url = parse(WebhookSchema, json_body())["url"]
+    found = egress.destination(url)  # an address that is not public is refused by the schema; a name, here
+    if egress.resolves_privately(found, current_app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"]):
+        raise ApiError(422, "validation_error", "The request is not valid.", errors={"url": [
+            f"A webhook must reach a public address, not a private, loopback or link-local one; {found.host} "
+            "resolves to no public address."]})
+    try:
+        hook = webhooks().add(player.id, auth.new_token()[:12], url, secrets.token_hex(32))
+    except WebhookLimitReached as error:
+        raise ApiError(409, "too_many_webhooks", f"A player has at most {error.limit} webhooks: remove one first.",
+                       limit=error.limit) from None
     return {"id": hook.id, "url": hook.url, "created": hook.created, "secret": hook.secret}, 201
 
 

@@ -128,3 +128,39 @@ def test_the_connection_goes_to_the_public_address_that_was_checked(monkeypatch:
     with pytest.raises(requests.ConnectionError):
         egress.post("http://hooks.example:8080/x", b"{}", {}, 2)
     assert lookups == ["hooks.example"] and connected == [("93.184.215.14", 8080)]
+
+
+def test_a_name_that_resolves_to_no_public_address_is_refused_before_any_delivery(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
+    assert egress.resolves_privately(egress.destination("http://localhost:1/x"), 2)
+    answers = {"intranet.example": ["10.0.0.7", "fe80::1%eth0"], "mixed.example": ["10.0.0.7", "93.184.215.14"],
+               "hooks.example": ["93.184.215.14"]}
+
+    def getaddrinfo(host: str, port: int, *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+        if host not in answers:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port)) for address in answers[host]]
+
+    monkeypatch.setattr(egress.socket, "getaddrinfo", getaddrinfo)
+    assert egress.resolves_privately(egress.destination("http://intranet.example/x"), 2)
+    for url in ("http://mixed.example/x", "https://hooks.example/x", "http://unknown.example/x", "http://10.0.0.7/x"):
+        assert not egress.resolves_privately(egress.destination(url), 2), url  # a literal address: `refused` says
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")
+    assert not egress.resolves_privately(egress.destination("http://intranet.example/x"), 2)
+
+
+def test_a_name_not_resolved_in_time_is_left_to_the_delivery(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resolver that does not answer holds up no registration: the delivery judges the name."""
+    monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
+    answered = threading.Event()
+
+    def getaddrinfo(host: str, port: int, *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+        answered.wait(60)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port))]
+
+    monkeypatch.setattr(egress.socket, "getaddrinfo", getaddrinfo)
+    try:
+        for _ in range(10):  # more than the lookups that run at once: the waiting ones are given up too
+            assert not egress.resolves_privately(egress.destination("http://slow.example/x"), 0.05)
+    finally:
+        answered.set()
