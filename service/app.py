@@ -13,7 +13,7 @@ from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
-from service import conditional, connections, cors, limits, metrics, observability
+from service import conditional, connections, cors, headers, limits, metrics, observability
 from service.announcements import Announcements
 from service.answers import Answers
 from service.api.docs import bp as docs
@@ -23,6 +23,7 @@ from service.api.streams import bp as streams
 from service.bodies import CappedRequest
 from service.config import Config
 from service.errors import handle_error
+from service.leases import StreamLeases
 from service.legal import LegalCommands
 from service.routing import RoutingMap
 from service.web import bp as web
@@ -66,10 +67,14 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client, config.webhooks_per_player)
     app.extensions["meeple.tickets"] = StreamTickets(client)
+    app.extensions["meeple.leases"] = StreamLeases(client, config.streams_per_address, config.streams_per_token,
+                                                   config.stream_heartbeat_ms)
     app.extensions["meeple.announcements"] = Announcements(store.feed)
     app.extensions["meeple.legal"] = LegalCommands()
-    # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the log line
+    # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the
+    # headers of every answer, the log line
     observability.install(app, store, queues or client)
+    headers.install(app)
     limits.install(app, client, config.rate_per_token, config.rate_per_address)
     conditional.install(app)
     cors.install(app, config.cors_origins)

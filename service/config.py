@@ -47,6 +47,15 @@ class Config:
     data_dir: str = "var"  # where the embedded store keeps its data and append-only file
     max_body_bytes: int = 64 * 1024
     connections: int = 1000  # requests (event streams included) each API process serves at once
+    # what gunicorn reads of a request's head before it refuses it (414, 431): its own ceilings are
+    # 8190 bytes for the line and 32768 fields
+    max_request_line: int = 8190  # bytes of the request line (method, path and query, version)
+    max_header_fields: int = 100  # header fields
+    max_header_field_bytes: int = 8190  # bytes of one header field, name and value
+    # event streams open at once, across every API process: per client address, and per token
+    # (a seat's, or a registered player's for all of their seats and their inbox)
+    streams_per_address: int = 256
+    streams_per_token: int = 32
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     # events an imported log may hold: a 10-seat TAKI tournament of random bots runs to some 26,000
     max_import_events: int = 100_000
@@ -71,6 +80,12 @@ class Config:
             raise ValueError("MEEPLE_WEBHOOKS_PER_PLAYER is 1 or more, MEEPLE_WEBHOOK_RESOLVE_SECONDS more than 0")
         if self.append_replicas < 0 or self.append_wait_ms < 1:
             raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
+        if not (1 <= self.max_request_line <= 8190 and 1 <= self.max_header_fields <= 32768
+                and self.max_header_field_bytes >= 1):
+            raise ValueError("MEEPLE_MAX_REQUEST_LINE is 1 to 8190, MEEPLE_MAX_HEADER_FIELDS 1 to 32768, "
+                             "MEEPLE_MAX_HEADER_FIELD_BYTES 1 or more")
+        if self.streams_per_address < 1 or self.streams_per_token < 1:
+            raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
 
     @property
     def queues_url(self) -> str | None:
@@ -89,6 +104,11 @@ class Config:
             data_dir=env.get("MEEPLE_DATA_DIR", cls.data_dir),
             max_body_bytes=int(env.get("MEEPLE_MAX_BODY_BYTES", cls.max_body_bytes)),
             connections=int(env.get("MEEPLE_CONNECTIONS", cls.connections)),
+            max_request_line=int(env.get("MEEPLE_MAX_REQUEST_LINE", cls.max_request_line)),
+            max_header_fields=int(env.get("MEEPLE_MAX_HEADER_FIELDS", cls.max_header_fields)),
+            max_header_field_bytes=int(env.get("MEEPLE_MAX_HEADER_FIELD_BYTES", cls.max_header_field_bytes)),
+            streams_per_address=int(env.get("MEEPLE_STREAMS_PER_ADDRESS", cls.streams_per_address)),
+            streams_per_token=int(env.get("MEEPLE_STREAMS_PER_TOKEN", cls.streams_per_token)),
             max_import_bytes=int(env.get("MEEPLE_MAX_IMPORT_BYTES", cls.max_import_bytes)),
             max_import_events=int(env.get("MEEPLE_MAX_IMPORT_EVENTS", cls.max_import_events)),
             admin_token=env.get("MEEPLE_ADMIN_TOKEN") or None,

@@ -36,12 +36,17 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "method_not_allowed": "The path does not take this method.",
     "requested_range_not_satisfiable": "The Range asked for lies outside the file.",
     "rate_limited": "Too many requests; `retry_after` says how many seconds to wait.",
+    "too_many_streams": "The client holds as many event streams open as it may: `exceeded` says which limit "
+                        "(`streams_per_address` or `streams_per_token`), `limit` how many.",
     "store_unavailable": "The game store cannot be reached; try again shortly.",
     "append_unconfirmed": "The move was written but too few replicas confirmed it in time; it may yet be lost: "
                           "send it again with the same Idempotency-Key to learn whether it stands.",
     "internal_error": "Something went wrong on the server's side.",
     "bad_request": "The request cannot be read as HTTP (answered before the API runs, or as it reads a chunked body).",
-    "request_header_fields_too_large": "The request's header is larger than the server reads.",
+    "uri_too_long": "The request line (its path and query) is longer than the server reads; `limit` says how long "
+                    "it may be, in bytes.",
+    "request_header_fields_too_large": "The request's header is larger than the server reads: `exceeded` says which "
+                                       "limit (`header_fields`, `header_field_bytes` or `header_bytes`), `limit` how large it is.",
     "expectation_failed": "The request's Expect header cannot be met.",
     "not_implemented": "The request names a transfer coding the server does not know.",
 }
