@@ -46,5 +46,4 @@ def replay(game_id: str) -> Response:
 def no_foreign_content(answer: Response) -> Response:
     """Every file of the client, not only the page, says what it may load."""
     answer.headers.setdefault("Content-Security-Policy", CSP)
-    answer.headers["X-Content-Type-Options"] = "nosniff"
     return answer
