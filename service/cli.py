@@ -7,6 +7,7 @@ import dataclasses
 import gc
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
@@ -66,7 +67,8 @@ class _Gunicorn(BaseApplication):
 
 def serve(args: argparse.Namespace) -> None:
     """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
-    store under --data-dir."""
+    store under --data-dir, started again whenever it dies (exit 1 if it cannot be within
+    MEEPLE_STORE_RESTART_SECONDS)."""
     config = Config.from_env()
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
@@ -76,6 +78,8 @@ def serve(args: argparse.Namespace) -> None:
         embedded = EmbeddedRedis(config.data_dir)
         config = dataclasses.replace(config, redis_url=embedded.start())
         print(f"meeple: embedded store at {embedded.url}, data in {embedded.data_dir}", flush=True)
+        # a store that cannot be started again stops everything, as SIGTERM does, and serve exits 1
+        embedded.keep_alive(config.store_restart_seconds, lambda: os.kill(os.getpid(), signal.SIGTERM))
     # each server process writes its metrics here and /metrics adds them up (service.metrics)
     metrics_dir = os.path.join(config.data_dir, "metrics")
     shutil.rmtree(metrics_dir, ignore_errors=True)
@@ -112,6 +116,9 @@ def serve(args: argparse.Namespace) -> None:
             _stop_worker(worker_process)
         if embedded is not None:
             embedded.stop()
+            if embedded.lost:
+                raise SystemExit(f"meeple: the embedded store died and could not be started again in "
+                                 f"{config.store_restart_seconds:g} s; see {embedded.data_dir / 'redis.log'}")
 
 
 def _stop_worker(process: subprocess.Popen[bytes]) -> None:

