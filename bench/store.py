@@ -13,7 +13,9 @@ snapshot reads and the bytes each event takes.
   process) at its last version, and at every version from 4,801 to 5,000 (the nearest
   snapshot plus up to 199 events);
 - bytes per event: Redis `MEMORY USAGE` of each stream over its length, per game and for
-  the streams of 1 to 1,000 games together."""
+  the streams of 1 to 1,000 games together;
+- memory per finished game of AI seats, played by `meeple serve`'s own workers: `MEMORY USAGE`
+  of the game's keys and of the growth of RQ's keys, beside that of its stream alone."""
 
 from __future__ import annotations
 
@@ -190,12 +192,42 @@ def bytes_per_event(client: redis.Redis, game_ids: list[str]) -> float:
     return total / max(events, 1)
 
 
+def _key_bytes(client: redis.Redis, pattern: str) -> int:
+    """`MEMORY USAGE` of every key matching `pattern`, together."""
+    return sum(int(client.memory_usage(key, samples=0) or 0) for key in client.scan_iter(pattern, count=1000))
+
+
+def ai_game_memory(server: Server, name: str, games: int, timeout: float = 600) -> tuple[float, float, float, float]:
+    """Per game of `name` with four AI seats played to its end by the server's workers: its events,
+    its stream's bytes, all its keys' bytes, and how much RQ's keys grew."""
+    client, store = server.redis, _store(server.redis_url)
+    queued_before = _key_bytes(client, "rq:*")
+    ids = [f"ai-{name}-{uuid.uuid4().hex[:8]}" for _ in range(games)]
+    for game_id in ids:
+        store.games.create(game_id, name, {}, 4, unlisted=True)
+        for seat in range(4):
+            store.seats.claim(game_id, seat, "AI", None, bot="random" if seat % 2 else "greedy")
+        Executor(store).start(game_id)
+    deadline = time.monotonic() + timeout
+    while any(store.games.get(game_id).status is not Lifecycle.FINISHED for game_id in ids):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the games of {name} did not finish in {timeout:.0f} s")
+        time.sleep(0.5)
+    time.sleep(2)  # the last jobs' own clean-up
+    events = sum(int(client.xlen(keys.stream(game_id))) for game_id in ids)
+    stream = sum(int(client.memory_usage(keys.stream(game_id), samples=0) or 0) for game_id in ids)
+    own = sum(_key_bytes(client, f"*{{{game_id}}}*") for game_id in ids)
+    queued = _key_bytes(client, "rq:*") - queued_before
+    return events / games, stream / games, own / games, queued / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each write measurement")
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100, 1000], help="games written to at once")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=8, help="client threads per process")
+    parser.add_argument("--ai-games", type=int, default=5, help="games of AI seats of each kind whose memory is measured")
     args = parser.parse_args()
     with Server(no_worker=True) as server, ProcessPoolExecutor(args.processes) as pool:
         store = _store(server.redis_url)
@@ -228,6 +260,15 @@ def main() -> None:
         for games in args.games:
             stored = [_stored(store, scripts[n % len(scripts)]) for n in range(games)]
             print(f"{games:>6} games of every kind: {bytes_per_event(server.redis, stored):6.0f}")
+
+    with Server() as server:
+        print(f"\nmemory per finished game of AI seats ({args.ai_games} of each, played by the workers; target: "
+              "the store's <= 1.3 x the stream's)")
+        print(f"{'game':>12} {'events':>7} {'stream':>9} {'game keys':>10} {'RQ keys':>9} {'store':>9} {'store/stream':>13}")
+        for name in GAMES:
+            events, stream, own, queued = ai_game_memory(server, name, args.ai_games)
+            print(f"{name:>12} {events:7.0f} {stream:9.0f} {own:10.0f} {queued:9.0f} {own + queued:9.0f} "
+                  f"{(own + queued) / stream:12.2f}x")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,18 @@ def games_with_status(status: Lifecycle, shard: str) -> str:
     return _sharded(f"{PREFIX}:games:{status}", shard)
 
 
+def listed(game: str | None, status: Lifecycle | None, shard: str) -> str:
+    """Sorted set: the ids of the shard's listed games (not unlisted) of one game, or of every game
+    (None), with one status or any (None): with a status by when they took it, else by creation
+    time (see GameRecords.page)."""
+    return _sharded(f"{PREFIX}:listed:{game or 'all'}:{status or 'all'}", shard)
+
+
+def listed_index_built() -> str:
+    """String: set once every game created before the listed games' indexes existed is filed in them."""
+    return f"{PREFIX}:listed:built"
+
+
 def status_index_built() -> str:
     """String: set once every game created before the status indexes existed is filed in them."""
     return f"{PREFIX}:games:by-status"

@@ -1,27 +1,59 @@
 """Game records — what the store keeps about a game beside its events — and the indexes that
-list them: every game by creation time, and the games of each status by when they took it, each
-index split into the store's shards (events.shards) and read across all of them. An unlisted game
-is filed in the indexes like any other (the reactor's sweep reads them) but never shown on a page
-of them."""
+list them: every game by creation time, and the games of each status by when they took it (the
+reactor's sweep reads these); and the same of the listed games alone, for each game and for all,
+which the pages of the listing read, so that a page costs the same however many unlisted games
+there are. Each index is split into the store's shards (events.shards) and read across all of
+them."""
 
 from __future__ import annotations
 
 import dataclasses
 import heapq
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
 from typing import Any, cast
 
 import redis
 from redis.client import Pipeline
 
+from domain import GAMES
 from domain.core.game import Budget
-from events import clock, keys
+from events import clock, keys, snapshots
 from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
 from events.feed import Feed
 from events.shards import Shards
 
 PARTS = 6  # the hashes a game's record is read from (ask)
+_FILE_LISTED = resources.files("events").joinpath("file_listed.lua").read_text()
+_PURGE = resources.files("events").joinpath("purge_lobby.lua").read_text()
+# a cursor as a client sees it: every text of this form is one (the spec states it, so no text
+# a client may send is refused)
+CURSOR_PATTERN = "^[0-9]{1,15}\\.[A-Za-z0-9_-]{1,64}$"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Cursor:
+    """Where a page of a listing ended: the score (a time in ms) and id of its last game. The
+    listings run newest first, games of the same time by id backwards, so the next page starts
+    with the first game before this pair."""
+
+    score: int
+    game_id: str
+
+    def code(self) -> str:
+        """The cursor as a client sees it (`<score>.<game id>`; to a client, opaque)."""
+        return f"{self.score}.{self.game_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> Cursor:
+        """The cursor `code` wrote; raises ValueError."""
+        if not re.fullmatch(CURSOR_PATTERN, text, re.ASCII):
+            raise ValueError("not a cursor")
+        score, _, game_id = text.partition(".")
+        return cls(int(score), game_id)
 
 
 class GameRecords:
@@ -66,6 +98,9 @@ class GameRecords:
         shard = self.shards.of(game_id)
         pipe.zadd(keys.game_index(shard), {game_id: now})
         pipe.zadd(keys.games_with_status(Lifecycle.WAITING, shard), {game_id: now})
+        if not unlisted:
+            for listing in _listings(game, Lifecycle.WAITING, shard):
+                pipe.zadd(listing, {game_id: now})
         pipe.execute()
         return self.get(game_id)
 
@@ -75,29 +110,61 @@ class GameRecords:
         ask(pipe, game_id)
         return parse(game_id, *pipe.execute())
 
-    def page(self, game: str | None, status: Lifecycle | None, offset: int, limit: int) -> tuple[list[GameRecord], int | None]:
-        """Listed games filtered, newest first (by when they took `status`, if given); the page
-        and the offset of the next one (None at the end). Unlisted games are passed over."""
+    def page(self, game: str | None, status: Lifecycle | None, after: Cursor | None,
+             limit: int) -> tuple[list[GameRecord], Cursor | None]:
+        """Listed games of `game` (or of every game) with `status` (or any), newest first — by when
+        they took `status` if given, else by creation — after the cursor `after` (from the start if
+        None); the page and the cursor of the next one (None at the end). Only the listed games'
+        indexes are read, from the cursor on: at most `limit + 1` entries of each shard."""
+        indexes = [keys.listed(game, status, shard) for shard in self.shards.names]
         found: list[GameRecord] = []
-        indexes = [keys.game_index(shard) if status is None else keys.games_with_status(status, shard)
-                   for shard in self.shards.names]
-        for position, ids in self._index_pages(indexes, offset, max(limit, 50)):
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id in ids:
-                ask(pipe, game_id)
-            answers = pipe.execute()
-            for number, game_id in enumerate(ids):
-                fields = answers[number * PARTS:(number + 1) * PARTS]
-                if not fields[0]:
-                    continue  # a game an index still holds though it failed to be created
-                record = parse(game_id, *fields)
-                if record.unlisted:
-                    continue
-                if (game is None or record.game == game) and (status is None or record.status == status):
+        while len(found) < limit:
+            wanted = limit - len(found)
+            entries = self._newest(indexes, after, wanted + 1)
+            shown = entries[:wanted]
+            for record in self._records([entry.game_id for entry in shown]):
+                # an index lags its game by an append's round trip: a game that left `status` is passed over
+                if record is not None and (status is None or record.status == status):
                     found.append(record)
-                    if len(found) == limit:
-                        return found, position + number + 1
-        return found, None
+            if len(entries) <= wanted:
+                return found, None
+            after = shown[-1]
+        return found, after
+
+    def _newest(self, indexes: list[str], after: Cursor | None, count: int) -> list[Cursor]:
+        """The first `count` entries after `after` of an index split in `indexes`, newest first:
+        each shard's read in one round trip, then merged."""
+        pipe = self.redis.pipeline(transaction=False)
+        for index in indexes:
+            _ask_after(pipe, index, after, 0, count)
+        entries: list[Cursor] = []
+        for index, pairs in zip(indexes, pipe.execute(), strict=True):
+            entries += self._after(index, after, count, pairs)
+        return heapq.nlargest(count, entries)
+
+    def _after(self, index: str, after: Cursor | None, count: int, pairs: list[tuple[bytes, float]]) -> list[Cursor]:
+        """The first `count` entries of `index` after `after`, from `pairs`, its first `count`
+        entries up to the cursor's time, and more read if those at that very time came first."""
+        kept: list[Cursor] = []
+        offset = 0
+        while True:
+            entries = [Cursor(int(score), raw_id.decode()) for raw_id, score in pairs]
+            kept += [entry for entry in entries if after is None or entry < after]
+            if len(entries) < count or len(kept) >= count:
+                return kept[:count]
+            offset += len(entries)
+            pipe = self.redis.pipeline(transaction=False)
+            _ask_after(pipe, index, after, offset, count)
+            pairs = pipe.execute()[0]
+
+    def _records(self, ids: list[str]) -> list[GameRecord | None]:
+        """The records of the games `ids`, None for one that is gone (or failed to be created)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            ask(pipe, game_id)
+        answers = pipe.execute()
+        return [parse(game_id, *answers[n * PARTS:(n + 1) * PARTS]) if answers[n * PARTS] else None
+                for n, game_id in enumerate(ids)]
 
     def name_rematch(self, game_id: str, rematch_id: str) -> str:
         """Name `rematch_id` as the game's rematch unless it already has one; the rematch it names."""
@@ -110,14 +177,58 @@ class GameRecords:
         """Delete a game that never started and that nobody was told of (a rematch made in a race
         another one won): its record and its place in the indexes."""
         pipe = self.redis.pipeline(transaction=False)
-        for key in (keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id),
-                    keys.tokens(game_id), keys.reservations(game_id)):
+        for key in _own_keys(game_id):
             pipe.delete(key)  # one at a time: a cluster's pipeline sends no DEL of several keys
+        self._unfile(pipe, game_id)
+        pipe.execute()
+
+    def cancelled_before(self, before_ms: int) -> Iterator[str]:
+        """The ids of the games cancelled before `before_ms`, oldest first, read a hundred at a time
+        (each batch after the caller has dealt with the one before: see `purge`)."""
+        for shard in self.shards.names:
+            index, previous = keys.games_with_status(Lifecycle.CANCELLED, shard), set[str]()
+            while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrangebyscore(
+                    index, "-inf", before_ms, start=0, num=100))]:
+                if ids[0] in previous:
+                    break  # a game that could not be taken out: the next sweep tries again
+                yield from ids
+                previous = set(ids)
+
+    def purge(self, game_id: str, markers: Callable[[GameRecord], list[str]]) -> bool:
+        """Delete a cancelled game and everything that names it — its record, seats, tokens,
+        reservations, the `markers(record)` notifications it was told by, its place in the indexes
+        and in its players' inboxes — whether it was (it is not unless cancelled). A game filed as
+        cancelled that is not is filed under its own status."""
+        try:
+            record = self.get(game_id)
+        except GameNotFound:
+            record = None
+        if record is not None and record.status is not Lifecycle.CANCELLED:
+            filing = self.redis.pipeline(transaction=False)
+            self._refile(filing, game_id, Lifecycle.CANCELLED, record.status.encode())
+            filing.execute()
+            return False
+        pipe = self.redis.pipeline(transaction=False)
+        if record is not None:  # out of the inboxes first: an inbox never names a game that is gone
+            for player_id in {*record.holders.values(), *record.reserved.values()}:
+                pipe.zrem(keys.player_games(player_id), game_id)
+            pipe.execute()
+            game_keys = [*_own_keys(game_id), *(keys.notified(game_id, marker) for marker in markers(record))]
+            if not self.redis.eval(_PURGE, len(game_keys), *game_keys):
+                return False
+        self._unfile(pipe, game_id)
+        pipe.execute()
+        return record is not None
+
+    def _unfile(self, pipe: Pipeline, game_id: str) -> None:
+        """Queue on `pipe` the removal of a game from every index."""
         shard = self.shards.of(game_id)
         pipe.zrem(keys.game_index(shard), game_id)
         for status in Lifecycle:
             pipe.zrem(keys.games_with_status(status, shard), game_id)
-        pipe.execute()
+        for game in (None, *GAMES):
+            for listed_status in (None, *Lifecycle):
+                pipe.zrem(keys.listed(game, listed_status, shard), game_id)
 
     def count_by_status(self) -> dict[Lifecycle, int]:
         """How many games wait for players, are in play, are over and were cancelled, as the
@@ -192,7 +303,7 @@ class GameRecords:
         """File every game under its status, once: for a store written before the status indexes."""
         if self.redis.exists(keys.status_index_built()):
             return
-        for _, ids in self._index_pages([keys.game_index(shard) for shard in self.shards.names], 0, 1000):
+        for ids in self._every_game():
             pipe = self.redis.pipeline(transaction=False)
             for game_id in ids:
                 pipe.hmget(keys.meta(game_id), "status", "created")
@@ -204,42 +315,72 @@ class GameRecords:
             filing.execute()
         self.redis.set(keys.status_index_built(), 1)
 
+    def build_listed_index(self) -> None:
+        """File every listed game in the listings, once: for a store written before them (after
+        `build_status_index`, whose times it takes)."""
+        if self.redis.exists(keys.listed_index_built()):
+            return
+        for ids in self._every_game():
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.hmget(keys.meta(game_id), "status", "created", "game", "unlisted")
+            filing = self.redis.pipeline(transaction=False)
+            for game_id, (status, created, game, unlisted) in zip(ids, pipe.execute(), strict=True):
+                if status is not None and unlisted != b"1":
+                    shard, lifecycle = self.shards.of(game_id), Lifecycle(status.decode())
+                    took = self.redis.zscore(keys.games_with_status(lifecycle, shard), game_id) or int(created)
+                    filing.zadd(keys.listed(None, lifecycle, shard), {game_id: int(took)}, nx=True)
+                    filing.zadd(keys.listed(game.decode(), lifecycle, shard), {game_id: int(took)}, nx=True)
+                    filing.zadd(keys.listed(None, None, shard), {game_id: int(created)}, nx=True)
+                    filing.zadd(keys.listed(game.decode(), None, shard), {game_id: int(created)}, nx=True)
+            filing.execute()
+        self.redis.set(keys.listed_index_built(), 1)
+
+    def _every_game(self) -> Iterator[list[str]]:
+        """The ids of every game, shard by shard, a thousand at a time."""
+        for shard in self.shards.names:
+            position = 0
+            while ids := cast(list[bytes], self.redis.zrange(keys.game_index(shard), position, position + 999)):
+                yield [raw_id.decode() for raw_id in ids]
+                position += len(ids)
+
     def file(self, pipe: Pipeline, game_id: str, old: Lifecycle, new: Lifecycle | None, now: int) -> None:
-        """Queue on `pipe` the move of a game from the index of status `old` to that of `new`
-        (None: a game that is gone)."""
+        """Queue on `pipe` the move of a game from the indexes of status `old` to those of `new`
+        (None: a game that is gone), the listings' only if it is listed; a game that finished keeps
+        one snapshot."""
         shard = self.shards.of(game_id)
         pipe.zrem(keys.games_with_status(old, shard), game_id)
-        if new is not None:
-            pipe.zadd(keys.games_with_status(new, shard), {game_id: now}, nx=True)
-
-    def _index_pages(self, indexes: list[str], start: int, size: int) -> Iterator[tuple[int, list[str]]]:
-        """The game ids of an index split in `indexes`, newest first, in pages from `start`: each
-        page's position and ids. The shards are merged by score; a page of one index is read from
-        `start` at once."""
-        if len(indexes) == 1:
-            position = start
-            while ids := cast(list[bytes], self.redis.zrevrange(indexes[0], position, position + size - 1)):
-                yield position, [raw_id.decode() for raw_id in ids]
-                position += len(ids)
+        if new is None:
+            self._unfile(pipe, game_id)
             return
-        merged = heapq.merge(*(self._newest_first(index, size) for index in indexes), reverse=True)
-        page: list[str] = []
-        for position, (_, game_id) in enumerate(merged):
-            if position >= start:
-                page.append(game_id)
-            if len(page) == size:
-                yield position + 1 - size, page
-                page = []
-        if page:
-            yield position + 1 - len(page), page
+        pipe.zadd(keys.games_with_status(new, shard), {game_id: now}, nx=True)
+        if new is Lifecycle.FINISHED:
+            snapshots.keep_last(pipe, game_id)
+        listings = [key for game in GAMES for key in (keys.listed(game, None, shard), keys.listed(game, old, shard),
+                                                      keys.listed(game, new, shard))]
+        pipe.eval(_FILE_LISTED, len(listings) + 2, *listings, keys.listed(None, old, shard),
+                  keys.listed(None, new, shard), game_id, now)
 
-    def _newest_first(self, index: str, size: int) -> Iterator[tuple[float, str]]:
-        """An index's (score, id) pairs, newest first, read `size` at a time."""
-        position = 0
-        while pairs := cast(list[tuple[bytes, float]], self.redis.zrevrange(index, position, position + size - 1,
-                                                                            withscores=True)):
-            yield from ((score, raw_id.decode()) for raw_id, score in pairs)
-            position += len(pairs)
+
+def _listings(game: str, status: Lifecycle, shard: str) -> list[str]:
+    """The listings a listed game of `game` with `status` is in."""
+    return [keys.listed(None, None, shard), keys.listed(game, None, shard), keys.listed(None, status, shard),
+            keys.listed(game, status, shard)]
+
+
+def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, count: int) -> None:
+    """Queue on `pipe` the read of `count` entries of `index`, newest first, from `offset` among
+    those up to the cursor's time (or all of them), with their scores."""
+    if after is None:
+        pipe.zrevrange(index, offset, offset + count - 1, withscores=True)
+    else:
+        pipe.zrevrangebyscore(index, after.score, "-inf", start=offset, num=count, withscores=True)
+
+
+def _own_keys(game_id: str) -> list[str]:
+    """The keys of a game that has not started: its record, seats, AIs, players, tokens and reservations."""
+    return [keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id), keys.tokens(game_id),
+            keys.reservations(game_id)]
 
 
 def ask_progress(pipe: Pipeline, game_id: str) -> None:

@@ -1,6 +1,8 @@
 """Snapshots: a game's state saved every `EVERY` events, so that rebuilding a long game (now or
-at a past version) replays fewer than `EVERY` events. Only a cache: a missing snapshot, or one
-written by other rules than these, is ignored and the state is rebuilt from the events."""
+at a past version) replays fewer than `EVERY` events. A finished game keeps its latest one only
+(`keep_last`, as it is filed as finished), for its final state, the one read most: its past
+versions are replayed from the start. Only a cache: a missing snapshot, or one written by other rules than these, is ignored and
+the state is rebuilt from the events."""
 
 from __future__ import annotations
 
@@ -11,11 +13,13 @@ from importlib.abc import Traversable
 from typing import Any, cast
 
 import redis
+from redis.client import Pipeline
 
 from domain.core.codec import converter
-from events import keys
+from events import keys, scripts
 
 EVERY = 200  # events between snapshots
+_KEEP_LAST = resources.files("events").joinpath("keep_last_snapshot.lua").read_text()
 
 
 def _sources(folder: Traversable) -> list[Traversable]:
@@ -44,6 +48,7 @@ class Snapshots:
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._save = scripts.register(client, "save_snapshot.lua")
 
     def nearest(self, game_id: str, version: int, kind: type) -> tuple[int, Any] | None:
         """The snapshot at the last multiple of EVERY up to `version`, as a state of type `kind`."""
@@ -57,6 +62,12 @@ class Snapshots:
         return at, converter.structure(saved["state"], kind)
 
     def save(self, game_id: str, version: int, state: Any) -> None:
-        """Keep `state` as the game at `version`, a multiple of EVERY."""
+        """Keep `state` as the game at `version`, a multiple of EVERY, unless the game is over."""
         saved = {"rules": RULES, "state": converter.unstructure(state)}
-        self.redis.hset(keys.snapshots(game_id), str(version), json.dumps(saved, separators=(",", ":")))
+        self._save(keys=[keys.meta(game_id), keys.snapshots(game_id)], args=[version, json.dumps(saved, separators=(",", ":"))])
+
+
+def keep_last(pipe: Pipeline, game_id: str) -> None:
+    """Queue on `pipe` the deletion of every snapshot of a finished game but its latest (none is
+    saved once it is over)."""
+    pipe.eval(_KEEP_LAST, 1, keys.snapshots(game_id))

@@ -62,6 +62,7 @@ class Config:
     admin_token: str | None = None  # may export a game's log before the game is over
     lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
+    cancelled_keep_seconds: int = 86400  # how long a cancelled game is kept (and listed) before a sweep deletes it
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
     rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)
@@ -127,6 +128,7 @@ class Config:
             store_restart_seconds=float(env.get("MEEPLE_STORE_RESTART_SECONDS", cls.store_restart_seconds)),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
+            cancelled_keep_seconds=int(env.get("MEEPLE_CANCELLED_KEEP_SECONDS", cls.cancelled_keep_seconds)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,
         )

@@ -38,7 +38,8 @@ def main() -> None:
     queues = connections.queue_client(config)
     use_store(store)
     stop = threading.Event()
-    reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues)
+    reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues,
+                      keep_cancelled=config.cancelled_keep_seconds)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
     try:
         work(queues, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])

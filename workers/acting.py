@@ -12,8 +12,8 @@ from workers.queues import job_executor
 
 def act_for(game_id: str, version: int, seat: int, actor: str, choose: Callable[[Loaded], Any]) -> str:
     """Send `choose(game)` for `seat` if the game is still at `version` and waits for that seat.
-    The append is conditional on `version` and keyed by it, so a move that arrived first wins
-    and a job run twice acts once."""
+    The append is conditional on `version`, so a move that arrived first wins and a job run twice
+    acts once (the second finds the game moved on): no idempotency key is kept for it."""
     executor = job_executor()
     loaded = executor.load(game_id)
     if loaded.version != version:
@@ -22,8 +22,7 @@ def act_for(game_id: str, version: int, seat: int, actor: str, choose: Callable[
         return "not due"
     try:
         executor.execute(
-            game_id, choose(loaded), actor=f"{actor}:{seat}", expected_version=version,
-            idempotency_key=f"{actor}:{version}:{seat}", fingerprint=actor, loaded=loaded,
+            game_id, choose(loaded), actor=f"{actor}:{seat}", expected_version=version, loaded=loaded,
         )
     except VersionConflict:
         return "moved on"

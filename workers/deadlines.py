@@ -11,7 +11,15 @@ from events.execute import Loaded
 from players.deadlines import due
 from workers.acting import act_for
 from workers.notify import notify
-from workers.queues import MOVE_JOB_SECONDS, deadline_queue, job_connection, job_executor, moment
+from workers.queues import (
+    FAILURE_TTL,
+    MOVE_JOB_SECONDS,
+    RESULT_TTL,
+    deadline_queue,
+    job_connection,
+    job_executor,
+    moment,
+)
 
 
 def apply_deadline(game_id: str, version: int, seat: int) -> str:
@@ -27,7 +35,8 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     if deadline.at > time.time() * 1000:
         deadline_queue(job_connection()).enqueue_at(
             moment(deadline.at), apply_deadline, game_id, version, seat,
-            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", job_timeout=MOVE_JOB_SECONDS, result_ttl=600,
+            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", job_timeout=MOVE_JOB_SECONDS,
+            result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
         )
         return "postponed"
 

@@ -24,6 +24,10 @@ from workers.queues import job_executor
 
 TIMEOUT_SECONDS = 5
 KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
+# how long a delivery's job is kept once it is done: a notification handed out again by a reaction
+# run anew (a sweep, within minutes) after its process died between the enqueue and the marker
+# finds the job and sends nothing twice; past that the marker answers, and nothing reads the job
+DONE_SECONDS = 3600
 
 
 def retry_intervals() -> list[int]:
@@ -38,7 +42,8 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
 def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, player_id: str,
            notification: dict[str, Any]) -> None:
     """Hand a notification about a game to each of the player's webhooks (kept in `store`), once
-    per `key`: a delivery job each, on `queues`."""
+    per `key`: a delivery job each, on `queues`. The attempts are logged in the player's
+    deliveries (players.webhooks), not in the jobs' results."""
     marker = keys.notified(game_id, key)
     if store.exists(marker):
         return
@@ -49,7 +54,7 @@ def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, play
         if not Job.exists(job_id, connection=queues):
             queue.enqueue(deliver, player_id, hook.id, notification, job_id=job_id, job_timeout=TIMEOUT_SECONDS * 3,
                           retry=Retry(max=len(intervals), interval=intervals),
-                          result_ttl=KEEP_SECONDS, failure_ttl=KEEP_SECONDS)
+                          result_ttl=DONE_SECONDS, failure_ttl=DONE_SECONDS)
     store.set(marker, 1, ex=KEEP_SECONDS)
 
 

@@ -20,6 +20,10 @@ from events.execute import Executor
 from events.store import EventStore
 
 MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
+# what is kept of a job that carries the version it was made for once it has run: its result and
+# its hash are read by nothing (a copy enqueued again finds its version stale), so nothing; one
+# that failed is kept an hour for its operator to read why
+RESULT_TTL, FAILURE_TTL = 0, 3600
 
 _executors: dict[int, Executor] = {}  # by the id of the connection to the store they work on
 _named: Executor | None = None  # over the store use_store named, if it did

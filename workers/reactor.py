@@ -4,8 +4,9 @@ notifications to the players concerned ("your turn", "deadline applied", "game o
 cancelled"). The reactor reads the feed through a consumer group; a periodic sweep of the games
 in play catches anything the feed missed (an announcement lost with the store, a job lost with
 its worker), starts any game whose seats are all taken but whose starter died before starting
-it, and cancels the games whose lobby time passed with seats still free. A sweep
-goes a few games at a time between reads of the feed, so it never holds up a reaction."""
+it, cancels the games whose lobby time passed with seats still free, and deletes the games
+cancelled longer ago than their grace. A sweep goes a few games at a time between reads of the
+feed, so it never holds up a reaction."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from rq import Queue
 from rq.job import JobStatus
 
 from domain.core.game import GameStatus
-from events.envelope import Lifecycle
+from events import clock
+from events.envelope import GameNotFound, GameRecord, Lifecycle
 from events.execute import Executor, Loaded, awaited
 from events.feed import GroupLost
 from events.slots import AWAY
@@ -30,7 +32,7 @@ from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.deadlines import apply_deadline, remind
 from workers.notify import KEEP_SECONDS, notify
-from workers.queues import MOVE_JOB_SECONDS, bot_queue, deadline_queue, moment
+from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
 T = TypeVar("T")
@@ -43,8 +45,9 @@ class Reactor:
     """Turns game versions into jobs."""
 
     def __init__(self, executor: Executor, sweep_seconds: float = 10.0, reminders: tuple[int, ...] = (),
-                 queues: redis.Redis | None = None) -> None:
-        """`queues` is the Redis server of the queues (by default the store's)."""
+                 queues: redis.Redis | None = None, keep_cancelled: float = 86400) -> None:
+        """`queues` is the Redis server of the queues (by default the store's); a game cancelled
+        `keep_cancelled` seconds ago is deleted."""
         self.executor = executor
         self.reminders = reminders  # seconds before a deadline at which its player is reminded
         self.redis: redis.Redis = executor.store.redis
@@ -52,11 +55,15 @@ class Reactor:
         self.queue = bot_queue(self.queues)
         self.deadlines = deadline_queue(self.queues)
         self.sweep_seconds = sweep_seconds
+        self.keep_cancelled = keep_cancelled
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
     def react(self, game_id: str) -> int:
         """Enqueue what the game's current version makes due; how many move or deadline jobs."""
-        loaded = self.executor.load(game_id)
+        try:
+            loaded = self.executor.load(game_id)
+        except GameNotFound:  # a cancelled game deleted since it was announced
+            return 0
         if loaded.version == 0:
             if loaded.record.status is Lifecycle.CANCELLED:
                 self._notify_cancelled(loaded)
@@ -104,8 +111,8 @@ class Reactor:
     def _notify_cancelled(self, loaded: Loaded) -> None:
         """Tell the registered players of a cancelled game that it will not start."""
         game_id = loaded.record.id
-        for seat, player_id in loaded.record.holders.items():
-            notify(self.redis, self.queues, game_id, f"cancelled-{seat}", player_id,
+        for (seat, player_id), marker in zip(loaded.record.holders.items(), _cancelled_markers(loaded.record), strict=True):
+            notify(self.redis, self.queues, game_id, marker, player_id,
                    _about(loaded) | {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "seat": seat})
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
@@ -113,7 +120,7 @@ class Reactor:
         if self._needs_no_copy(job_id, self.queue):
             return False
         self.queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
-                           job_timeout=MOVE_JOB_SECONDS, result_ttl=600, failure_ttl=3600)
+                           job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
@@ -124,14 +131,16 @@ class Reactor:
         if deadline is None or self._needs_no_copy(job_id, self.deadlines):
             return False
         self.deadlines.enqueue_at(moment(deadline.at), apply_deadline, loaded.record.id, loaded.version, seat,
-                                  job_id=job_id, job_timeout=MOVE_JOB_SECONDS, result_ttl=600, failure_ttl=3600)
+                                  job_id=job_id, job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL,
+                                  failure_ttl=FAILURE_TTL)
         for before in self.reminders:
             remind_at = deadline.at - before * 1000
             if remind_at > time.time() * 1000:
                 self.deadlines.enqueue_at(
                     moment(remind_at), remind,
                     loaded.record.id, loaded.version, seat, before, deadline.at,
-                    job_id=f"remind-{loaded.record.id}-{loaded.version}-{seat}-{before}", result_ttl=600,
+                    job_id=f"remind-{loaded.record.id}-{loaded.version}-{seat}-{before}", result_ttl=RESULT_TTL,
+                    failure_ttl=FAILURE_TTL,
                 )
         return True
 
@@ -142,7 +151,8 @@ class Reactor:
         enqueued again, and whichever copy runs second finds its version stale. One that finished
         while the game is still at its version ran before the game got there, or what it did was
         lost with the store (a failover without a replica wait): it is enqueued again too, and a
-        copy with nothing to do does nothing."""
+        copy with nothing to do does nothing. A job that ran is not kept (queues.RESULT_TTL): it is
+        found gone, and enqueued again like one that finished."""
         job = queue.fetch_job(job_id)
         if job is None:
             return False
@@ -154,10 +164,12 @@ class Reactor:
             pass
 
     def sweeping(self) -> Iterator[None]:
-        """Start every full game that never started, cancel every lobby whose time is up, and react
-        to every game in play, one game a step."""
+        """Start every full game that never started, cancel every lobby whose time is up, react
+        to every game in play, and delete every game cancelled longer ago than `keep_cancelled`,
+        one game a step."""
         store = self.executor.store
         store.games.build_status_index()
+        store.games.build_listed_index()
         store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
@@ -167,6 +179,9 @@ class Reactor:
             yield
         for game_id, _ in store.games.indexed(Lifecycle.ACTIVE):
             self._guarded(partial(self.react, game_id), failed=0)  # one bad game stops no sweep
+            yield
+        for game_id in store.games.cancelled_before(clock.now() - int(self.keep_cancelled * 1000)):
+            self._guarded(partial(store.games.purge, game_id, _cancelled_markers), failed=False)
             yield
 
     def run(self, stop: threading.Event) -> None:
@@ -230,6 +245,11 @@ class Reactor:
             log.exception("reaction failed")
             time.sleep(0.1)
         return failed
+
+
+def _cancelled_markers(record: GameRecord) -> list[str]:
+    """The keys under which the players of a cancelled game were told of it, seat by seat."""
+    return [f"cancelled-{seat}" for seat in record.holders]
 
 
 def _about(loaded: Loaded) -> dict[str, object]:

@@ -186,8 +186,9 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 def list_games() -> dict[str, Any]:
     """Games, newest first, by game and status; paginated by cursor."""
     query = parse(ListGamesSchema, request.args.to_dict())
-    records, following = executor().store.games.page(query.get("game"), query.get("status"), query["cursor"], query["limit"])
-    return {"games": [responses.summary(seen_by(record, None)) for record in records], "next": following}
+    records, following = executor().store.games.page(query.get("game"), query.get("status"), query.get("cursor"), query["limit"])
+    return {"games": [responses.summary(seen_by(record, None)) for record in records],
+            "next": None if following is None else following.code()}
 
 
 @bp.post("/games/<game:game_id>/join")

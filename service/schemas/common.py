@@ -10,6 +10,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from domain import GAMES
 from domain.core.game import Budget
 from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
+from events.records import CURSOR_PATTERN, Cursor
 from players import egress
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
@@ -257,11 +258,22 @@ class DeliveriesQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(min=1, max=500), load_default=50)
 
 
+class CursorField(fields.Field[Cursor]):
+    """Where a page of a listing ended (events.records.Cursor), as the page's `next` wrote it."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Cursor:
+        try:
+            return Cursor.parse(value if isinstance(value, str) else "")
+        except ValueError:
+            raise ValidationError("Not a cursor: pass a page's `next` back as it is.") from None
+
+
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), metadata={"description": "Only games of this game."})
     status = fields.Enum(Lifecycle, by_value=fields.String, metadata={"description": "Only games with this status."})
-    cursor = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=0,
-                            metadata={"description": "`next` of the previous page."})
+    cursor = CursorField(metadata={
+        "description": "`next` of the previous page, as it was (opaque); none for the first page.",
+        "type": "string", "pattern": CURSOR_PATTERN})
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 
 

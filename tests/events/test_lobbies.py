@@ -11,9 +11,12 @@ import redis
 
 from domain.core.game import Budget
 from events import clock, keys
-from events.envelope import SeatNotLeft, SeatUnavailable
+from events.envelope import GameNotFound, Lifecycle, SeatNotLeft, SeatUnavailable
+from events.execute import Executor
 from events.seats import hash_token
 from events.store import EventStore
+from players.accounts import PlayerStore
+from workers.reactor import Reactor
 
 HOUR = 3600 * 1000
 
@@ -69,7 +72,7 @@ def test_a_lobby_whose_time_is_up_with_seats_free_is_cancelled(store: EventStore
     assert store.seats.cancel_lobby(game)
     assert not store.seats.cancel_lobby(game)  # once
     assert store.games.get(game).status == "cancelled"
-    assert [record.id for record in store.games.page(None, "cancelled", 0, 10)[0]] == [game]
+    assert [record.id for record in store.games.page(None, Lifecycle.CANCELLED, None, 10)[0]] == [game]
     assert store.games.count_by_status()["waiting"] == 0
     with pytest.raises(SeatUnavailable) as joining:
         store.seats.claim(game, 1, "bo", "token-bo")
@@ -124,3 +127,34 @@ def test_a_last_seat_and_the_end_of_the_lobby_racing_leave_a_game_that_starts_or
         assert record.names == (("ann", None) if cancelled else ("ann", "bo"))
         outcomes.append(cancelled)
     assert store.games.count_by_status()["cancelled"] == sum(outcomes)
+
+
+def test_a_cancelled_lobby_leaves_nothing_behind_after_its_grace(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    executor = Executor(EventStore(client))
+    store, players = executor.store, PlayerStore(client)
+    ann = players.register("p-ann", "ann", "token-ann-player")
+    store.games.create("kept", "taki", {}, 2, lobby_seconds=7 * 86400)
+    game = lobby(store, "gone-lobby", seats=3)
+    store.games.create("reserved", "taki", {}, 2, lobby_seconds=1, reserved={1: "p-cy"}, unlisted=True)
+    store.seats.claim(game, 0, "ann", "token-ann", player_id=ann.id)
+    players.joined(ann.id, game)
+    client.zadd(keys.player_games("p-cy"), {"reserved": 1})  # an invitation in an inbox
+    now = clock.now()
+    reactor = Reactor(executor, keep_cancelled=86400)
+    monkeypatch.setattr(clock, "now", lambda: now + 2 * HOUR)
+    reactor.sweep()
+    reactor.react(game)  # its players are told, once
+    assert store.games.get(game).status == "cancelled" and client.exists(keys.notified(game, "cancelled-0"))
+    monkeypatch.setattr(clock, "now", lambda: now + 2 * HOUR + 86400 * 1000 - 1000)
+    reactor.sweep()  # still within its grace: listed, as cancelled
+    assert [r.id for r in store.games.page(None, Lifecycle.CANCELLED, None, 10)[0]] == [game]
+    monkeypatch.setattr(clock, "now", lambda: now + 2 * HOUR + 86400 * 1000 + 1000)
+    reactor.sweep()
+    for gone in (game, "reserved"):
+        with pytest.raises(GameNotFound):
+            store.games.get(gone)
+        assert not [key for key in client.scan_iter(f"*{{{gone}}}*")]  # no key of its own, no place in any index
+        assert all(client.zscore(index, gone) is None for index in client.scan_iter("meeple:*") if client.type(index) == b"zset")
+    assert players.games(ann.id) == [] and players.games("p-cy") == []
+    assert store.games.get("kept").status == "waiting" and reactor.react(game) == 0
+    assert store.games.count_by_status() == {"waiting": 1, "active": 0, "finished": 0, "cancelled": 0}

@@ -21,7 +21,8 @@ def create(store: EventStore, game_id: str, seats: int = 3, **settings: object) 
 def listed(games: GameRecords, **filters: object) -> list[str]:
     """Every game id each listing shows, page by page."""
     found: list[str] = []
-    cursor: int | None = 0
+    page, cursor = games.page(filters.get("game"), filters.get("status"), None, 1)  # type: ignore[arg-type]
+    found += [record.id for record in page]
     while cursor is not None:
         page, cursor = games.page(filters.get("game"), filters.get("status"), cursor, 1)  # type: ignore[arg-type]
         found += [record.id for record in page]

@@ -10,7 +10,7 @@ import pytest
 from domain import GAMES
 from domain.core.codec import converter
 from domain.core.rng import SeededRng
-from events.envelope import NewEvent
+from events.envelope import Lifecycle, NewEvent
 from events.execute import Executor
 from events.snapshots import EVERY
 from events.store import EventStore
@@ -79,3 +79,18 @@ def test_every_state_survives_the_snapshot_encoding(name: str, seats: int, optio
     for step in random_game(game, seats, game.parse_options(options, seats), seed=seats, prefer=moves_on):
         encoded = json.loads(json.dumps(converter.unstructure(step.after)))
         assert converter.structure(encoded, type(step.after)) == step.after
+
+
+def test_a_finished_game_keeps_one_snapshot_at_most(store: EventStore) -> None:
+    game_id, states = stored_game(store, "taki", 2, seed=4)
+    executor = Executor(store)
+    executor.load(game_id, len(states) - 2)  # read while in play: a snapshot every EVERY events
+    key = f"meeple:{{{game_id}}}:snapshots"
+    assert store.redis.hlen(key) == (len(states) - 2) // EVERY > 1
+    store.redis.hset(f"meeple:{{{game_id}}}:meta", "status", "active")
+    store.streams.append(game_id, len(states) - 1, [NewEvent("end", 1, {})], command_id="end", actor="system",
+                         status=Lifecycle.FINISHED)
+    assert store.redis.hkeys(key) == [str((len(states) - 2) // EVERY * EVERY).encode()]
+    versions = [0, EVERY - 1, EVERY + 1, 2 * EVERY + 7, len(states) - 2]
+    assert all(Executor(store).load(game_id, v).state == states[v] for v in versions)  # past versions read anew
+    assert store.redis.hlen(key) == 1

@@ -10,6 +10,7 @@ import redis
 
 from events import keys
 from events.envelope import GameNotFound, IdempotencyKeyReused, Lifecycle, NewEvent, SeatUnavailable, VersionConflict
+from events.records import Cursor
 from events.seats import hash_token, player_of_token
 from events.store import EventStore
 
@@ -87,7 +88,8 @@ def test_every_key_of_a_game_carries_its_hash_tag(store: EventStore, client: red
     game = new_game(store, "tagged")
     store.seats.claim(game, None, "ann", "secret")
     store.streams.append(game, 0, events("a"), command_id="c", actor="seat:0", idempotency=("k", "f"))
-    global_keys = {keys.game_index(""), keys.feed(""), *(keys.games_with_status(status, "") for status in Lifecycle)}
+    global_keys = {keys.game_index(""), keys.feed(""), *(keys.games_with_status(status, "") for status in Lifecycle),
+                   *(keys.listed(game, status, "") for game in (None, "taki") for status in (None, Lifecycle.WAITING))}
     names = {key.decode() for key in client.keys("*")} - global_keys
     assert names and all("{tagged}" in name for name in names)
     slots = {keys.meta(game), keys.stream(game), keys.seats(game), keys.tokens(game), keys.idempotency(game, "k")}
@@ -153,13 +155,13 @@ def test_lists_games_newest_first_filtered_and_paged(store: EventStore) -> None:
     for number in range(5):
         new_game(store, f"g{number}")
     store.streams.append("g1", 0, events("a"), command_id="c", actor="system", status="active")
-    page, following = store.games.page(None, None, 0, 2)
-    assert [r.id for r in page] == ["g4", "g3"] and following == 2
+    page, following = store.games.page(None, None, None, 2)
+    assert [r.id for r in page] == ["g4", "g3"] and following == Cursor(page[-1].created, "g3")
     page, following = store.games.page(None, None, following, 10)
     assert [r.id for r in page] == ["g2", "g1", "g0"] and following is None
-    page, _ = store.games.page("taki", "active", 0, 10)
+    page, _ = store.games.page("taki", Lifecycle.ACTIVE, None, 10)
     assert [r.id for r in page] == ["g1"]
-    assert store.games.page("djambi", None, 0, 10) == ([], None)
+    assert store.games.page("djambi", None, None, 10) == ([], None)
 
 
 def test_games_are_filed_by_status(store: EventStore) -> None:
@@ -175,8 +177,8 @@ def test_games_are_filed_by_status(store: EventStore) -> None:
     assert store.games.count_by_status() == {"waiting": 2, "active": 1, "finished": 1, "cancelled": 0}
     assert list(store.games.indexed("waiting")) == [("g0", False), ("g3", True)]
     assert list(store.games.indexed("active")) == [("g1", False)]
-    assert [r.id for r in store.games.page(None, "finished", 0, 10)[0]] == ["g2"]
-    assert [r.id for r in store.games.page("taki", "waiting", 0, 10)[0]] == ["g3", "g0"]
+    assert [r.id for r in store.games.page(None, Lifecycle.FINISHED, None, 10)[0]] == ["g2"]
+    assert [r.id for r in store.games.page("taki", Lifecycle.WAITING, None, 10)[0]] == ["g3", "g0"]
 
 
 def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventStore) -> None:
@@ -185,7 +187,7 @@ def test_a_game_filed_under_a_status_it_left_is_moved_when_found(store: EventSto
     store.streams.append("g0", 0, events("a"), command_id="c", actor="system", status="active")
     store.redis.hset(keys.meta("g0"), "status", "finished")  # the last append, without its move
     store.redis.zadd(keys.games_with_status("active", ""), {"gone": 1})
-    assert [r.id for r in store.games.page(None, "active", 0, 10)[0]] == []
+    assert [r.id for r in store.games.page(None, Lifecycle.ACTIVE, None, 10)[0]] == []
     feed = store.redis.xlen(keys.feed(""))
     assert list(store.games.indexed("active")) == []
     assert store.games.count_by_status() == {"waiting": 0, "active": 0, "finished": 1, "cancelled": 0}

@@ -237,7 +237,7 @@ def test_listing_games(api: ContractClient) -> None:
     ids = [create(api, seats=2) for _ in range(3)]
     seat_all(api, ids[0], 2)
     listed = api.get("/v1/games?limit=2").json
-    assert [g["id"] for g in listed["games"]] == ids[:0:-1] and listed["next"] == 2
+    assert [g["id"] for g in listed["games"]] == ids[:0:-1] and isinstance(listed["next"], str)
     assert [g["id"] for g in api.get(f"/v1/games?cursor={listed['next']}").json["games"]] == [ids[0]]
     assert [g["id"] for g in api.get("/v1/games?status=active&game=taki").json["games"]] == [ids[0]]
     assert api.get("/v1/games?status=lost").status_code == 422

@@ -41,9 +41,9 @@ def join(api: ContractClient, game_id: str, name: str, token: str | None = None,
 def listed(api: ContractClient, query: str) -> list[str]:
     """Every game id a listing shows, following its pages one game at a time."""
     found: list[str] = []
-    cursor: int | None = 0
+    cursor: str | None = ""
     while cursor is not None:
-        page = api.get(f"/v1/games?limit=1&cursor={cursor}{query}")
+        page = api.get(f"/v1/games?limit=1{cursor and f'&cursor={cursor}'}{query}")
         assert page.status_code == 200
         found += [game["id"] for game in page.json["games"]]
         cursor = page.json["next"]

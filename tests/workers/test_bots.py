@@ -75,3 +75,14 @@ def test_a_worker_started_before_its_store_waits_for_it(start_worker: Start, tmp
         executor = Executor(EventStore(connection))
         game_id, _ = new_game(executor, {0: "greedy", 1: "greedy"}, seats=2)
         assert wait_for(lambda: finished(executor, game_id), timeout=120)
+
+
+def test_a_game_of_bots_leaves_no_job_behind(executor: Executor, start_worker: Start) -> None:
+    game_id, _ = new_game(executor, {0: "random", 1: "random"}, seats=2)
+    start_worker()
+    assert wait_for(lambda: finished(executor, game_id), timeout=120)
+    client = executor.store.redis
+    left = lambda: sorted(key.decode() for key in client.scan_iter(f"rq:*{game_id}*"))  # noqa: E731
+    assert wait_for(lambda: not left(), timeout=10), left()  # no job hash, no result, no execution
+    for registry in ("finished", "failed"):
+        assert not [job for job in client.zrange(f"rq:{registry}:meeple-bots", 0, -1) if game_id.encode() in job]

@@ -151,7 +151,7 @@ def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch
     loaded = executor.load("hidden-bots")
     [seat] = loaded.game.status(loaded.state).to_move
     assert reactor.queue.fetch_job(f"bot-hidden-bots-{loaded.version}-{seat}") is not None  # its AI's move is due
-    assert games.page(None, None, 0, 10) == ([], None)
+    assert games.page(None, None, None, 10) == ([], None)
 
 
 def test_a_new_consumer_group_reads_what_was_announced_before_it_and_a_rejoin_keeps_its_place(

@@ -21,7 +21,6 @@ export function drawLobby(section, types, held) {
   const message = h("div", { class: "messages" });
   let next = null;
 
-  const shown = new Set();
   let asked = 0; // only the answer to the latest question is shown, however the answers arrive
   const load = async (append) => {
     const question = ++asked;
@@ -29,11 +28,8 @@ export function drawLobby(section, types, held) {
       const page = await api.listGames({ status: status.value, game: game.value, cursor: append ? next : null });
       if (question !== asked) return;
       next = page.next;
-      if (!append) shown.clear();
-      // the listing pages by offset: a game that took its status meanwhile may come round again
-      const fresh = page.games.filter((summary) => !shown.has(summary.id));
-      for (const summary of fresh) shown.add(summary.id);
-      const items = fresh.map(item);
+      // the listing pages by a keyset cursor: no game comes round again on a later page
+      const items = page.games.map(item);
       if (append) list.append(...items);
       else fill(list, items.length ? items : h("li", { class: "empty" }, "No such games."));
       more.hidden = next === null;
