@@ -14,8 +14,8 @@ import requests
 from redis.cluster import RedisCluster
 
 from bench.local_cluster import LocalCluster
-from events import keys
-from events.envelope import GameNotFound
+from events import clock, keys
+from events.envelope import GameNotFound, Lifecycle
 from events.shards import Shards
 from service import connections
 from service.config import Config
@@ -126,8 +126,9 @@ def test_the_store_wide_keys_spread_over_the_masters(client: Client, cluster: Lo
         store.close()
 
 
-def test_the_store_itself_on_the_cluster(cluster: LocalCluster) -> None:
-    """What no HTTP suite reaches: a game discarded (a rematch that lost its race) leaves nothing."""
+def test_the_store_itself_on_the_cluster(cluster: LocalCluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What no HTTP suite reaches: a game discarded (a rematch that lost its race), and a cancelled
+    lobby once its grace has passed, leave nothing."""
     config = Config(redis_url=cluster.url, redis_cluster=True, queue_url="redis://127.0.0.1:1")
     store = connections.event_store(config, connections.store_client(config))
     store.games.create("discarded", "taki", {}, 2)
@@ -136,3 +137,11 @@ def test_the_store_itself_on_the_cluster(cluster: LocalCluster) -> None:
     with pytest.raises(GameNotFound):
         store.games.get("discarded")
     assert all(not store.redis.zscore(keys.game_index(shard), "discarded") for shard in store.shards.names)
+    store.games.create("cancelled", "taki", {}, 2, lobby_seconds=1, reserved={1: "p-cy"})
+    store.redis.zadd(keys.player_games("p-cy"), {"cancelled": 1})
+    monkeypatch.setattr(clock, "now", lambda: int(time.time() * 1000) + 2000)
+    assert store.seats.cancel_lobby("cancelled")
+    assert [r.id for r in store.games.page(None, Lifecycle.CANCELLED, None, 10)[0]] == ["cancelled"]
+    assert store.games.purge("cancelled", lambda record: [])  # a cancelled lobby leaves nothing behind
+    assert not [key for node in cluster.nodes for key in node.client.keys("*cancelled*")]
+    assert store.redis.zrange(keys.player_games("p-cy"), 0, -1) == []
