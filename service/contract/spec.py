@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import itertools
 import json
 from functools import cache
 from pathlib import Path
@@ -32,6 +33,8 @@ from service.schemas.common import (
     CreateGameSchema,
     ExpectedVersionSchema,
     ForkSchema,
+    GameTicketSchema,
+    InboxTicketSchema,
     JoinSchema,
     RegisterSchema,
     ReservedSeatSchema,
@@ -39,6 +42,7 @@ from service.schemas.common import (
     TurnDeadlineSchema,
     VacationSchema,
     WebhookSchema,
+    settings_contract,
 )
 
 SOURCE = Path(__file__).with_name("api.yaml")
@@ -46,13 +50,27 @@ PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
 REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that reads that body
     "Budget": BudgetSchema, "BotSeat": BotSeatSchema, "ReservedSeat": ReservedSeatSchema, "TurnDeadline": TurnDeadlineSchema,
     "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
-    "Vacation": VacationSchema, "StreamTicketRequest": StreamTicketSchema}
+    "Vacation": VacationSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema}
+UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
+    "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
+
+
+class _Converter(OpenAPIConverter):
+    """apispec's converter, adding what a schema's own rules across its fields state (its `CONTRACT`)."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        converted: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]  # apispec leaves it unannotated
+        return converted | getattr(schema, "CONTRACT", {})
+
+
+class _Plugin(MarshmallowPlugin):
+    Converter = _Converter
 
 
 def build() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document, as a dict, built from the games and schemas as they are now."""
     source = yaml.safe_load(SOURCE.read_text())
-    plugin = MarshmallowPlugin()
+    plugin = _Plugin()
     spec = APISpec(source["info"]["title"], source["info"]["version"], "3.1.0", plugins=[plugin])
     for name, schema in REQUESTS.items():
         spec.components.schema(name, component=_described(schema), schema=schema)
@@ -64,6 +82,8 @@ def build() -> dict[str, Any]:
     if plugin.converter is None:
         raise RuntimeError("apispec gave the marshmallow plugin no converter")
     requests = built["components"]["schemas"] | create_game(plugin.converter) | commands(plugin.converter)
+    requests |= {name: union(_described(schema)["description"], field, variants)
+                 for name, (schema, field, variants) in UNIONS.items()}
     schemas = {**source["components"]["schemas"], **{name: _defaults_told(schema) for name, schema in requests.items()}}
     schemas["Problem"]["properties"]["code"] |= problem_codes()
     schemas |= events.components()
@@ -115,6 +135,7 @@ def create_game(converter: OpenAPIConverter) -> dict[str, Any]:
             "game": {"type": "string", "enum": [name]},
             "seats": {"type": "integer", "minimum": game.min_seats, "maximum": game.max_seats},
             "options": {"$ref": f"#/components/schemas/{prefix}Options"}}
+        body["allOf"] = settings_contract(name, bot={"$ref": "#/components/schemas/BotSeat"})
         schemas[f"Create{prefix}Game"] = {"description": f"A game of {game.title}.", **body}
         schemas[f"{prefix}Options"] = options(game.title, game.options_type)
     schemas["CreateGame"] = union("A new game: its rules' options and who plays it.", "game",
@@ -145,14 +166,23 @@ def commands(converter: OpenAPIConverter) -> dict[str, Any]:
             name = PREFIXES[game] + "".join(word.title() for word in kind.split("_"))
             body = converter.schema2jsonschema(fields)
             qualified = f"{game}.{kind}"
+            shape = {"type": "object", "additionalProperties": False, "required": ["type", *body.get("required", [])],
+                     "properties": {"type": {"type": "string", "enum": [qualified]}, **body["properties"], **expected}}
             schemas[name] = {
                 "description": inspect.cleandoc(command.__doc__ or "").split("\n\n")[0].replace("\n", " "),
-                "type": "object", "additionalProperties": False,
-                "required": ["type", *body.get("required", [])],
-                "properties": {"type": {"type": "string", "enum": [qualified]}, **body["properties"], **expected}}
+                **_exactly_one(shape, getattr(fields, "EXACTLY_ONE", ()))}
             every[qualified] = name
     schemas["Command"] = union("A command of any game; its `type` names its game and itself.", "type", every)
     return schemas
+
+
+def _exactly_one(shape: dict[str, Any], alone: tuple[str, ...]) -> dict[str, Any]:
+    """`shape`, and when a command takes exactly one of the fields `alone`: not two of them, and
+    not none (said with `not`, which generated clients leave aside rather than split the type)."""
+    if not alone:
+        return shape
+    two = [{"properties": {name: {} for name in pair}, "required": list(pair)} for pair in itertools.combinations(alone, 2)]
+    return {**shape, "not": {"anyOf": [*two, {"properties": {name: {"not": {}} for name in alone}}]}}  # {"not": {}}: absent
 
 
 def union(description: str, discriminator: str, variants: dict[str, str]) -> dict[str, Any]:

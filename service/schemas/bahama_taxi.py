@@ -25,7 +25,7 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
-from service.schemas.common import BareSchema, command_kind, parse, qualified
+from service.schemas.common import BareSchema, Whole, command_kind, parse, qualified
 
 GAME = "bahama_taxi"
 CITIZEN_PATTERN = r"^c[1-9][0-9]{0,3}$"
@@ -109,9 +109,9 @@ class DropOffSchema(Schema):
 
 
 class TransferSchema(Schema):
-    from_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1),
+    from_pawn = Whole(required=True, validate=validate.Range(min=0, max=1),
                                metadata={"description": "The cab the passengers leave."})
-    to_pawn = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1),
+    to_pawn = Whole(required=True, validate=validate.Range(min=0, max=1),
                              metadata={"description": "The cab they board."})
     passengers = _citizens("The passengers, in the order they ride.", required=True, validate=validate.Length(min=1, max=3))
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
@@ -18,10 +19,17 @@ MAX_DELAY = 1000  # moves a spectator may be kept behind
 MAX_LOBBY = 365 * 86400  # seconds a game may wait for its players
 
 
-def _printable(text: str) -> None:
-    """A name that can be stored and shown: valid Unicode, no control characters."""
-    if not text.isprintable() or not text.strip():
-        raise ValidationError("Must be printable text.")
+# What a name may not hold: control characters (C0, DEL, C1), line and paragraph separators,
+# bidirectional controls and byte order marks. NAME_PATTERN reads the same in Python and in
+# ECMA-262 (the contract's dialect), so the contract states the very rule the server applies.
+_NOT_IN_NAMES = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff"
+NAME_PATTERN = rf"^[^{_NOT_IN_NAMES}]*[^\s{_NOT_IN_NAMES}][^{_NOT_IN_NAMES}]*$"  # and not only spaces
+
+
+def _readable(text: str) -> None:
+    """A name that can be stored and shown: valid Unicode, matching NAME_PATTERN."""
+    if re.fullmatch(NAME_PATTERN, text) is None:
+        raise ValidationError("Must be text with no control characters, and not only spaces.")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -29,9 +37,9 @@ def _printable(text: str) -> None:
 
 
 def _name(description: str) -> fields.String:
-    """A name people read: 1 to 64 printable characters, not only spaces."""
-    return fields.String(required=True, validate=[validate.Length(min=1, max=64), _printable],
-                         metadata={"description": description})
+    """A name people read: 1 to 64 characters, none of them a control character, not only spaces."""
+    return fields.String(required=True, validate=[validate.Length(min=1, max=64), _readable],
+                         metadata={"description": description, "pattern": NAME_PATTERN})
 
 
 PLAYER_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="Must be a player's id.")
@@ -77,6 +85,19 @@ class Seconds(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class Whole(fields.Integer):
+    """An integer, given as a JSON number with no fraction: 2, or 2.0 (JSON Schema's `integer`
+    counts it as one, and so do clients that write every number alike), never "2" or true."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Flag(fields.Boolean):
     """true or false, given as a JSON boolean, not a string or a number."""
 
@@ -91,8 +112,11 @@ class BudgetSchema(Schema):
     whichever runs out first. Give either or both; thinking never lasts longer than 30 seconds
     (MAX_THINK_SECONDS)."""
 
-    iterations = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=100_000))
+    iterations = Whole(load_default=None, allow_none=True, validate=validate.Range(min=1, max=100_000))
     seconds = Seconds(load_default=None, allow_none=True, allow_nan=False, validate=validate.Range(min=0.01, max=MAX_THINK_SECONDS))
+    CONTRACT: ClassVar[dict[str, Any]] = {"anyOf": [  # _a_limit, as the contract states it
+        {"required": ["iterations"], "properties": {"iterations": {"type": "integer"}}},
+        {"required": ["seconds"], "properties": {"seconds": {"type": "number"}}}]}
 
     @validates_schema
     def _a_limit(self, data: dict[str, Any], **_: Any) -> None:
@@ -119,7 +143,7 @@ SEARCH_BUDGET = "How long the AI thinks per move, if its level searches; absent 
 class BotSeatSchema(Schema):
     """A seat played by the server's AI."""
 
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
+    seat = Whole(required=True, validate=validate.Range(min=0, max=1000))
     level = fields.String(required=True, validate=validate.Length(min=1, max=32),
                           metadata={"description": "The AI's level (see /v1/games/types).", "examples": ["greedy"]})
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": SEARCH_BUDGET})
@@ -132,25 +156,25 @@ class TurnDeadlineSchema(Schema):
     game. In a TAKI +3 window the earlier of the window's own deadline (which passes) and the
     turn deadline applies. A move that arrives first always wins; a deadline is applied once."""
 
-    seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=30 * 86400))
+    seconds = Whole(required=True, validate=validate.Range(min=1, max=30 * 86400))
     policy = fields.Enum(DeadlinePolicy, by_value=fields.String, required=True)
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32),
                           metadata={"description": "With `auto`, the AI level that moves for the seat.", "examples": ["greedy"]})
-    vacation_days = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=365),
+    vacation_days = Whole(load_default=0, validate=validate.Range(min=0, max=365),
                                    metadata={"description": "How many days a player on vacation may add to each deadline."})
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={
         "description": "With `auto` and a level that searches, how long the AI thinks; absent or null, as its level does."})
 
 
 class VacationSchema(Schema):
-    until = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION),
+    until = Whole(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "Milliseconds since the epoch, within a year."})
 
 
 class ReservedSeatSchema(Schema):
     """A seat only one registered player may take."""
 
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1000))
+    seat = Whole(required=True, validate=validate.Range(min=0, max=1000))
     player = fields.String(required=True, validate=PLAYER_ID, metadata={"description": "The player's id (GET /v1/players/me)."})
 
 
@@ -168,13 +192,13 @@ class GameSettingsSchema(Schema):
     unlisted = Flag(load_default=False, metadata={"description": (
         "Never shown in GET /v1/games; anyone given its id (16 random characters) can read and join it. For a group "
         "that keeps its game to itself.")})
-    lobby_seconds = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY),
+    lobby_seconds = Whole(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_LOBBY),
                                    metadata={"description": (
                                        "How long the game waits for its seats to be taken; when the time is up with seats "
                                        "still free, it is cancelled and never starts. Absent or null: the server's default "
                                        "(MEEPLE_LOBBY_SECONDS, 14 days unless set).")})
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
-    spectator_delay = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=MAX_DELAY), metadata={
+    spectator_delay = Whole(load_default=0, validate=validate.Range(min=0, max=MAX_DELAY), metadata={
         "description": ("How many moves behind the live game spectators (callers without a seat) see it - its view, "
                         "events, past states, stream and the version the listing gives - until it is over. The opening "
                         "is always shown.")})
@@ -204,10 +228,48 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
         raise ValidationError({"turn_deadline": [problem]})
 
 
+def settings_contract(game_name: str, bot: dict[str, Any]) -> list[dict[str, Any]]:
+    """check_settings as the contract states it for a game of `game_name` (a JSON Schema `allOf`
+    beside the settings, whose AI seat is the schema `bot`):
+    its AI levels, a budget only for a level that searches, each bot and each reservation on a
+    seat below `seats` and on a seat of its own, and a deadline's level with `auto` only. What it
+    leaves out: that no reservation takes a bot's seat (JSON Schema says it only through a
+    condition per seat, too many for the fuzzing's generator), that a player is reserved one seat,
+    and that the player exists."""
+    game = GAMES[game_name]
+    searching, levels = list(game.budgets()), list(game.bots)
+    budgeted = {"anyOf": [{"required": ["level"], "properties": {"level": {"enum": searching}}},
+                          {"properties": {"budget": {"const": None}}}]}
+
+    def below(seats: int) -> dict[str, Any]:
+        return {"items": {"properties": {"seat": {"maximum": seats - 1}}}}
+
+    def once(seat: int) -> dict[str, Any]:
+        return {"contains": {"properties": {"seat": {"const": seat}}}, "minContains": 0, "maxContains": 1}
+
+    return [
+        {"properties": {"bots": {"items": {**bot, "properties": {"level": {"enum": levels}}, **budgeted}}}},
+        {"anyOf": [{"properties": {"seats": {"const": seats}, "bots": below(seats), "reserved": below(seats)}}
+                   for seats in range(game.min_seats, game.max_seats + 1)]},
+        *({"properties": {"bots": once(seat), "reserved": once(seat)}} for seat in range(game.max_seats)),
+        {"properties": {"turn_deadline": {"anyOf": [{"type": "null"}, {"allOf": [{
+            "if": {"properties": {"policy": {"const": DeadlinePolicy.AUTO.value}}},
+            "then": {"required": ["level"], "properties": {"level": {"enum": levels}}},
+            "else": {"not": {"required": ["level"], "properties": {"level": {"enum": levels}}}}}, budgeted]}]}}},
+    ]
+
+
+class _OptionValue(fields.Raw):
+    """An option's value as the game reads it (domain.core.options), a whole number as an int."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 class CreateGameSchema(GameSettingsSchema):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
-    seats = fields.Integer(required=True, strict=True)
-    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={
+    seats = Whole(required=True)
+    options = fields.Dict(keys=fields.String(), values=_OptionValue(), load_default=dict, metadata={
         "description": "Variants by name (see /v1/games/types); omitted ones take their defaults."})
 
     @validates_schema
@@ -221,13 +283,13 @@ class CreateGameSchema(GameSettingsSchema):
 
 
 class ForkSchema(GameSettingsSchema):
-    version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_VERSION),
+    version = Whole(required=True, validate=validate.Range(min=1, max=MAX_VERSION),
                              metadata={"description": "The version to go on from; it must end a move."})
 
 
 class JoinSchema(Schema):
     name = _name("The name the seat is shown with.")
-    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000),
+    seat = Whole(load_default=None, allow_none=True, validate=validate.Range(min=0, max=1000),
                           metadata={"description": "A particular seat; the lowest free seat when absent."})
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32), metadata={
         "description": "Give the seat to the server's AI at this level instead of taking it yourself.", "examples": ["greedy"]})
@@ -295,18 +357,34 @@ class LegalCommandsQuerySchema(Schema):
 
 
 class ExpectedVersionSchema(Schema):
-    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+    expected_version = Whole(validate=validate.Range(min=0, max=MAX_VERSION), metadata={
         "description": "Apply the command only at this version (else 409 version_conflict)."})
 
 
+class GameTicketSchema(Schema):
+    """A ticket for a game's stream, as the token's seat."""
+
+    stream = fields.String(required=True, validate=validate.Equal("game"))
+    game_id = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"description": "The game."})
+
+
+class InboxTicketSchema(Schema):
+    """A ticket for the player's inbox stream."""
+
+    stream = fields.String(required=True, validate=validate.Equal("inbox"))
+    game_id = fields.Raw(load_default=None, allow_none=True, validate=validate.Equal(None),
+                         metadata={"description": "None: the inbox is no game's."})
+
+
+TICKETS: dict[str, type[Schema]] = {"game": GameTicketSchema, "inbox": InboxTicketSchema}  # by `stream`
+
+
 class StreamTicketSchema(Schema):
-    """Which stream a ticket opens: a game's (`game_id`), as the token's seat, or the player's inbox."""
+    """Which stream a ticket opens, told apart by `stream`: a game's, or the player's inbox."""
 
-    stream = fields.String(required=True, validate=validate.OneOf(["game", "inbox"]))
-    game_id = fields.String(validate=validate.Length(min=1, max=64), load_default=None,
-                            metadata={"description": "The game, for `game`; none for `inbox`."})
+    stream = fields.String(required=True, validate=validate.OneOf(list(TICKETS)))
+    game_id = fields.Raw(load_default=None)  # read by the stream's own schema
 
-    @validates_schema
-    def _game_named(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if (data["stream"] == "game") != (data["game_id"] is not None):
-            raise ValidationError("A game's stream names its game_id; the inbox names none.", "game_id")
+    @validates_schema(pass_original=True)
+    def _as_its_stream(self, data: dict[str, Any], original: dict[str, Any], **_: Any) -> None:
+        parse(TICKETS[data["stream"]], original)

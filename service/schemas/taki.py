@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
@@ -28,10 +28,11 @@ class PlaySchema(Schema):
     announce_last_card = Flag(metadata={"description": 'Say "Last card!" with the play.'})
     close_taki = Flag(metadata={
         "description": "After the batch: true closes the run, false leaves it open; absent, as the game's `taki_close` says."})
+    EXACTLY_ONE: ClassVar[tuple[str, ...]] = ("card", "cards")  # one of them, alone (the contract's oneOf)
 
     @validates_schema
     def _one_card_field(self, data: dict[str, Any], **_: Any) -> None:
-        if ("card" in data) == ("cards" in data):
+        if sum(name in data for name in self.EXACTLY_ONE) != 1:
             raise ValidationError("Give either `card` or `cards`.", "card")
 
 

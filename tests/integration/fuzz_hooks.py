@@ -33,17 +33,24 @@ TABLE, PLAYER = _table()
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
 class Tokens:
-    """A player's token for /v1/players/me, else the first seat's of the game in the path."""
+    """A player's token for /v1/players/me and as a new game's creator (who may reserve seats), none
+    to join (a seat is taken anonymously), the token a stream ticket's body asks for, else the
+    first seat's of the game in the path."""
 
     def get(self, case: Case, ctx: object) -> str | None:
-        if case.path.startswith("/v1/players/me"):
+        operation = case.operation.definition.raw.get("operationId")
+        if case.path.startswith("/v1/players/me") or operation == "createGame":
             return PLAYER
-        if case.path == "/v1/stream-tickets":
-            return TOKENS[TABLE][0]
+        if operation == "joinGame":
+            return None
+        if operation == "createStreamTicket":
+            inbox = isinstance(case.body, dict) and case.body.get("stream") == "inbox"
+            return PLAYER if inbox else TOKENS[TABLE][0]
         return TOKENS.get((case.path_parameters or {}).get("game_id", ""), [None])[0]
 
-    def set(self, case: Case, token: str, ctx: object) -> None:
-        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+    def set(self, case: Case, token: str | None, ctx: object) -> None:
+        if token is not None:  # else the request goes without one, as the spec allows where it does
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
 
 @schemathesis.hook
@@ -61,6 +68,12 @@ def _lobby() -> tuple[str, str]:
 
 @schemathesis.hook
 def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
+    if case.operation.definition.raw.get("operationId") == "unblockPlayer":
+        # a block is removed where there is one: schemathesis takes a player just registered for the
+        # block to remove (the path names the player, not the block), so the player is blocked first
+        requests.put(f"{URL}/v1/players/me/blocks/{case.path_parameters['player_id']}",
+                     headers={"Authorization": f"Bearer {PLAYER}"}, timeout=10)
+        return
     if case.operation.definition.raw.get("operationId") == "leaveGame" and case.path_parameters["game_id"] in TOKENS:
         game_id, token = _lobby()
         ours = (case.headers or {}).get("Authorization") == f"Bearer {TOKENS[case.path_parameters['game_id']][0]}"
