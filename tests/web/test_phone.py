@@ -1,5 +1,6 @@
-"""At a phone's width (375 px) every page fits: nothing reaches past the right edge, so nothing
-needs a sideways scroll."""
+"""At a phone's width (375 or 390 px) every page fits: nothing reaches past the right edge, so
+nothing needs a sideways scroll, not even a name of 44 letters with no break point. An address
+that names no game says so."""
 
 from __future__ import annotations
 
