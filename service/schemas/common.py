@@ -372,7 +372,8 @@ class InboxTicketSchema(Schema):
     """A ticket for the player's inbox stream."""
 
     stream = fields.String(required=True, validate=validate.Equal("inbox"))
-    game_id = fields.Raw(load_default=None, allow_none=True, validate=validate.Equal(None),
+    game_id = fields.Raw(load_default=None, allow_none=True,
+                         validate=validate.Equal(None, error="The inbox is no game's: give no game_id."),
                          metadata={"description": "None: the inbox is no game's."})
 
 
