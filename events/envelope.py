@@ -107,6 +107,8 @@ class GameRecord:
     rematch: str | None = None  # this game's rematch, once one was asked for
     imported: bool = False  # loaded from an exported log (POST /v1/games/import), not played here
     original_id: str | None = None  # an imported game's id where it was exported, if its log names it
+    creator: str | None = None  # the registered player who created it (a rematch: the player of the seat that asked)
+    private_origin: bool = False  # a copy (fork, rematch) of an unlisted game: named to the copy's seats only
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""

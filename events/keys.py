@@ -64,6 +64,16 @@ def deliveries(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:deliveries"
 
 
+def contacts(player_id: str) -> str:
+    """Set: the ids of the players a player has held seats beside in a game that started."""
+    return f"{PREFIX}:player:{{{player_id}}}:contacts"
+
+
+def blocks(player_id: str) -> str:
+    """Sorted set: the ids of the players a player blocks, by when they blocked them."""
+    return f"{PREFIX}:player:{{{player_id}}}:blocks"
+
+
 def notified(game_id: str, key: str) -> str:
     """String: set once a notification about this game was handed out, so it goes out once."""
     return f"{PREFIX}:{{{game_id}}}:notified:{key}"
@@ -147,8 +157,9 @@ NOTIFY_QUEUE = f"{PREFIX}-notify"
 
 
 def rate(subject: str, seconds: int, window: int) -> str:
-    """Counter: the requests of one client (`token:<hash>` or `address:<ip>`) in one window of a
-    rate limit (expires with the window)."""
+    """Counter: the requests of one client (`token:<hash>` or `address:<ip>`), the games created
+    from one address (`games:<ip>`) or the invitations from strangers to one player
+    (`invitations:<player id>`) in one window of a limit (expires with the window)."""
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
 
 

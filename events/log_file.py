@@ -39,6 +39,7 @@ class GameLog:
     # a result other than the rules give, an event after the end
     problems: tuple[tuple[int, str], ...] = ()
     original_id: str | None = None  # the id the game had where it was exported, if the header says
+    unlisted: bool = False  # the header says the game was unlisted where it was exported
 
     def first_problem(self) -> str | None:
         """The first event the rules would not have written, and why; None for a sound log."""
@@ -49,7 +50,10 @@ class GameLog:
 
 
 def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[str]:
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, "id": record.id,
+    """The log file of a game; the header of an unlisted game's says so and names no id, so that no
+    import of it names the private game."""
+    named = {"unlisted": True} if record.unlisted else {"id": record.id}
+    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, **named,
               "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created}
     yield json.dumps(header) + "\n"
     for envelope in envelopes:
@@ -100,7 +104,7 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
     )
     original = header.get("id")
     return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
-                   original if _printable(original) else None)
+                   original if _printable(original) else None, header.get("unlisted") is True)
 
 
 def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]

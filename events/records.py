@@ -69,12 +69,14 @@ class GameRecords:
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
         spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
-        imported: bool = False, original_id: str | None = None,
+        imported: bool = False, original_id: str | None = None, creator: str | None = None,
+        private_origin: bool = False,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
         An `unlisted` game is never shown in a listing; a `reserved` seat (seat → registered player
         id) can be taken by its player only. An `imported` game is loaded from a log, which may name
-        the game's `original_id`."""
+        the game's `original_id`. `creator` is the registered player who made it; a game with a
+        `private_origin` is a copy of an unlisted game."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -93,6 +95,10 @@ class GameRecords:
             pipe.hset(keys.meta(game_id), "imported", 1)
         if original_id is not None:
             pipe.hset(keys.meta(game_id), "original_id", original_id)
+        if creator is not None:
+            pipe.hset(keys.meta(game_id), "creator", creator)
+        if private_origin:
+            pipe.hset(keys.meta(game_id), "private_origin", 1)
         if reserved:
             pipe.hset(keys.reservations(game_id), mapping={str(seat): player_id for seat, player_id in reserved.items()})
         shard = self.shards.of(game_id)
@@ -443,4 +449,6 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         rematch=meta[b"rematch"].decode() if b"rematch" in meta else None,
         imported=meta.get(b"imported") == b"1",
         original_id=meta[b"original_id"].decode() if b"original_id" in meta else None,
+        creator=meta[b"creator"].decode() if b"creator" in meta else None,
+        private_origin=meta.get(b"private_origin") == b"1",
     )

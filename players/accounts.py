@@ -1,5 +1,6 @@
 """Registered players: a name and a token that can join games and act for the seats they hold,
-the games they hold seats in or are invited to, and their vacations."""
+the games they hold seats in or are invited to (players.invitations puts and takes invitations
+there), and their vacations."""
 
 from __future__ import annotations
 
@@ -52,13 +53,6 @@ class PlayerStore:
 
     def joined(self, player_id: str, game_id: str) -> None:
         self.redis.zadd(keys.player_games(player_id), {game_id: int(time.time() * 1000)})
-
-    def invited(self, player_id: str, game_id: str) -> None:
-        """A seat of the game is reserved for the player: the game is theirs to see in the inbox."""
-        self.redis.zadd(keys.player_games(player_id), {game_id: int(time.time() * 1000)}, nx=True)
-
-    def left(self, player_id: str, game_id: str) -> None:
-        self.redis.zrem(keys.player_games(player_id), game_id)
 
     def games(self, player_id: str) -> list[str]:
         """The games the player holds a seat in or is invited to, newest first."""

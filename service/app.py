@@ -12,6 +12,7 @@ from werkzeug.routing import BaseConverter
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
+from players.invitations import Invitations
 from players.webhooks import Webhooks
 from service import conditional, connections, cors, headers, limits, metrics, observability
 from service.announcements import Announcements
@@ -59,6 +60,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.config["MEEPLE_LOBBY_SECONDS"] = config.lobby_seconds
     app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"] = config.webhook_resolve_seconds
+    app.config["MEEPLE_GAMES_PER_ADDRESS"] = config.games_per_address
+    app.config["MEEPLE_INVITATIONS_PER_DAY"] = config.invitations_per_day
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
@@ -66,6 +69,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
     app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client, config.webhooks_per_player)
+    app.extensions["meeple.invitations"] = Invitations(client, config.max_blocks)
     app.extensions["meeple.tickets"] = StreamTickets(client)
     app.extensions["meeple.leases"] = StreamLeases(client, config.streams_per_address, config.streams_per_token,
                                                    config.stream_heartbeat_ms)

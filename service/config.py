@@ -67,6 +67,9 @@ class Config:
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
     rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)
     rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
+    games_per_address: Rate | None = Rate(1000, 86400)  # games one client address may create a day (forks, imports, rematches too)
+    invitations_per_day: int = 20  # invitations a player receives a day from players who are not their contacts
+    max_blocks: int = 1000  # players one player may block
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
     webhooks_per_player: int = 5  # webhooks one player may have: each notification is POSTed to every one
@@ -121,6 +124,10 @@ class Config:
             rate_per_token=Rate.parse(env["MEEPLE_RATE_PER_TOKEN"]) if "MEEPLE_RATE_PER_TOKEN" in env else cls.rate_per_token,
             rate_per_address=Rate.parse(env["MEEPLE_RATE_PER_ADDRESS"]) if "MEEPLE_RATE_PER_ADDRESS" in env
             else cls.rate_per_address,
+            games_per_address=Rate.parse(env["MEEPLE_GAMES_PER_ADDRESS"]) if "MEEPLE_GAMES_PER_ADDRESS" in env
+            else cls.games_per_address,
+            invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
+            max_blocks=int(env.get("MEEPLE_MAX_BLOCKS", cls.max_blocks)),
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
             webhooks_per_player=int(env.get("MEEPLE_WEBHOOKS_PER_PLAYER", cls.webhooks_per_player)),

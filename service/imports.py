@@ -1,4 +1,5 @@
-"""Reading and checking a log sent to POST /v1/games/import, off the server's event loop.
+"""Reading and checking a log sent to POST /v1/games/import, off the server's event loop, and
+whether it is the log of a private game.
 
 A gevent worker serves all its requests from one OS thread, so a long check there would hold up
 every other request of the process (a health check, an open stream) until it ends. The check
@@ -15,7 +16,10 @@ from typing import IO, TypeVar
 import gevent  # type: ignore[import-untyped]
 from gevent import get_hub, monkey
 
+from events import keys
+from events.envelope import GameNotFound
 from events.log_file import GameLog, LogInvalid, LogTooLong, read_log
+from events.store import EventStore
 from service.errors import ApiError
 
 T = TypeVar("T")
@@ -63,3 +67,19 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
     if not log.game.status(log.state).finished:
         raise ApiError(422, "invalid_log", "Only the log of a finished game can be imported.")
     return log
+
+
+def is_private(store: EventStore, log: GameLog) -> bool:
+    """Whether an imported log is of a private game, so that its import is unlisted and names no
+    origin: its header says the game was unlisted (the export of an unlisted game says so, and
+    names no id), or it names a game of this server that is unlisted. A log naming a game this
+    server does not know was listed where it was exported (that server's export names no
+    unlisted game) or was written by someone who knows the id already."""
+    if log.unlisted:
+        return True
+    if log.original_id is None or not keys.GAME_ID.match(log.original_id):
+        return False
+    try:
+        return store.games.get(log.original_id).unlisted
+    except GameNotFound:
+        return False

@@ -37,9 +37,9 @@ class Standing:
         return f'"{self.policy}";r={self.remaining};t={self.reset}'
 
 
-def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
-    """Count this request once against each `(policy, key, rate)`; where it stands against each,
-    or 429 if any is over its rate."""
+def count(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[tuple[Standing, bool]]:
+    """Count one more against the current window of each `(policy, key, rate)`: where it stands
+    against each, and whether that one is over its rate. The one counter of fixed windows."""
     now = time.time()
     pipe = client.pipeline(transaction=False)
     for _, key, rate in rates:
@@ -47,10 +47,17 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
         pipe.incr(counter)
         pipe.expire(counter, rate.seconds + 1)
     counts = pipe.execute()[::2]
-    standings = [Standing(policy, rate, max(0, rate.requests - count), rate.seconds - int(now) % rate.seconds)
-                 for (policy, _, rate), count in zip(rates, counts, strict=True)]
+    return [(Standing(policy, rate, max(0, rate.requests - number), rate.seconds - int(now) % rate.seconds),
+             number > rate.requests) for (policy, _, rate), number in zip(rates, counts, strict=True)]
+
+
+def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
+    """Count this request once against each `(policy, key, rate)`; where it stands against each,
+    or 429 if any is over its rate."""
+    counted = count(client, rates)
+    standings = [standing for standing, _ in counted]
     g.rate_limits = standings  # for the answer's headers, a 429 included
-    over = [standing for standing, count in zip(standings, counts, strict=True) if count > standing.rate.requests]
+    over = [standing for standing, is_over in counted if is_over]
     if over:
         raise ApiError(429, "rate_limited", f"Too many requests: at most {over[0].rate.requests} every {over[0].rate.seconds} s.",
                        retry_after=max(standing.reset for standing in over))
@@ -60,6 +67,31 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
 def client_address() -> str:
     """The request's client address: the peer's, or the one trusted proxies (MEEPLE_TRUSTED_PROXIES) name."""
     return request.remote_addr or "unknown"
+
+
+def limit_games(client: redis.Redis, rate: Rate | None) -> None:
+    """Count one more game created from the request's client address; 429 `game_creation_limited`
+    past `rate` (None: no limit)."""
+    if rate is None:
+        return
+    [(standing, over)] = count(client, [("games", f"games:{client_address()}", rate)])
+    if over:
+        raise ApiError(429, "game_creation_limited",
+                       f"This address has created {rate.requests} games in {rate.seconds} s, as many as it may.",
+                       limit=rate.requests, retry_after=standing.reset)
+
+
+def limit_invitations(client: redis.Redis, strangers: list[str], per_day: int) -> None:
+    """Count one more invitation from a stranger to each of `strangers` (registered players);
+    429 `invitation_limited` when one of them has had `per_day` today. Which one is not said."""
+    if not strangers:
+        return
+    rate = Rate(per_day, 86400)
+    counted = count(client, [("invitations", f"invitations:{invitee}", rate) for invitee in strangers])
+    if over := [standing for standing, is_over in counted if is_over]:
+        raise ApiError(429, "invitation_limited",
+                       f"A player receives at most {per_day} invitations a day from players they have not played with.",
+                       limit=per_day, retry_after=max(standing.reset for standing in over))
 
 
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:

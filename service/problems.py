@@ -32,6 +32,14 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "webhook_not_found": "The player has no webhook with this id.",
     "too_many_webhooks": "The player has as many webhooks as the server allows (MEEPLE_WEBHOOKS_PER_PLAYER); "
                          "`limit` says how many.",
+    "invitation_not_found": "The player has no invitation to this game (none, declined, or a seat they hold).",
+    "invitation_limited": "An invited player has had as many invitations today from players who are not their "
+                          "contacts as the server allows (MEEPLE_INVITATIONS_PER_DAY); `limit` says how many.",
+    "game_creation_limited": "This client address has created as many games today as the server allows "
+                             "(MEEPLE_GAMES_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
+    "player_not_found": "No registered player has this id.",
+    "block_not_found": "The player does not block this player.",
+    "too_many_blocks": "The player blocks as many players as the server allows (MEEPLE_MAX_BLOCKS); `limit` says how many.",
     "not_found": "No such path.",
     "method_not_allowed": "The path does not take this method.",
     "requested_range_not_satisfiable": "The Range asked for lies outside the file.",

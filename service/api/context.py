@@ -13,6 +13,7 @@ from events.envelope import GameNotFound, GameRecord, Lifecycle
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
+from players.invitations import Invitations
 from players.webhooks import Webhooks
 from service.announcements import Announcements
 from service.errors import ApiError
@@ -44,6 +45,10 @@ def known_game(game_id: str) -> str:
     if not keys.GAME_ID.match(game_id):
         raise GameNotFound(game_id)
     return game_id
+
+
+def invitations() -> Invitations:
+    return current_app.extensions["meeple.invitations"]  # type: ignore[no-any-return]
 
 
 def webhooks() -> Webhooks:

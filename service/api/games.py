@@ -23,8 +23,8 @@ from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, 
 from events.execute import Loaded
 from events.log_file import export_lines
 from players.deadlines import Due, due
-from service import auth, imports
-from service.api.context import executor, json_body, known_game, legal, players, seen_by, visible_version
+from service import auth, imports, limits
+from service.api.context import executor, invitations, json_body, known_game, legal, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import COMMANDS, responses
 from service.schemas.common import (
@@ -99,13 +99,18 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str, Any],
-              forked_from: Origin | None = None) -> tuple[dict[str, Any], int, dict[str, str]]:
+              forked_from: Origin | None = None, private_origin: bool = False) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create a game with its settings (turn deadline, spectator delay, lobby time, AI seats,
     starting it if they fill it, seats reserved for registered players, unlisted); the answer to
-    its creation."""
+    its creation. A copy of an unlisted game (`private_origin`) is unlisted too."""
     reserved = {reservation["seat"]: reservation["player"] for reservation in settings["reserved"]}
+    creator = _creator(reserving=bool(reserved))
     if unknown := [player_id for player_id in reserved.values() if players().get(player_id) is None]:
         raise ValidationError({"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
+    _count_game()
+    if creator is not None:
+        limits.limit_invitations(executor().store.redis, invitations().strangers(creator, reserved.values()),
+                                 current_app.config["MEEPLE_INVITATIONS_PER_DAY"])
     game_id = auth.new_token()[:16]
     _open_game(
         game_id, game, options, seats,
@@ -113,30 +118,51 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
         spectator_delay=settings["spectator_delay"],
         lobby_seconds=settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"],
         bots=[(bot["seat"], bot["level"], bot["budget"]) for bot in settings["bots"]],
-        unlisted=settings["unlisted"], reserved=reserved, forked_from=forked_from,
+        unlisted=settings["unlisted"] or private_origin, reserved=reserved, forked_from=forked_from,
+        creator=creator, private_origin=private_origin,
     )
-    _invite(game_id, reserved)
-    return responses.summary(executor().store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    _invite(game_id, reserved, creator)
+    return (responses.summary(executor().store.games.get(game_id), viewer=creator), 201,
+            {"Location": url_for(".get_game", game_id=game_id)})
+
+
+def _creator(reserving: bool) -> str | None:
+    """The registered player whose token the request sends, if any: who creates the game. Reserving
+    a seat for a player needs one (401 otherwise), so that every invitation has a sender."""
+    token = auth.bearer_token()
+    found = None if token is None else players().by_token(token)
+    if reserving and found is None:
+        raise auth.unauthorized("token_missing" if token is None else "token_unknown",
+                                "Reserving a seat for a player needs the creator's player token: "
+                                "send 'Authorization: Bearer <player token>'.")
+    return None if found is None else found.id
+
+
+def _count_game() -> None:
+    """Count one more game created from the request's client address (429 past MEEPLE_GAMES_PER_ADDRESS)."""
+    limits.limit_games(executor().store.redis, current_app.config["MEEPLE_GAMES_PER_ADDRESS"])
 
 
 def _open_game(game_id: str, game: str, options: dict[str, Any], seats: int, *, deadline: TurnDeadline | None,
                spectator_delay: int, lobby_seconds: int, bots: list[tuple[int, str, Budget | None]], unlisted: bool,
-               reserved: Mapping[int, str], forked_from: Origin | None = None, rematch_of: str | None = None) -> None:
+               reserved: Mapping[int, str], forked_from: Origin | None = None, rematch_of: str | None = None,
+               creator: str | None = None, private_origin: bool = False) -> None:
     """Store a new game and seat its AIs (each a seat, a level and a budget), starting it if they fill it."""
     store = executor().store
     store.games.create(game_id, game, options, seats, deadline, spectator_delay, forked_from, lobby_seconds,
-                       unlisted=unlisted, reserved=reserved, rematch_of=rematch_of)
+                       unlisted=unlisted, reserved=reserved, rematch_of=rematch_of, creator=creator,
+                       private_origin=private_origin)
     for seat, level, budget in bots:
         seated = store.seats.claim(game_id, seat, f"{level} bot", None, bot=level, budget=budget)
         if seated.taken == seated.seats:
             _start(game_id)
 
 
-def _invite(game_id: str, reserved: Mapping[int, str]) -> None:
-    """Put the game in the inbox of each player a seat is reserved for, and tell their inbox streams."""
+def _invite(game_id: str, reserved: Mapping[int, str], creator: str | None) -> None:
+    """Put the game in the inbox of each player a seat is reserved for who does not block its
+    `creator`, and tell their inbox streams."""
     if reserved:
-        for player_id in reserved.values():
-            players().invited(player_id, game_id)
+        invitations().deliver(reserved, game_id, creator)
         executor().store.feed.tell(game_id)
 
 
@@ -159,7 +185,8 @@ def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     loaded = executor().load(game_id, version)
     if loaded.game.status(loaded.state).finished:
         raise ApiError(422, "game_over_at_version", f"The game is already over at version {version}.")
-    return _new_game(origin.game, origin.options, origin.seats, body, forked_from=Origin(game_id, version))
+    return _new_game(origin.game, origin.options, origin.seats, body, forked_from=Origin(game_id, version),
+                     private_origin=origin.unlisted)
 
 
 @bp.post("/games/import")
@@ -172,8 +199,12 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
     log = imports.off_the_loop(lambda: imports.checked_log(body, limit))
     store = executor().store
+    creator = _creator(reserving=False)
+    _count_game()
+    private = imports.is_private(store, log)
     game_id = auth.new_token()[:16]
-    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, original_id=log.original_id)
+    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,
+                       original_id=None if private else log.original_id, creator=creator)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
     events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
@@ -216,21 +247,23 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
 def _start(game_id: str) -> None:
     """Start the game whose last seat was just taken. The seat is taken whatever becomes of the
     opening: if no replica confirms it in time and a failover loses it, the reactor's sweep starts
-    the game again."""
+    the game again. Its registered players become each other's contacts."""
+    invitations().met(set(executor().store.games.get(game_id).holders.values()))
     with contextlib.suppress(NotReplicated):
         executor().start(game_id)
 
 
 @bp.post("/games/<game:game_id>/leave")
 def leave(game_id: str) -> dict[str, Any]:
-    """Give up the caller's seat before the game starts; the seat's token then acts for nothing."""
+    """Give up the caller's seat before the game starts; the seat's token then acts for nothing. A
+    player leaving the seat reserved for them declines the invitation (it is free for anyone)."""
     store = executor().store
     record = store.games.get(known_game(game_id))
     seat = auth.require_seat(store, record)
     player_id = store.seats.leave(game_id, seat)
-    if player_id is not None and record.reserved.get(seat) != player_id:  # an invitation stays in the inbox
-        players().left(player_id, game_id)
-    return responses.summary(store.games.get(game_id))
+    if player_id is not None:
+        invitations().decline(game_id, record.reserved, player_id)
+    return responses.summary(store.games.get(game_id), viewer=player_id)
 
 
 @bp.post("/games/<game:game_id>/rematch")
@@ -240,11 +273,12 @@ def rematch(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     and each AI's kept. One rematch per game: asked again, the same one answers."""
     store = executor().store
     origin = store.games.get(known_game(game_id))
-    auth.require_seat(store, origin)
+    creator = origin.holders.get(auth.require_seat(store, origin))
     if origin.status is not Lifecycle.FINISHED:
         raise ApiError(409, "game_not_finished", "A rematch is offered once the game is over.")
     if origin.rematch is not None:
-        return _rematch_answer(origin.rematch, 200)
+        return _rematch_answer(origin.rematch, 200, creator)
+    _count_game()  # its invitations are to players who held seats beside the one asking: contacts, not limited
     rematch_id = auth.new_token()[:16]
     reserved = _rotated(origin, origin.holders)
     budgets = _rotated(origin, origin.budgets)
@@ -253,12 +287,12 @@ def rematch(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     lobby = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else current_app.config["MEEPLE_LOBBY_SECONDS"]
     _open_game(rematch_id, origin.game, origin.options, origin.seats, deadline=origin.deadline,
                spectator_delay=origin.spectator_delay, lobby_seconds=lobby, bots=bots, unlisted=True,
-               reserved=reserved, rematch_of=game_id)
+               reserved=reserved, rematch_of=game_id, creator=creator, private_origin=origin.unlisted)
     if (named := store.games.name_rematch(game_id, rematch_id)) != rematch_id:
         store.games.discard(rematch_id)  # another seat asked at the same time, and its rematch was named first
-        return _rematch_answer(named, 200)
-    _invite(rematch_id, reserved)
-    return _rematch_answer(rematch_id, 201)
+        return _rematch_answer(named, 200, creator)
+    _invite(rematch_id, reserved, creator)
+    return _rematch_answer(rematch_id, 201, creator)
 
 
 def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
@@ -266,8 +300,8 @@ def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
     return {(seat + 1) % record.seats: value for seat, value in by_seat.items()}
 
 
-def _rematch_answer(rematch_id: str, status: int) -> tuple[dict[str, Any], int, dict[str, str]]:
-    return (responses.summary(executor().store.games.get(rematch_id)), status,
+def _rematch_answer(rematch_id: str, status: int, viewer: str | None) -> tuple[dict[str, Any], int, dict[str, str]]:
+    return (responses.summary(executor().store.games.get(rematch_id), viewer=viewer), status,
             {"Location": url_for(".get_game", game_id=rematch_id)})
 
 

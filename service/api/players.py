@@ -1,5 +1,5 @@
-"""API v1 for registered players: who they are, their inbox of games, their webhooks and the
-log of deliveries to them."""
+"""API v1 for registered players: who they are, their inbox of games and invitations, the players
+they block, their webhooks and the log of deliveries to them."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from players.accounts import Player
 from players.deadlines import due
 from players.webhooks import WebhookLimitReached
 from service import auth
-from service.api.context import executor, json_body, players, seen_by, webhooks
+from service.api.context import executor, invitations, json_body, known_game, players, seen_by, webhooks
 from service.errors import ApiError
 from service.schemas import responses
 from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema, parse
@@ -100,6 +100,48 @@ def deliveries() -> dict[str, Any]:
     return {"deliveries": webhooks().attempts(caller().id, query["limit"])}
 
 
+@bp.delete("/me/invitations/<game_id>")
+def decline_invitation(game_id: str) -> Response:
+    """Decline an invitation: the seat reserved for the player is free for anyone from now on, and
+    the game leaves their inbox for good."""
+    player = caller()
+    record = executor().store.games.get(known_game(game_id))
+    if player.id not in record.reserved.values() or record.seat_of(player.id) is not None:
+        raise ApiError(404, "invitation_not_found", "No invitation of yours to this game (a seat you hold is left "
+                       "with POST /v1/games/{id}/leave).")
+    invitations().decline(game_id, record.reserved, player.id)
+    executor().store.feed.tell(game_id)  # the player's inbox streams
+    return Response(status=204)
+
+
+@bp.get("/me/blocks")
+def list_blocks() -> dict[str, Any]:
+    """The players the caller blocks, newest first."""
+    found = [(players().get(blocked), since) for blocked, since in invitations().blocks.of(caller().id)]
+    return {"blocks": [{"player": other.id, "name": other.name, "since": since} for other, since in found if other]}
+
+
+@bp.put("/me/blocks/<player_id>")
+def block(player_id: str) -> Response:
+    """Block a player: their invitations never reach the caller (they are not told)."""
+    player = caller()
+    if players().get(player_id) is None:
+        raise ApiError(404, "player_not_found", "No registered player has this id.")
+    if player_id == player.id:
+        raise ApiError(422, "validation_error", "A player cannot block themselves.", errors={"player_id": ["Is yours."]})
+    if not invitations().blocks.block(player.id, player_id):
+        limit = invitations().blocks.limit
+        raise ApiError(409, "too_many_blocks", f"A player blocks at most {limit} players.", limit=limit)
+    return Response(status=204)
+
+
+@bp.delete("/me/blocks/<player_id>")
+def unblock(player_id: str) -> Response:
+    if not invitations().blocks.unblock(caller().id, player_id):
+        raise ApiError(404, "block_not_found", "The caller does not block this player.")
+    return Response(status=204)
+
+
 @bp.get("/me/inbox")
 def inbox() -> dict[str, Any]:
     return inbox_of(caller().id)
@@ -117,17 +159,20 @@ def inbox_of(player_id: str) -> dict[str, Any]:
 
 
 def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
-    """One of a player's games: its summary, their seat (or the seat it invites them to), whether
-    it is their turn and until when."""
+    """One of a player's games: its summary, their seat (or the seat it invites them to, and who
+    invited them), whether it is their turn and until when."""
     loaded = executor().load(game_id)
     seat = loaded.record.seat_of(player_id)
     status = loaded.game.status(loaded.state)
     your_turn = loaded.version > 0 and seat in status.to_move
     deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
+    invitation = loaded.record.invitation(player_id)
+    sender = None if invitation is None or loaded.record.creator is None else players().get(loaded.record.creator)
     return {
-        "game": responses.summary(seen_by(loaded.record, seat), seated=seat is not None),
+        "game": responses.summary(seen_by(loaded.record, seat), seated=seat is not None, viewer=player_id),
         "seat": seat,
-        "invitation": loaded.record.invitation(player_id),
+        "invitation": invitation,
+        "invited_by": None if sender is None else {"id": sender.id, "name": sender.name},
         "your_turn": your_turn,
         "deadline": None if deadline is None else deadline.at,
     }

@@ -14,9 +14,12 @@ from events.execute import Loaded
 from players.deadlines import Due
 
 
-def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
-    """The game's record as anyone may see it; its rematch (an unlisted game) only if the caller is
-    `seated` in it."""
+def summary(record: GameRecord, seated: bool = False, viewer: str | None = None) -> dict[str, Any]:
+    """The game's record as the caller may see it: its rematch (an unlisted game) only if the caller
+    is `seated` in it; the game an unlisted origin that it copies only to its seats and its creator;
+    and the id of a player a seat is reserved for only to that player and to the game's creator
+    (`viewer`, the registered player reading), to anyone else only that the seat is reserved."""
+    named = not record.private_origin or seated or (viewer is not None and viewer == record.creator)
     return {
         "id": record.id,
         "game": record.game,
@@ -24,18 +27,24 @@ def summary(record: GameRecord, seated: bool = False) -> dict[str, Any]:
         "version": record.version,
         "created": record.created,
         "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat)),
-                   "reserved_for": record.reserved.get(seat)}
+                   "reserved": seat in record.reserved, "reserved_for": _invitee(record, seat, viewer)}
                   for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
-        "forked_from": None if record.forked_from is None else dataclasses.asdict(record.forked_from),
+        "forked_from": None if record.forked_from is None or not named else dataclasses.asdict(record.forked_from),
         "lobby_until": record.lobby_until if record.status in (Lifecycle.WAITING, Lifecycle.CANCELLED) else None,
         "unlisted": record.unlisted,
-        "rematch_of": record.rematch_of,
+        "rematch_of": record.rematch_of if named else None,
         "rematch": record.rematch if seated else None,
         "imported": record.imported,
         "original_id": record.original_id,
     }
+
+
+def _invitee(record: GameRecord, seat: int, viewer: str | None) -> str | None:
+    """The id of the player `seat` is reserved for, if `viewer` is that player or the game's creator."""
+    invitee = record.reserved.get(seat)
+    return invitee if viewer is not None and viewer in (invitee, record.creator) else None
 
 
 def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) -> dict[str, Any]:
@@ -49,7 +58,7 @@ def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) ->
         result = {"ranking": [list(place) for place in status.ranking], "reason": status.reason,
                   "scores": None if status.scores is None else list(status.scores)}
     return {
-        **summary(record, seated=seat is not None),
+        **summary(record, seated=seat is not None, viewer=None if seat is None else record.holders.get(seat)),
         "status": Lifecycle.FINISHED if status.finished else Lifecycle.ACTIVE if started else _before_start(record),
         "version": loaded.version,
         "options": options_to_json(game.parse_options(record.options, record.seats)),

@@ -12,7 +12,7 @@ from tests.contract import ContractClient
 
 def unlimited(**settings: Any) -> Config:
     """Settings for tests, which make far more requests than a client may (limits: test_operations.py)."""
-    return Config(rate_per_token=None, rate_per_address=None, **settings)
+    return Config(**{"rate_per_token": None, "rate_per_address": None, "games_per_address": None} | settings)
 
 
 @pytest.fixture

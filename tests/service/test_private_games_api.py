@@ -28,8 +28,9 @@ def api(store: EventStore) -> ContractClient:
     return ContractClient(create_app(unlimited(lobby_seconds=600), client=store.redis).test_client())
 
 
-def create(api: ContractClient, **settings: Any) -> dict[str, Any]:
-    answer = api.post("/v1/games", json={"game": "taki", "seats": 3} | settings)
+def create(api: ContractClient, token: str | None = None, **settings: Any) -> dict[str, Any]:
+    """A new game, created with `token` (a player's, which reserving a seat needs) if given."""
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 3} | settings, headers=bearer(token) if token else {})
     assert answer.status_code == 201, answer.json
     return answer.json  # type: ignore[no-any-return]
 
@@ -81,7 +82,7 @@ def test_unlisted_takes_a_boolean_only(api: ContractClient) -> None:
 
 def test_a_reserved_seat_refuses_a_stranger_and_seats_its_player(api: ContractClient) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
-    game = create(api, reserved=[{"seat": 1, "player": bo["id"]}])
+    game = create(api, ann["token"], reserved=[{"seat": 1, "player": bo["id"]}])
     assert [seat["reserved_for"] for seat in game["seats"]] == [None, bo["id"], None]
     for token in (None, ann["token"]):
         refused = join(api, game["id"], "eve", token, seat=1)
@@ -94,12 +95,12 @@ def test_a_reserved_seat_refuses_a_stranger_and_seats_its_player(api: ContractCl
     assert join(api, game["id"], "eve").json["seat"] == 0  # no seat named: the lowest free one reserved for nobody
     assert join(api, game["id"], "bo", bo["token"]).json["seat"] == 1  # their own, unasked
     seats = api.get(f"/v1/games/{game['id']}").json["seats"]
-    assert [(seat["name"], seat["reserved_for"]) for seat in seats] == [("eve", None), ("bo", bo["id"]), (None, None)]
+    assert [(seat["name"], seat["reserved"]) for seat in seats] == [("eve", False), ("bo", True), (None, False)]
 
 
 def test_when_every_free_seat_is_reserved_a_stranger_is_told_so(api: ContractClient) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
-    game = create(api, seats=2, reserved=[{"seat": 0, "player": ann["id"]}, {"seat": 1, "player": bo["id"]}])
+    game = create(api, ann["token"], seats=2, reserved=[{"seat": 0, "player": ann["id"]}, {"seat": 1, "player": bo["id"]}])
     refused = join(api, game["id"], "eve")
     assert refused.status_code == 403 and refused.json["reason"] == "seats_reserved"
     assert join(api, game["id"], "bo", bo["token"]).json["seat"] == 1
@@ -107,12 +108,12 @@ def test_when_every_free_seat_is_reserved_a_stranger_is_told_so(api: ContractCli
     assert api.get(f"/v1/games/{game['id']}").json["status"] == "active"
 
 
-def test_an_invitation_is_in_the_inbox_until_taken_and_comes_back_when_the_seat_is_left(
+def test_an_invitation_is_in_the_inbox_until_taken_and_declined_when_the_seat_is_left(
         api: ContractClient, store: EventStore) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
     elsewhere = create(api, seats=2)["id"]
     join(api, elsewhere, "bo", bo["token"])
-    game = create(api, unlisted=True, reserved=[{"seat": 2, "player": bo["id"]}])["id"]
+    game = create(api, ann["token"], unlisted=True, reserved=[{"seat": 2, "player": bo["id"]}])["id"]
     announced = [fields[b"game"].decode() for _, fields in store.redis.xrange(keys.feed(""))]
     assert game in announced  # the inbox streams hear of the invitation
     assert inbox(api, bo["token"]) == [(game, None, 2), (elsewhere, 0, None)]  # invitations before the rest
@@ -121,10 +122,9 @@ def test_an_invitation_is_in_the_inbox_until_taken_and_comes_back_when_the_seat_
     assert inbox(api, bo["token"]) == [(game, 2, None), (elsewhere, 0, None)]
     left = api.post(f"/v1/games/{game}/leave", headers=bearer(token))
     assert left.status_code == 200 and left.json["seats"][2] == {
-        "seat": 2, "name": None, "bot": None, "budget": None, "reserved_for": bo["id"]}
-    assert inbox(api, bo["token"]) == [(game, None, 2), (elsewhere, 0, None)]
-    assert join(api, game, "eve", seat=2).json["code"] == "seat_reserved"
-    assert join(api, game, "bo", bo["token"]).json["seat"] == 2
+        "seat": 2, "name": None, "bot": None, "budget": None, "reserved": False, "reserved_for": None}
+    assert inbox(api, bo["token"]) == [(elsewhere, 0, None)]
+    assert join(api, game, "eve", seat=2).json["seat"] == 2  # the seat is anyone's now
 
 
 def test_bad_reservations_are_refused_naming_the_field(api: ContractClient) -> None:
@@ -139,13 +139,13 @@ def test_bad_reservations_are_refused_naming_the_field(api: ContractClient) -> N
         {"seat": 0, "player": ann["id"]},
     ]
     for wrong in wrongs:
-        answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "reserved": wrong})
+        answer = api.post("/v1/games", json={"game": "taki", "seats": 3, "reserved": wrong}, headers=bearer(ann["token"]))
         assert answer.status_code == 422 and answer.json["code"] == "validation_error", wrong
         assert "reserved" in answer.json["errors"], wrong
-    missing = api.post("/v1/games", json={"game": "taki", "seats": 3, "reserved": wrongs[0]})
+    missing = api.post("/v1/games", json={"game": "taki", "seats": 3, "reserved": wrongs[0]}, headers=bearer(ann["token"]))
     assert missing.json["errors"] == {"reserved": ["No registered player 'nobody-at-all'."]}
     bot_seat = api.post("/v1/games", json={"game": "taki", "seats": 3, "reserved": [{"seat": 1, "player": ann["id"]}],
-                                           "bots": [{"seat": 1, "level": "random"}]})
+                                           "bots": [{"seat": 1, "level": "random"}]}, headers=bearer(ann["token"]))
     assert bot_seat.status_code == 422 and "reserved" in bot_seat.json["errors"]
 
 
@@ -229,7 +229,8 @@ def test_a_fork_may_be_unlisted_with_seats_reserved(api: ContractClient) -> None
     version = api.post(f"/v1/games/{origin}/commands", json={"type": "draw"}, headers=bearer(tokens[0])).json["version"]
     api.post(f"/v1/games/{origin}/commands", json={"type": "forfeit"}, headers=bearer(tokens[1]))
     fork = api.post(f"/v1/games/{origin}/fork", json={"version": version, "unlisted": True,
-                                                      "reserved": [{"seat": 0, "player": ann["id"]}]})
+                                                      "reserved": [{"seat": 0, "player": ann["id"]}]},
+                    headers=bearer(ann["token"]))
     assert fork.status_code == 201 and fork.json["unlisted"] and fork.json["seats"][0]["reserved_for"] == ann["id"]
     assert fork.json["id"] not in listed(api, "") and inbox(api, ann["token"]) == [(fork.json["id"], None, 0)]
 

@@ -24,7 +24,7 @@ def seated_game(page: Page, api: Client, server: str, seats: int, **options: Any
     """A game the page's new player sits at, seat 1, the others the greedy AI's; its table open."""
     register(page, server, "ann")
     me = signed_in(page)
-    game_id = api.call("POST", "/v1/games", json={
+    game_id = api.call("POST", "/v1/games", me["token"], json={
         "game": "bahama_taxi", "seats": seats, "options": options,
         "bots": [{"seat": seat, "level": "greedy"} for seat in range(1, seats)],
         "reserved": [{"seat": 0, "player": me["id"]}]}).json()["id"]

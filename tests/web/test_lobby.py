@@ -85,12 +85,32 @@ def test_a_player_signs_in_with_a_token_and_signs_out(page: Page, api: Client, s
     assert page.evaluate("localStorage.getItem('meeple.player')") is None
 
 
+def test_an_invitation_is_declined_from_the_inbox(page: Page, api: Client, server: str) -> None:
+    register(page, server, "hal")
+    games = page.get_by_role("list", name="Your games")
+    me = signed_in(page)
+    host = api.call("POST", "/v1/players", json={"name": "ida"}).json()["token"]
+    game_id = api.call("POST", "/v1/games", host, json={
+        "game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": me["id"]}]}).json()["id"]
+    invitation = games.get_by_role("listitem").filter(has_text=game_id)
+    expect(invitation).to_contain_text("Invited to seat 2 by ida")
+    invitation.get_by_role("button", name="Decline").focus()
+    page.keyboard.press("Enter")
+    expect(invitation).to_have_count(0)
+    page.reload()
+    expect(games).to_contain_text("No games yet")
+    seats = api.call("GET", f"/v1/games/{game_id}").json()["seats"]
+    assert [seat["reserved"] for seat in seats] == [False, False]
+
+
 def test_an_invitation_arrives_in_the_inbox_live_and_is_taken(page: Page, api: Client, server: str) -> None:
     register(page, server, "fay")
     games = page.get_by_role("list", name="Your games")
     expect(games).to_contain_text("No games yet")
     me = signed_in(page)
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": me["id"]}]}).json()["id"]
+    host = api.call("POST", "/v1/players", json={"name": "gil"}).json()["token"]  # who invites fay
+    game_id = api.call("POST", "/v1/games", host, json={
+        "game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": me["id"]}]}).json()["id"]
     invitation = games.get_by_role("listitem").filter(has_text=game_id)
     expect(invitation).to_contain_text("Invited to seat 2")  # through the inbox stream, without a reload
     invitation.get_by_role("link").click()

@@ -152,7 +152,7 @@ def _turn_where(api: Client, player_id: str, token: str, wanted: Callable[[dict[
             if event["type"] != "turn_started":
                 continue
             seat = event["payload"]["seat"]
-            forked = api.call("POST", f"/v1/games/{origin}/fork", json={
+            forked = api.call("POST", f"/v1/games/{origin}/fork", token, json={
                 "version": event["version"], "bots": [{"seat": 1 - seat, "level": "greedy"}],
                 "reserved": [{"seat": seat, "player": player_id}]})
             if forked.status_code != 201:  # a turn may start inside a move (not_a_move_boundary)

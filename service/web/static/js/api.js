@@ -70,11 +70,13 @@ export const startVacation = (until, token) => call("PUT", "/v1/players/me/vacat
 export const endVacation = (token) => call("DELETE", "/v1/players/me/vacation", { token });
 export const webhooks = (token) => call("GET", "/v1/players/me/webhooks", { token });
 export const addWebhook = (url, token) => call("POST", "/v1/players/me/webhooks", { token, body: { url } });
+export const declineInvitation = (gameId, token) =>
+  call("DELETE", `/v1/players/me/invitations/${encodeURIComponent(gameId)}`, { token });
 export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });
 export const deliveries = (limit, token) => call("GET", `/v1/players/me/deliveries?limit=${limit}`, { token });
 export const gameTypes = () => call("GET", "/v1/games/types");
 export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
-export const createGame = (body) => call("POST", "/v1/games", { body });
+export const createGame = (body, token = null) => call("POST", "/v1/games", { token, body });
 
 export function listGames({ status, game, cursor } = {}) {
   const query = new URLSearchParams({ limit: "10" });

@@ -1,8 +1,8 @@
 // The form that creates a game, built from GET /v1/games/types: every option of the chosen game
 // with its kind, range, default and description; who plays each seat (a person, maybe a reserved
 // registered player, or an AI level with its budget); the turn deadline and its policy, the
-// spectator delay, the lobby time, unlisted. The server judges the form: each 422 error is shown
-// next to the field it names.
+// spectator delay, the lobby time, unlisted; sent with the signed-in player's token, which reserving
+// a seat needs. The server judges the form: each 422 error is shown next to the field it names.
 
 import * as api from "./api.js";
 import { fill, h, notice } from "./dom.js";
@@ -200,7 +200,7 @@ export function drawCreateForm(section, types) {
     }
     let created;
     try {
-      created = await api.createGame(chosen);
+      created = await api.createGame(chosen, me?.token); // the creator: reserving a seat for a player needs one
     } catch (problem) {
       refused(problem, form, message);
       return;

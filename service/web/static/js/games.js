@@ -7,7 +7,7 @@ export const gameTitle = (name) => TITLES[name] || name;
 /** A seat's name as people read it: the player's name, "free", or the AI's level. */
 export function seatName(seat) {
   if (seat.name) return seat.name;
-  if (seat.reserved_for) return "reserved";
+  if (seat.reserved) return "reserved";
   return "free";
 }
 

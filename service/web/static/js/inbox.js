@@ -1,5 +1,6 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
-// then invitations, then the rest; each links to its table. It follows the player's inbox stream.
+// then invitations (each with who sent it and a Decline button), then the rest; each links to its
+// table. It follows the player's inbox stream.
 
 import * as api from "./api.js";
 import { deadlineTag, fill, h, notice } from "./dom.js";
@@ -30,27 +31,39 @@ export async function drawInbox(section, me) {
       return;
     }
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
-    fill(list, entries.length ? entries.map(item) : h("li", { class: "empty" }, "No games yet: join one below or create one."));
+    fill(list, entries.length ? entries.map((entry) => item(entry, decline)) : h("li", { class: "empty" }, "No games yet: join one below or create one."));
+  };
+  const decline = async (gameId, entry) => {
+    try {
+      await api.declineInvitation(gameId, me.token);
+    } catch (problem) {
+      entry.append(notice(problem.detail || problem.message, "error"));
+      return;
+    }
+    await draw();
   };
   await draw();
   followInbox(me.token, draw); // each game whose turn changes or that ends is read again, live
   return held;
 }
 
-function item(entry) {
+function item(entry, decline) {
   const { game } = entry;
-  let state;
+  let state, declining = null;
   if (entry.your_turn) {
     state = h("span", { class: "badge turn" }, "Your turn");
   } else if (entry.invitation !== null && entry.seat === null) {
-    state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}`);
+    const from = entry.invited_by ? ` by ${entry.invited_by.name}` : "";
+    state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}${from}`);
+    declining = h("button", { type: "button", "aria-label": `Decline the invitation to game ${game.id}`,
+      onclick: (event) => decline(game.id, event.currentTarget.closest("li")) }, "Decline");
   } else {
     state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
   }
   const deadline = entry.deadline === null ? null : deadlineTag(entry.deadline);
   return h("li", { class: entry.your_turn ? "your-turn" : "" },
     h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(game.game), " ", h("span", { class: "id" }, game.id)),
-    " ", state, deadline ? [" ", deadline] : null,
+    " ", state, deadline ? [" ", deadline] : null, declining ? [" ", declining] : null,
     h("div", { class: "seats" }, describeSeats(game)));
 }
 

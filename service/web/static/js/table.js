@@ -185,10 +185,11 @@ export function showGame(main, id) {
     const seatsList = h("ol", { class: "waiting-seats", "aria-label": "Seats" }, view.seats.map((seat) => {
       const controls = [];
       if (view.status === "waiting" && seat.name === null) {
-        if (mine === null && (!seat.reserved_for || seat.reserved_for === me?.id)) {
+        // a seat's invitee is named to them and to the game's creator only: a signed-in player may try it
+        if (mine === null && (!seat.reserved || (me && [null, me.id].includes(seat.reserved_for)))) {
           controls.push(h("button", { type: "button", onclick: () => join(seat.seat, name) }, `Take seat ${seat.seat + 1}`));
         }
-        if (!seat.reserved_for) controls.push(botControl(view, seat.seat));
+        if (!seat.reserved) controls.push(botControl(view, seat.seat));
       }
       if (seat.seat === mine && view.status === "waiting") {
         controls.push(h("button", { type: "button", onclick: () => leave() }, "Leave"));

@@ -1,0 +1,60 @@
+"""Invitations: a seat reserved for a registered player puts the game in their inbox, unless they
+block its creator, and they may decline it. A player's contacts are the players they have held
+seats beside in a game that started; invitations from others (strangers) are bounded per day by
+the API (service.limits), invitations from contacts are not."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Mapping
+
+import redis
+
+from events import keys
+from players.blocks import Blocks
+
+
+class Invitations:
+    def __init__(self, client: redis.Redis, max_blocks: int) -> None:
+        self.redis = client
+        self.blocks = Blocks(client, max_blocks)
+
+    def met(self, player_ids: Collection[str]) -> None:
+        """The players seated together in a game that starts become each other's contacts."""
+        if len(player_ids) < 2:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.sadd(keys.contacts(player_id), *(other for other in player_ids if other != player_id))
+        pipe.execute()
+
+    def strangers(self, creator: str, invitees: Collection[str]) -> list[str]:
+        """Those of `invitees` to whom `creator` is a stranger: neither themselves nor a contact."""
+        others = [invitee for invitee in invitees if invitee != creator]
+        pipe = self.redis.pipeline(transaction=False)
+        for invitee in others:
+            pipe.sismember(keys.contacts(invitee), creator)
+        return [invitee for invitee, known in zip(others, pipe.execute(), strict=True) if not known]
+
+    def deliver(self, reserved: Mapping[int, str], game_id: str, creator: str | None) -> list[str]:
+        """Put the game in the inbox of each player a seat is reserved for, but of those who block
+        `creator` (whose seat stays reserved all the same, as an invitation ignored would); the
+        players it reached."""
+        invitees = list(reserved.values())
+        refused = self.blocks.blocking(invitees, creator) if creator is not None else set()
+        reached = [invitee for invitee in invitees if invitee not in refused]
+        now = int(time.time() * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for invitee in reached:
+            pipe.zadd(keys.player_games(invitee), {game_id: now}, nx=True)
+        pipe.execute()
+        return reached
+
+    def decline(self, game_id: str, reserved: Mapping[int, str], player_id: str) -> None:
+        """The player declines the game's invitation: the seat reserved for them is free for
+        anyone from now on, and the game leaves their inbox for good."""
+        pipe = self.redis.pipeline(transaction=False)
+        for seat in [seat for seat, invitee in reserved.items() if invitee == player_id]:
+            pipe.hdel(keys.reservations(game_id), str(seat))
+        pipe.zrem(keys.player_games(player_id), game_id)
+        pipe.execute()
