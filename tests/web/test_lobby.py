@@ -85,6 +85,20 @@ def test_a_player_signs_in_with_a_token_and_signs_out(page: Page, api: Client, s
     assert page.evaluate("localStorage.getItem('meeple.player')") is None
 
 
+def test_the_form_reserves_a_seat_as_the_signed_in_player(page: Page, api: Client, server: str) -> None:
+    friend = api.call("POST", "/v1/players", json={"name": "kim"}).json()
+    register(page, server, "jo")
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Game", exact=True).select_option("taki")
+    form.get_by_label("Number of seats").fill("2")
+    form.get_by_label("Reserved for player id").nth(1).fill(friend["id"])
+    form.get_by_role("button", name="Create game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    inbox = api.call("GET", "/v1/players/me/inbox", friend["token"]).json()["games"]
+    assert [(entry["game"]["id"], entry["invitation"], entry["invited_by"]["name"]) for entry in inbox] == [(game_id, 1, "jo")]
+
+
 def test_an_invitation_is_declined_from_the_inbox(page: Page, api: Client, server: str) -> None:
     register(page, server, "hal")
     games = page.get_by_role("list", name="Your games")
