@@ -90,6 +90,41 @@ class StateCache:
             self._states.pop(game_id, None)
 
 
+class Checkpoints:
+    """States of finished games at every SNAPSHOT_EVERY-th version, for reads of their past: the
+    store keeps a finished game's last snapshot only (events.snapshots), so a replay stepping
+    through a long game would otherwise fold it from the start at every step. A finished game's
+    log no longer changes; each checkpoint is still checked against the command that ends at its
+    version before it is used, as a snapshot is. Kept for the `capacity` games read last."""
+
+    def __init__(self, capacity: int = 64) -> None:
+        self.capacity = capacity
+        self._games: OrderedDict[str, dict[int, tuple[str | None, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def nearest(self, game_id: str, version: int) -> tuple[int, str | None, Any] | None:
+        """The checkpoint at the highest version up to `version`: its version, the command that
+        ends there and the state."""
+        with self._lock:
+            held = self._games.get(game_id)
+            if held is None:
+                return None
+            self._games.move_to_end(game_id)
+            at = max((at for at in held if at <= version), default=None)
+            return None if at is None else (at, *held[at])
+
+    def put(self, game_id: str, version: int, command_id: str | None, state: Any) -> None:
+        with self._lock:
+            self._games.setdefault(game_id, {})[version] = (command_id, state)
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.capacity:
+                self._games.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+
+
 class Executor:
     """Loads games and runs commands against one store."""
 
@@ -99,10 +134,12 @@ class Executor:
         self.cache = cache or StateCache()
         self.on_append = on_append  # told how many seconds each append took
         self.snapshots = Snapshots(store.redis)
+        self.checkpoints = Checkpoints()
 
     def load(self, game_id: str, version: int | None = None) -> Loaded:
-        """The game now, or as it was at `version`: from the latest state this process holds, or
-        else the nearest snapshot, or else the start, then the events since."""
+        """The game now, or as it was at `version`: from the latest state this process holds (or,
+        for a finished game's past, its nearest checkpoint), or else the nearest snapshot, or else
+        the start, then the events since."""
         cached = self.cache.get(game_id) if version is None else None
         if cached is not None:
             started = cached.record if cached.record.status in (Lifecycle.ACTIVE, Lifecycle.FINISHED) else None
@@ -114,9 +151,15 @@ class Executor:
         game = GAMES[record.game]
         target = record.version if version is None else min(version, record.version)
         at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
-        if snapshot := self.snapshots.nearest(game_id, target, type(state)):
+        checkpoint = self.checkpoints.nearest(game_id, target) if record.status is Lifecycle.FINISHED else None
+        if checkpoint is not None:
+            at, ends_with, state = checkpoint
+        elif snapshot := self.snapshots.nearest(game_id, target, type(state)):
             at, state = snapshot
         envelopes = self.store.streams.read(game_id, after=max(at - 1, 0), limit=target - max(at - 1, 0))
+        if checkpoint is not None and envelopes[0].command_id != ends_with:  # not this log's: fold it anew
+            self.checkpoints.drop(game_id)
+            return self.load(game_id, version)
         if at:  # the snapshot's own version, read for the command that ends there
             return self._fold(record, at, state, envelopes[1:], remember=version is None, command_id=envelopes[0].command_id)
         return self._fold(record, at, state, envelopes, remember=version is None)
@@ -134,13 +177,17 @@ class Executor:
     def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool,
               command_id: str | None = None) -> Loaded:
         """The game from `state` at version `at` (ended by the command `command_id`) on through
-        `envelopes`, saving snapshots on the way."""
+        `envelopes`, saving snapshots (checkpoints, for a finished game) on the way."""
         game = GAMES[record.game]
+        finished = record.status is Lifecycle.FINISHED
         for envelope in envelopes:
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
             at, command_id = envelope.version, envelope.command_id
             if at % SNAPSHOT_EVERY == 0:
-                self.snapshots.save(record.id, at, state)
+                if finished:
+                    self.checkpoints.put(record.id, at, command_id, state)
+                else:
+                    self.snapshots.save(record.id, at, state)
         if remember:
             self.cache.put(record.id, Cached(record, at, command_id, state))
         return Loaded(record, game, state, at, command_id)

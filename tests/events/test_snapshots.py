@@ -94,3 +94,39 @@ def test_a_finished_game_keeps_one_snapshot_at_most(store: EventStore) -> None:
     versions = [0, EVERY - 1, EVERY + 1, 2 * EVERY + 7, len(states) - 2]
     assert all(Executor(store).load(game_id, v).state == states[v] for v in versions)  # past versions read anew
     assert store.redis.hlen(key) == 1
+
+
+def finished_game(store: EventStore, seed: int) -> tuple[str, list[Any]]:
+    """A random TAKI game stored as finished (as an import stores its log)."""
+    game_id, states = stored_game(store, "taki", 2, seed)
+    store.redis.hset(f"meeple:{{{game_id}}}:meta", "status", "finished")
+    return game_id, states
+
+
+def test_a_finished_games_past_is_read_from_the_processs_checkpoints(store: EventStore) -> None:
+    game_id, states = finished_game(store, seed=5)
+    executor = Executor(store)
+    assert executor.load(game_id).state == states[-1]  # folds it once, keeping a checkpoint every EVERY events
+    assert not store.redis.exists(f"meeple:{{{game_id}}}:snapshots")
+    replayed: list[int] = []
+    read = store.streams.read
+
+    def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
+        events = read(game_id, after, limit)
+        replayed.append(len(events))
+        return events
+
+    store.streams.read = counting  # type: ignore[method-assign]
+    for version in range(len(states) - 1, 0, -37):  # a replay stepping back through the game
+        assert executor.load(game_id, version).state == states[version]
+    assert 0 < max(replayed) <= EVERY
+
+
+def test_a_checkpoint_of_another_log_is_not_used(store: EventStore) -> None:
+    game_id, states = finished_game(store, seed=5)
+    executor = Executor(store)
+    executor.load(game_id)
+    executor.checkpoints.put(game_id, EVERY, "another command", states[0])  # as if the log had changed
+    assert executor.load(game_id, EVERY + 3).state == states[EVERY + 3]
+    at, command_id, state = executor.checkpoints.nearest(game_id, EVERY + 3)  # folded anew
+    assert (at, state) == (EVERY, states[EVERY]) and command_id != "another command"
