@@ -134,3 +134,16 @@ def test_an_invitation_arrives_in_the_inbox_live_and_is_taken(page: Page, api: C
     seats.get_by_role("listitem").first.get_by_role("button", name="Seat an AI").click()
     # the game started: eight cards dealt (whoever moves first, only the seat's own moves change its hand)
     expect(page.get_by_role("region", name="Your hand").get_by_role("list").get_by_role("button")).to_have_count(8)
+
+
+def test_a_seat_reserved_for_another_player_is_not_offered(page: Page, api: Client, server: str) -> None:
+    register(page, server, "jo")
+    host = api.call("POST", "/v1/players", json={"name": "kim"}).json()["token"]
+    invitee = api.call("POST", "/v1/players", json={"name": "lou"}).json()["id"]
+    game_id = api.call("POST", "/v1/games", host, json={
+        "game": "taki", "seats": 3, "reserved": [{"seat": 1, "player": invitee}]}).json()["id"]
+    page.goto(f"{server}/games/{game_id}")
+    seats = page.get_by_role("list", name="Seats")
+    expect(seats.get_by_role("button", name="Take seat 3")).to_be_visible()
+    expect(seats.get_by_role("button", name="Take seat 2")).to_have_count(0)
+    expect(seats).to_contain_text("Seat 2: reserved")

@@ -49,6 +49,18 @@ export function showGame(main, id) {
     throw new Error("unreachable");
   }
 
+  /** The seat of this waiting game reserved for the signed-in player, read from their inbox: a
+   * seat's invitee is named only to them and to the game's creator, and a spectator's read names
+   * nobody. */
+  async function invitation(view) {
+    const me = api.player();
+    if (!me || view.you !== null || view.status !== "waiting" || !view.seats.some((seat) => seat.reserved && seat.name === null)) {
+      return null;
+    }
+    const entry = (await api.inbox(me.token)).games.find((held) => held.game.id === id);
+    return entry?.invitation ?? null;
+  }
+
   // busy while a command or a read is under way: a test (or a screen reader) waits for the table to settle
   let working = 0;
   const busy = (change) => {
@@ -70,6 +82,7 @@ export function showGame(main, id) {
         again = false;
         page.types ??= (await api.gameTypes()).types;
         const { view, token } = await readView();
+        page.invitation = await invitation(view);
         let legal = null;
         if (view.you !== null && view.status === "active") {
           legal = await api.legalCommands(id, token);
@@ -185,8 +198,7 @@ export function showGame(main, id) {
     const seatsList = h("ol", { class: "waiting-seats", "aria-label": "Seats" }, view.seats.map((seat) => {
       const controls = [];
       if (view.status === "waiting" && seat.name === null) {
-        // a seat's invitee is named to them and to the game's creator only: a signed-in player may try it
-        if (mine === null && (!seat.reserved || (me && [null, me.id].includes(seat.reserved_for)))) {
+        if (mine === null && (!seat.reserved || seat.reserved_for === me?.id || seat.seat === page.invitation)) {
           controls.push(h("button", { type: "button", onclick: () => join(seat.seat, name) }, `Take seat ${seat.seat + 1}`));
         }
         if (!seat.reserved) controls.push(botControl(view, seat.seat));
