@@ -35,6 +35,20 @@ def stored_game(store: EventStore, name: str, seats: int, seed: int) -> tuple[st
     return game_id, states
 
 
+def counted_reads(store: EventStore) -> list[int]:
+    """How many events each read of the store's streams returns, from now on."""
+    replayed: list[int] = []
+    read = store.streams.read
+
+    def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
+        events = read(game_id, after, limit)
+        replayed.append(len(events))
+        return events
+
+    store.streams.read = counting  # type: ignore[method-assign]
+    return replayed
+
+
 def test_every_version_reads_the_same_with_fresh_missing_and_stale_snapshots(store: EventStore) -> None:
     game_id, states = stored_game(store, "taki", 2, seed=4)
     assert len(states) > 3 * EVERY
@@ -54,15 +68,7 @@ def test_every_version_reads_the_same_with_fresh_missing_and_stale_snapshots(sto
 def test_a_load_replays_fewer_events_than_between_two_snapshots(store: EventStore) -> None:
     game_id, states = stored_game(store, "taki", 2, seed=5)
     Executor(store).load(game_id)  # writes the snapshots
-    replayed: list[int] = []
-    read = store.streams.read
-
-    def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
-        events = read(game_id, after, limit)
-        replayed.append(len(events))
-        return events
-
-    store.streams.read = counting  # type: ignore[method-assign]
+    replayed = counted_reads(store)
     for version in (EVERY * 2 + EVERY - 1, len(states) - 1):
         assert Executor(store).load(game_id, version).state == states[version]
     assert max(replayed) <= EVERY  # the events after the nearest snapshot, and the snapshot's own
@@ -108,15 +114,7 @@ def test_a_finished_games_past_is_read_from_the_processs_checkpoints(store: Even
     executor = Executor(store)
     assert executor.load(game_id).state == states[-1]  # folds it once, keeping a checkpoint every EVERY events
     assert not store.redis.exists(f"meeple:{{{game_id}}}:snapshots")
-    replayed: list[int] = []
-    read = store.streams.read
-
-    def counting(game_id: str, after: int = 0, limit: int | None = None) -> list[Any]:
-        events = read(game_id, after, limit)
-        replayed.append(len(events))
-        return events
-
-    store.streams.read = counting  # type: ignore[method-assign]
+    replayed = counted_reads(store)
     for version in range(len(states) - 1, 0, -37):  # a replay stepping back through the game
         assert executor.load(game_id, version).state == states[version]
     assert 0 < max(replayed) <= EVERY
