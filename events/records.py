@@ -29,6 +29,7 @@ from events.shards import Shards
 PARTS = 6  # the hashes a game's record is read from (ask)
 _FILE_LISTED = resources.files("events").joinpath("file_listed.lua").read_text()
 _PURGE = resources.files("events").joinpath("purge_lobby.lua").read_text()
+_FORGET_REMATCH = resources.files("events").joinpath("forget_rematch.lua").read_text()
 # a cursor as a client sees it: every text of this form is one (the spec states it, so no text
 # a client may send is refused)
 CURSOR_PATTERN = "^[0-9]{1,15}\\.[A-Za-z0-9_-]{1,64}$"
@@ -203,7 +204,8 @@ class GameRecords:
     def purge(self, game_id: str, markers: Callable[[GameRecord], list[str]]) -> bool:
         """Delete a cancelled game and everything that names it — its record, seats, tokens,
         reservations, the `markers(record)` notifications it was told by, its place in the indexes
-        and in its players' inboxes — whether it was (it is not unless cancelled). A game filed as
+        and in its players' inboxes, and for a rematch its origin's naming of it — whether it was
+        (it is not unless cancelled). A game filed as
         cancelled that is not is filed under its own status."""
         try:
             record = self.get(game_id)
@@ -222,6 +224,8 @@ class GameRecords:
             game_keys = [*_own_keys(game_id), *(keys.notified(game_id, marker) for marker in markers(record))]
             if not self.redis.eval(_PURGE, len(game_keys), *game_keys):
                 return False
+            if record.rematch_of is not None:  # in its origin's slot: the origin may be offered again
+                self.redis.eval(_FORGET_REMATCH, 1, keys.meta(record.rematch_of), game_id)
         self._unfile(pipe, game_id)
         pipe.execute()
         return record is not None

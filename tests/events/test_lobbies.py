@@ -158,3 +158,21 @@ def test_a_cancelled_lobby_leaves_nothing_behind_after_its_grace(client: redis.R
     assert players.games(ann.id) == [] and players.games("p-cy") == []
     assert store.games.get("kept").status == "waiting" and reactor.react(game) == 0
     assert store.games.count_by_status() == {"waiting": 1, "active": 0, "finished": 0, "cancelled": 0}
+
+
+def test_a_purged_rematch_is_no_longer_named_by_its_origin(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    executor = Executor(EventStore(client))
+    store = executor.store
+    store.games.create("origin", "taki", {}, 2)
+    client.hset(keys.meta("origin"), "status", "finished")
+    store.games.create("offered", "taki", {}, 2, lobby_seconds=1, rematch_of="origin", unlisted=True)
+    assert store.games.name_rematch("origin", "offered") == "offered"
+    now = clock.now()
+    reactor = Reactor(executor, keep_cancelled=86400)
+    monkeypatch.setattr(clock, "now", lambda: now + 2 * HOUR)
+    reactor.sweep()  # nobody joined: cancelled, still named
+    assert store.games.get("origin").rematch == "offered"
+    monkeypatch.setattr(clock, "now", lambda: now + 2 * HOUR + 86400 * 1000 + 1000)
+    reactor.sweep()
+    assert store.games.get("origin").rematch is None  # it may be offered again
+    assert store.games.name_rematch("origin", "again") == "again"
