@@ -29,8 +29,13 @@ class Invitations:
         pipe.execute()
 
     def strangers(self, creator: str, invitees: Collection[str]) -> list[str]:
-        """Those of `invitees` to whom `creator` is a stranger: neither themselves nor a contact."""
+        """Those of `invitees` to whom `creator` is a stranger whose invitation reaches them:
+        neither themselves, nor a contact, nor one who blocks `creator` (an invitation that never
+        arrives takes nothing of its invitee's daily bound, which a blocked player could otherwise
+        spend to keep everyone else's invitations out)."""
         others = [invitee for invitee in invitees if invitee != creator]
+        blocking = self.blocks.blocking(others, creator)
+        others = [invitee for invitee in others if invitee not in blocking]
         pipe = self.redis.pipeline(transaction=False)
         for invitee in others:
             pipe.sismember(keys.contacts(invitee), creator)

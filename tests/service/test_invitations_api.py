@@ -141,6 +141,15 @@ def test_a_blocked_players_invitation_never_arrives(api: ContractClient) -> None
     assert api.put(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(bo["token"])).status_code == 422
 
 
+def test_a_blocked_players_invitations_take_nothing_of_the_days_bound(api: ContractClient) -> None:
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
+    for _ in range(25):
+        assert invite(api, ann, bo).status_code == 201  # none arrives, none is counted
+    assert invite(api, cy, bo).status_code == 201  # a stranger bo does not block still reaches bo
+    assert len(inbox(api, bo)) == 1
+
+
 def test_a_player_blocks_a_bounded_number_of_players(client: redis.Redis) -> None:  # type: ignore[type-arg]
     api = ContractClient(create_app(unlimited(max_blocks=2), client=client).test_client())
     ann, *others = (register(api, name) for name in ("ann", "bo", "cy", "di"))
