@@ -95,34 +95,38 @@ class Checkpoints:
     store keeps a finished game's last snapshot only (events.snapshots), so a replay stepping
     through a long game would otherwise fold it from the start at every step. A finished game's
     log no longer changes; each checkpoint is still checked against the command that ends at its
-    version before it is used, as a snapshot is. Kept for the `capacity` games read last."""
+    version before it is used, as a snapshot is. Kept for the games read last, `capacity` states
+    in all."""
 
-    def __init__(self, capacity: int = 64) -> None:
+    def __init__(self, capacity: int = 2048) -> None:
         self.capacity = capacity
         self._games: OrderedDict[str, dict[int, tuple[str | None, Any]]] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
-    def nearest(self, game_id: str, version: int) -> tuple[int, str | None, Any] | None:
-        """The checkpoint at the highest version up to `version`: its version, the command that
-        ends there and the state."""
+    def nearest(self, game_id: str, version: int) -> tuple[int, Any, str | None] | None:
+        """The checkpoint at the highest version up to `version`: its version, the state and the
+        command that ends there."""
         with self._lock:
             held = self._games.get(game_id)
             if held is None:
                 return None
             self._games.move_to_end(game_id)
             at = max((at for at in held if at <= version), default=None)
-            return None if at is None else (at, *held[at])
+            return None if at is None else (at, held[at][1], held[at][0])
 
     def put(self, game_id: str, version: int, command_id: str | None, state: Any) -> None:
         with self._lock:
-            self._games.setdefault(game_id, {})[version] = (command_id, state)
+            held = self._games.setdefault(game_id, {})
+            self._held += version not in held
+            held[version] = (command_id, state)
             self._games.move_to_end(game_id)
-            while len(self._games) > self.capacity:
-                self._games.popitem(last=False)
+            while self._held > self.capacity and len(self._games) > 1:
+                self._held -= len(self._games.popitem(last=False)[1])
 
     def drop(self, game_id: str) -> None:
         with self._lock:
-            self._games.pop(game_id, None)
+            self._held -= len(self._games.pop(game_id, {}))
 
 
 class Executor:
@@ -151,18 +155,27 @@ class Executor:
         game = GAMES[record.game]
         target = record.version if version is None else min(version, record.version)
         at, state = 0, game.initial(game.parse_options(record.options, record.seats), record.seats)
-        checkpoint = self.checkpoints.nearest(game_id, target) if record.status is Lifecycle.FINISHED else None
-        if checkpoint is not None:
-            at, ends_with, state = checkpoint
-        elif snapshot := self.snapshots.nearest(game_id, target, type(state)):
-            at, state = snapshot
+        ends_with = None
+        if saved := self._saved(record, target, type(state)):
+            at, state, ends_with = saved
         envelopes = self.store.streams.read(game_id, after=max(at - 1, 0), limit=target - max(at - 1, 0))
-        if checkpoint is not None and envelopes[0].command_id != ends_with:  # not this log's: fold it anew
+        if ends_with is not None and envelopes[0].command_id != ends_with:  # a checkpoint of another log
             self.checkpoints.drop(game_id)
             return self.load(game_id, version)
         if at:  # the snapshot's own version, read for the command that ends there
             return self._fold(record, at, state, envelopes[1:], remember=version is None, command_id=envelopes[0].command_id)
         return self._fold(record, at, state, envelopes, remember=version is None)
+
+    def _saved(self, record: GameRecord, target: int, kind: type) -> tuple[int, Any, str | None] | None:
+        """The latest state saved at or before `target`: this process's checkpoint of a finished
+        game (with the command it was folded through) or the store's snapshot, whichever is later."""
+        checkpoint = self.checkpoints.nearest(record.id, target) if record.status is Lifecycle.FINISHED else None
+        if checkpoint is not None and target - checkpoint[0] < SNAPSHOT_EVERY:
+            return checkpoint  # no snapshot can be later
+        snapshot = self.snapshots.nearest(record.id, target, kind)
+        if snapshot is not None and (checkpoint is None or snapshot[0] > checkpoint[0]):
+            return snapshot[0], snapshot[1], None
+        return checkpoint
 
     def held(self, game_id: str) -> Loaded | None:
         """The game in play as this process last saw it, if it holds it, without reading the

@@ -11,7 +11,7 @@ from domain import GAMES
 from domain.core.codec import converter
 from domain.core.rng import SeededRng
 from events.envelope import Lifecycle, NewEvent
-from events.execute import Executor
+from events.execute import Checkpoints, Executor
 from events.snapshots import EVERY
 from events.store import EventStore
 from tests.playing import moves_on, random_game
@@ -126,5 +126,26 @@ def test_a_checkpoint_of_another_log_is_not_used(store: EventStore) -> None:
     executor.load(game_id)
     executor.checkpoints.put(game_id, EVERY, "another command", states[0])  # as if the log had changed
     assert executor.load(game_id, EVERY + 3).state == states[EVERY + 3]
-    at, command_id, state = executor.checkpoints.nearest(game_id, EVERY + 3)  # folded anew
+    at, state, command_id = executor.checkpoints.nearest(game_id, EVERY + 3)  # folded anew
     assert (at, state) == (EVERY, states[EVERY]) and command_id != "another command"
+
+
+def test_a_later_snapshot_is_read_rather_than_an_earlier_checkpoint(store: EventStore) -> None:
+    game_id, states = stored_game(store, "taki", 2, seed=5)
+    Executor(store).load(game_id)  # read while in play: a snapshot every EVERY events
+    store.redis.hset(f"meeple:{{{game_id}}}:meta", "status", "finished")
+    executor = Executor(store)
+    assert executor.load(game_id, EVERY + 1).state == states[EVERY + 1]  # one checkpoint, at EVERY
+    replayed = counted_reads(store)
+    assert executor.load(game_id, 3 * EVERY + 5).state == states[3 * EVERY + 5]
+    assert replayed == [6]  # from the snapshot at 3 * EVERY, not the checkpoint at EVERY
+
+
+def test_checkpoints_are_bounded_in_all() -> None:
+    checkpoints = Checkpoints(capacity=5)
+    for version in range(EVERY, 4 * EVERY, EVERY):
+        checkpoints.put("first", version, f"c{version}", version)
+    for version in range(EVERY, 4 * EVERY, EVERY):
+        checkpoints.put("second", version, f"c{version}", version)
+    assert checkpoints.nearest("first", 10 * EVERY) is None  # the game read longest ago went
+    assert checkpoints.nearest("second", 10 * EVERY) == (3 * EVERY, 3 * EVERY, f"c{3 * EVERY}")
