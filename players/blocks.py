@@ -10,20 +10,24 @@ import redis
 
 from events import keys
 
+_BLOCK = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+return 1
+"""
+
 
 class Blocks:
     def __init__(self, client: redis.Redis, limit: int) -> None:
         """`limit`: how many players one player may block."""
         self.redis = client
         self.limit = limit
+        self._block = client.register_script(_BLOCK)  # the count and the addition at once
 
     def block(self, player_id: str, blocked: str) -> bool:
         """Block a player (again, harmlessly); False when the player already blocks `limit` others."""
-        key = keys.blocks(player_id)
-        if self.redis.zscore(key, blocked) is None and self.redis.zcard(key) >= self.limit:
-            return False
-        self.redis.zadd(key, {blocked: int(time.time() * 1000)}, nx=True)
-        return True
+        return bool(self._block(keys=[keys.blocks(player_id)], args=[blocked, int(time.time() * 1000), self.limit]))
 
     def unblock(self, player_id: str, blocked: str) -> bool:
         """Lift a block; whether there was one."""

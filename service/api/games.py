@@ -196,11 +196,11 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     request.max_content_length = current_app.config["MEEPLE_MAX_IMPORT_BYTES"]
     if request.mimetype != "application/x-ndjson":
         raise ApiError(415, "unsupported_media_type", "Send the log as application/x-ndjson, as the export gives it.")
+    creator = _creator(reserving=False)
+    _count_game()  # before the log is read and checked: an address past its bound costs no check
     body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
     log = imports.off_the_loop(lambda: imports.checked_log(body, limit))
     store = executor().store
-    creator = _creator(reserving=False)
-    _count_game()
     private = imports.is_private(store, log)
     game_id = auth.new_token()[:16]
     store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,

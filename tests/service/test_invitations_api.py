@@ -174,6 +174,8 @@ def test_games_created_per_address_per_day_are_bounded(client: redis.Redis) -> N
     api.post(f"/v1/games/{game}/commands", json={"type": "forfeit"}, headers=bearer(token))
     forked = api.post(f"/v1/games/{game}/fork", json={"version": opening})
     assert forked.status_code == 429 and forked.json["code"] == "game_creation_limited"  # a fork is a game created
+    imported = api.post("/v1/games/import", data=b"not a log", content_type="application/x-ndjson")
+    assert imported.status_code == 429  # refused before its log is read and checked
 
 
 def test_no_player_id_in_any_answer_a_spectator_reads(api: ContractClient) -> None:

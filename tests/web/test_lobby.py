@@ -23,6 +23,7 @@ def test_a_refused_game_shows_the_servers_error_next_to_the_field_it_names(page:
     penalty = form.get_by_label("Last card penalty")
     refused_at(penalty, "must be between 0 and 20")
     expect(page).to_have_url(f"{server}/")  # nothing was created
+    expect(form.get_by_label("Reserved for player id")).to_have_count(0)  # an invitation needs a signed-in sender
 
     form.get_by_label("Last card penalty").fill("4")
     form.get_by_label("Give each move a deadline").check()

@@ -58,8 +58,9 @@ function budgetFields(path, budget) {
   };
 }
 
-/** Who plays one seat: a person (maybe a reserved registered player) or an AI level with its budget. */
-function seatRow(type, seat) {
+/** Who plays one seat: a person (maybe a reserved registered player, when someone signed in
+ * creates the game: an invitation needs a sender) or an AI level with its budget. */
+function seatRow(type, seat, signedIn) {
   const who = h("select", {},
     h("option", { value: "" }, "A person"),
     type.bots.map((level) => h("option", { value: level }, `AI: ${level}`)));
@@ -69,7 +70,7 @@ function seatRow(type, seat) {
   let budget = null;
   const redraw = () => {
     budget = type.budgets[who.value] ? budgetFields(`seat.${seat}.budget`, type.budgets[who.value]) : null;
-    fill(extra, who.value === "" ? reservedField : budget?.element);
+    fill(extra, who.value === "" ? (signedIn ? reservedField : null) : budget?.element);
   };
   who.addEventListener("change", redraw);
   redraw();
@@ -133,7 +134,7 @@ export function drawCreateForm(section, types) {
     let seatRows = [];
     const drawSeats = () => {
       const count = Math.max(0, Math.min(Number(seats.value) || 0, type.max_seats));
-      seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat));
+      seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat, Boolean(me)));
       fill(rows, seatRows.map((row) => row.element));
     };
     seats.addEventListener("input", drawSeats);
