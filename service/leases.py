@@ -7,7 +7,11 @@ lapses. The stream renews its leases as it sends, which it does at least once a 
 (MEEPLE_STREAM_HEARTBEAT_MS), and gives them up as it closes. A lease not renewed for
 LEASE_HEARTBEATS heartbeats, such as one of a process that was killed with its streams open, lapses
 by itself: it is dropped the next time a stream is opened under the same key, and the key expires
-once every lease in it has lapsed."""
+once every lease in it has lapsed.
+
+As a stream renews only as it sends, a client that stopped taking what it is sent would keep its
+connection while its leases lapse: a stream whose client has not taken one message within
+SEND_HEARTBEATS heartbeats is closed instead (service.api.streams), before its leases can lapse."""
 
 from __future__ import annotations
 
@@ -25,6 +29,9 @@ from service.errors import ApiError
 log = logging.getLogger("meeple")
 
 LEASE_HEARTBEATS = 3  # heartbeats a lease outlasts without being renewed
+# how long one message may take to be sent: less than the LEASE_HEARTBEATS - 1 heartbeats a lease
+# outlasts a stream's last message (it is renewed at most once a heartbeat)
+SEND_HEARTBEATS = 1.5
 # KEYS[1]: a client's open streams; ARGV: now, when the new lease lapses, the limit, the lease, the
 # key's time to live. Drops the lapsed leases, then takes one if fewer than the limit are held.
 TAKE = """
@@ -45,6 +52,7 @@ class StreamLeases:
         self.redis, self.clock = client, clock
         self.limits = {"address": per_address, "token": per_token}
         self.seconds = LEASE_HEARTBEATS * heartbeat_ms / 1000
+        self.send_seconds = SEND_HEARTBEATS * heartbeat_ms / 1000
         self.take_script = client.register_script(TAKE)
 
     def take(self, address: str, holder: str | None) -> Lease:

@@ -4,6 +4,8 @@
   is answered with problem+json like every other error rather than with gunicorn's HTML page
   (gunicorn still chooses the status and logs the request), a limit's answer saying which limit
   it passed and how large it is;
+- a connection whose client stopped taking an event stream (its sends time out: service.api.streams)
+  is closed quietly, as one the client closed;
 - where several processes share the listening socket, one holding clearly more connections
   than another leaves new connections to it (service.sharing)."""
 
@@ -57,6 +59,13 @@ class ApiWorker(GeventWorker):
             super().run()
         finally:
             CONNECTIONS.leave(self.slot)
+
+    def handle_request(self, listener_name: Any, req: Request, sock: socket.socket, addr: Any) -> bool:
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except TimeoutError as error:  # the client took nothing of an event stream in time (service.api.streams)
+            self.log.debug("Closing a connection whose client stopped reading: %s", addr)
+            raise StopIteration from error  # which closes it, as gunicorn does once an answer says so
 
     def handle_error(self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException) -> None:
         page = _Page(client)

@@ -58,6 +58,11 @@ def event_stream(messages: Iterator[str], holder: str | None) -> Response:
     answer = Response(stream_with_context(_renewing(messages, lease)), mimetype="text/event-stream",
                       headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     answer.call_on_close(lease.release)  # however the stream ends, even before its first message
+    if (connection := request.environ.get("gunicorn.socket")) is not None:  # none under a test client
+        # a send the client does not take in time gives up, and the server closes the connection
+        # (service.serving) before the lease can lapse; once the stream ends, reads wait as before
+        connection.settimeout(leases().send_seconds)
+        answer.call_on_close(lambda: connection.settimeout(None))
     return answer
 
 

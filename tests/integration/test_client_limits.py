@@ -5,15 +5,18 @@ each test speaks from client addresses of its own (X-Forwarded-For)."""
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
 
 from tests.integration.conftest import serving
 from tests.integration.test_http_errors import endless_line, health_times
+from tests.logs import genuine_export
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -110,3 +113,34 @@ def test_health_answers_quickly_while_clients_press_against_every_limit_at_once(
     assert max(took) < 0.5, took
     for answer in streams:
         answer.close()
+
+
+def test_a_stream_whose_client_stops_reading_is_closed_and_frees_its_place(tmp_path: Path) -> None:
+    """A client takes nothing of a long game's stream: the server's sends to it fill every buffer
+    and wait. The stream is closed within one and a half heartbeats of its last message, before
+    its lease could lapse, so the next stream from its address is refused until then and
+    accepted after, and the stalled connection has been cut short: what the client had not taken
+    by then it never gets, nor the `end` message."""
+    log = "\n".join(genuine_export("taki", 6, 1, {"mode": "tournament"})).encode()  # some 4,000 events
+    settings = {"MEEPLE_TRUSTED_PROXIES": "1", "MEEPLE_STREAMS_PER_ADDRESS": "1", "MEEPLE_STREAM_HEARTBEAT_MS": "300"}
+    with serving(tmp_path, settings, "--workers", "1", "--no-worker") as url:
+        game = requests.post(f"{url}/v1/games/import", data=log, headers={"Content-Type": "application/x-ndjson"},
+                             timeout=30).json()["id"]
+        stalled = socket.socket()  # before it connects: the window and segments it offers, so that the
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)  # server's buffers stay small too
+        stalled.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+        stalled.connect(("127.0.0.1", int(url.rsplit(":", 1)[1])))
+        stalled.sendall(f"GET /v1/games/{game}/stream HTTP/1.1\r\nHost: meeple\r\n"
+                        "X-Forwarded-For: 198.51.100.40\r\n\r\n".encode())
+        time.sleep(0.2)
+        assert refused(stream(f"{url}/v1/games/{game}/stream", "198.51.100.40"), "streams_per_address", 1)
+        deadline = time.monotonic() + 5
+        while (answer := stream(f"{url}/v1/games/{game}/stream", "198.51.100.40")).status_code == 429:
+            assert time.monotonic() < deadline, "the stalled stream still holds its place"
+            time.sleep(0.05)
+        answer.close()
+        stalled.settimeout(5)
+        taken = b"".join(iter(lambda: stalled.recv(65536), b""))  # to the end the server gave it
+        stalled.close()
+        assert taken.startswith(b"HTTP/1.1 200 OK")
+        assert b"event: end" not in taken, "the stalled stream was still open as the next one was accepted"
