@@ -71,6 +71,9 @@ class Config:
     invitations_per_day: int = 20  # invitations a player receives a day from players who are not their contacts
     max_blocks: int = 1000  # players one player may block
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
+    # an IPv6 client is its network of this many bits for every per-address limit: one holder of a /64
+    # has 2^64 addresses (IPv4 clients are their address)
+    ipv6_prefix: int = 64
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
     webhooks_per_player: int = 5  # webhooks one player may have: each notification is POSTed to every one
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
@@ -94,6 +97,8 @@ class Config:
                              "MEEPLE_MAX_HEADER_FIELD_BYTES 1 or more")
         if self.streams_per_address < 1 or self.streams_per_token < 1:
             raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
+        if not 1 <= self.ipv6_prefix <= 128:
+            raise ValueError("MEEPLE_IPV6_PREFIX is 1 to 128 (bits of an IPv6 address that name one client)")
 
     @property
     def queues_url(self) -> str | None:
@@ -129,6 +134,7 @@ class Config:
             invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
             max_blocks=int(env.get("MEEPLE_MAX_BLOCKS", cls.max_blocks)),
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
+            ipv6_prefix=int(env.get("MEEPLE_IPV6_PREFIX", cls.ipv6_prefix)),
             cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
             webhooks_per_player=int(env.get("MEEPLE_WEBHOOKS_PER_PLAYER", cls.webhooks_per_player)),
             webhook_resolve_seconds=float(env.get("MEEPLE_WEBHOOK_RESOLVE_SECONDS", cls.webhook_resolve_seconds)),

@@ -7,11 +7,12 @@ and the seconds until it ends. A request over a limit is answered 429 with `Retr
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from dataclasses import dataclass
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 
 from events import keys
 from events.seats import hash_token
@@ -65,8 +66,23 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
 
 
 def client_address() -> str:
-    """The request's client address: the peer's, or the one trusted proxies (MEEPLE_TRUSTED_PROXIES) name."""
-    return request.remote_addr or "unknown"
+    """The request's client, as every per-address limit counts it: the peer's address, or the one
+    trusted proxies (MEEPLE_TRUSTED_PROXIES) name, an IPv6 one as its network (MEEPLE_IPV6_PREFIX)."""
+    return address_key(request.remote_addr or "unknown", current_app.config["MEEPLE_IPV6_PREFIX"])
+
+
+def address_key(address: str, ipv6_prefix: int) -> str:
+    """An IPv4 address as itself (an IPv4-mapped IPv6 one too), an IPv6 one as its network of
+    `ipv6_prefix` bits, which one holder has every address of; anything else as it is written."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip.packed, ipv6_prefix), strict=False))
+    return str(ip)
 
 
 def limit_games(client: redis.Redis, rate: Rate | None) -> None:
