@@ -207,8 +207,13 @@ def test_a_three_seat_game_shows_its_hostage_army_and_is_played_by_keyboard(
     page.get_by_role("button", name="Yes, resign").click()
     expect(page.get_by_role("list", name="Seats").get_by_role("listitem").first).to_contain_text("out")
     # the two AIs play on at once, and their moves may push the line out of the recent moves
-    out = [e["payload"] for e in api.all_events(game_id) if e["type"] == "player_eliminated"]
-    assert {"seat": 0, "reason": "resigned", "by": None} in out
+    resigned = {"seat": 0, "reason": "resigned", "by": None}
+    deadline, log = time.monotonic() + 10, api.all_events(game_id)
+    while resigned not in [e["payload"] for e in log if e["type"] == "player_eliminated"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+        log = api.all_events(game_id)
+    assert resigned in [e["payload"] for e in log if e["type"] == "player_eliminated"], [
+        (e["version"], e["type"], e["payload"]) for e in log[-12:]]
 
 
 def test_a_spectator_sees_the_board_and_an_ais_move_arrive_live(context: BrowserContext, page: Page, api: Client, server: str) -> None:
