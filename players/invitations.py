@@ -14,19 +14,21 @@ from events import keys
 from players.blocks import Blocks
 
 
+def met(client: redis.Redis, player_ids: Collection[str]) -> None:
+    """The players seated together in a game that starts become each other's contacts (whoever
+    starts it: the API on the last seat taken, or the reactor's sweep when that API process died)."""
+    if len(player_ids) < 2:
+        return
+    pipe = client.pipeline(transaction=False)
+    for player_id in player_ids:
+        pipe.sadd(keys.contacts(player_id), *(other for other in player_ids if other != player_id))
+    pipe.execute()
+
+
 class Invitations:
     def __init__(self, client: redis.Redis, max_blocks: int) -> None:
         self.redis = client
         self.blocks = Blocks(client, max_blocks)
-
-    def met(self, player_ids: Collection[str]) -> None:
-        """The players seated together in a game that starts become each other's contacts."""
-        if len(player_ids) < 2:
-            return
-        pipe = self.redis.pipeline(transaction=False)
-        for player_id in player_ids:
-            pipe.sadd(keys.contacts(player_id), *(other for other in player_ids if other != player_id))
-        pipe.execute()
 
     def strangers(self, creator: str, invitees: Collection[str]) -> list[str]:
         """Those of `invitees` to whom `creator` is a stranger whose invitation reaches them:

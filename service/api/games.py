@@ -23,6 +23,7 @@ from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, 
 from events.execute import Loaded
 from events.log_file import export_lines
 from players.deadlines import Due, due
+from players.invitations import met
 from service import auth, imports, limits
 from service.api.context import executor, invitations, json_body, known_game, legal, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
@@ -248,7 +249,7 @@ def _start(game_id: str) -> None:
     """Start the game whose last seat was just taken. The seat is taken whatever becomes of the
     opening: if no replica confirms it in time and a failover loses it, the reactor's sweep starts
     the game again. Its registered players become each other's contacts."""
-    invitations().met(set(executor().store.games.get(game_id).holders.values()))
+    met(executor().store.redis, set(executor().store.games.get(game_id).holders.values()))
     with contextlib.suppress(NotReplicated):
         executor().start(game_id)
 

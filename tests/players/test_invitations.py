@@ -6,13 +6,13 @@ import redis
 
 from events import keys
 from events.store import EventStore
-from players.invitations import Invitations
+from players.invitations import Invitations, met
 
 
 def test_players_seated_together_become_each_others_contacts(client: redis.Redis) -> None:  # type: ignore[type-arg]
     invitations = Invitations(client, max_blocks=10)
-    invitations.met({"ann", "bo", "cy"})
-    invitations.met({"di"})  # alone at a table: nobody met
+    met(client, {"ann", "bo", "cy"})
+    met(client, {"di"})  # alone at a table: nobody met
     assert invitations.strangers("ann", ["bo", "cy", "di", "ann"]) == ["di"]
     assert invitations.strangers("di", ["ann"]) == ["ann"]
     assert client.smembers(keys.contacts("bo")) == {b"ann", b"cy"}

@@ -59,13 +59,14 @@ def noted(reactor: Reactor, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.
 def test_a_full_game_whose_start_was_lost_is_started_by_the_sweep(executor: Executor) -> None:
     executor.store.games.create("full", "taki", {}, 2)
     for seat in range(2):  # the last seat taken, and its API process gone before the start
-        executor.store.seats.claim("full", seat, f"p{seat}", f"token-{seat}")
+        executor.store.seats.claim("full", seat, f"p{seat}", f"token-{seat}", player_id=f"player-{seat}")
     executor.store.games.create("half", "taki", {}, 2)
     executor.store.seats.claim("half", 0, "p0", "token-half")
     Reactor(executor).sweep()
     assert executor.load("full").version > 0 and executor.store.games.get("full").status == "active"
     assert executor.load("half").version == 0
     assert [game_id for game_id, _ in executor.store.games.indexed("active")] == ["full"]
+    assert executor.store.redis.smembers(keys.contacts("player-0")) == {b"player-1"}  # as if the API had started it
 
 
 def test_a_sweep_holds_up_no_reaction_to_the_feed(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
