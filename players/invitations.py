@@ -30,32 +30,29 @@ class Invitations:
         self.redis = client
         self.blocks = Blocks(client, max_blocks)
 
+    def reaching(self, creator: str | None, invitees: Collection[str]) -> list[str]:
+        """Those of `invitees` an invitation from `creator` reaches: all but who block `creator`
+        (whose seat stays reserved all the same, as an invitation ignored would). An invitation
+        that never arrives takes nothing of its invitee's daily bound either, which a blocked
+        player could otherwise spend to keep everyone else's invitations out."""
+        blocking = self.blocks.blocking(list(invitees), creator) if creator is not None else set()
+        return [invitee for invitee in invitees if invitee not in blocking]
+
     def strangers(self, creator: str, invitees: Collection[str]) -> list[str]:
-        """Those of `invitees` to whom `creator` is a stranger whose invitation reaches them:
-        neither themselves, nor a contact, nor one who blocks `creator` (an invitation that never
-        arrives takes nothing of its invitee's daily bound, which a blocked player could otherwise
-        spend to keep everyone else's invitations out)."""
+        """Those of `invitees` to whom `creator` is a stranger: neither themselves nor a contact."""
         others = [invitee for invitee in invitees if invitee != creator]
-        blocking = self.blocks.blocking(others, creator)
-        others = [invitee for invitee in others if invitee not in blocking]
         pipe = self.redis.pipeline(transaction=False)
         for invitee in others:
             pipe.sismember(keys.contacts(invitee), creator)
         return [invitee for invitee, known in zip(others, pipe.execute(), strict=True) if not known]
 
-    def deliver(self, reserved: Mapping[int, str], game_id: str, creator: str | None) -> list[str]:
-        """Put the game in the inbox of each player a seat is reserved for, but of those who block
-        `creator` (whose seat stays reserved all the same, as an invitation ignored would); the
-        players it reached."""
-        invitees = list(reserved.values())
-        refused = self.blocks.blocking(invitees, creator) if creator is not None else set()
-        reached = [invitee for invitee in invitees if invitee not in refused]
+    def deliver(self, game_id: str, invitees: Collection[str]) -> None:
+        """Put the game in the inbox of each of `invitees` (those it `reaches`)."""
         now = int(time.time() * 1000)
         pipe = self.redis.pipeline(transaction=False)
-        for invitee in reached:
+        for invitee in invitees:
             pipe.zadd(keys.player_games(invitee), {game_id: now}, nx=True)
         pipe.execute()
-        return reached
 
     def decline(self, game_id: str, reserved: Mapping[int, str], player_id: str) -> None:
         """The player declines the game's invitation: the seat reserved for them is free for

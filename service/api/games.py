@@ -109,8 +109,9 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
     if unknown := [player_id for player_id in reserved.values() if players().get(player_id) is None]:
         raise ValidationError({"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
     _count_game()
+    reached = invitations().reaching(creator, reserved.values())
     if creator is not None:
-        limits.limit_invitations(executor().store.redis, invitations().strangers(creator, reserved.values()),
+        limits.limit_invitations(executor().store.redis, invitations().strangers(creator, reached),
                                  current_app.config["MEEPLE_INVITATIONS_PER_DAY"])
     game_id = auth.new_token()[:16]
     _open_game(
@@ -122,7 +123,7 @@ def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str
         unlisted=settings["unlisted"] or private_origin, reserved=reserved, forked_from=forked_from,
         creator=creator, private_origin=private_origin,
     )
-    _invite(game_id, reserved, creator)
+    _invite(game_id, reached)
     return (responses.summary(executor().store.games.get(game_id), viewer=creator), 201,
             {"Location": url_for(".get_game", game_id=game_id)})
 
@@ -159,11 +160,11 @@ def _open_game(game_id: str, game: str, options: dict[str, Any], seats: int, *, 
             _start(game_id)
 
 
-def _invite(game_id: str, reserved: Mapping[int, str], creator: str | None) -> None:
-    """Put the game in the inbox of each player a seat is reserved for who does not block its
-    `creator`, and tell their inbox streams."""
-    if reserved:
-        invitations().deliver(reserved, game_id, creator)
+def _invite(game_id: str, reached: list[str]) -> None:
+    """Put the game in the inbox of each invitee it reaches (Invitations.reaching), and tell their
+    inbox streams."""
+    if reached:
+        invitations().deliver(game_id, reached)
         executor().store.feed.tell(game_id)
 
 
@@ -292,7 +293,7 @@ def rematch(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     if (named := store.games.name_rematch(game_id, rematch_id)) != rematch_id:
         store.games.discard(rematch_id)  # another seat asked at the same time, and its rematch was named first
         return _rematch_answer(named, 200, creator)
-    _invite(rematch_id, reserved, creator)
+    _invite(rematch_id, invitations().reaching(creator, reserved.values()))
     return _rematch_answer(rematch_id, 201, creator)
 
 

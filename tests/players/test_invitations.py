@@ -21,10 +21,12 @@ def test_players_seated_together_become_each_others_contacts(client: redis.Redis
 def test_an_invitation_reaches_all_but_who_blocks_its_creator(client: redis.Redis) -> None:  # type: ignore[type-arg]
     invitations = Invitations(client, max_blocks=10)
     assert invitations.blocks.block("bo", "ann")
-    assert invitations.deliver({1: "bo", 2: "cy"}, "game-1", "ann") == ["cy"]
+    reached = invitations.reaching("ann", ["bo", "cy"])
+    assert reached == ["cy"]
+    invitations.deliver("game-1", reached)
     assert client.zrange(keys.player_games("bo"), 0, -1) == []
     assert client.zrange(keys.player_games("cy"), 0, -1) == [b"game-1"]
-    assert invitations.deliver({1: "bo"}, "game-2", None) == ["bo"]  # a rematch asked by a seat of nobody registered
+    assert invitations.reaching(None, ["bo"]) == ["bo"]  # a rematch asked by a seat of nobody registered
     assert invitations.blocks.unblock("bo", "ann") and not invitations.blocks.unblock("bo", "ann")
 
 
@@ -39,7 +41,7 @@ def test_a_player_blocks_up_to_the_limit_and_again_harmlessly(client: redis.Redi
 def test_a_declined_invitation_frees_the_seat_and_leaves_the_inbox(store: EventStore) -> None:
     invitations = Invitations(store.redis, max_blocks=10)
     store.games.create("game", "taki", {}, 3, lobby_seconds=600, reserved={1: "bo", 2: "cy"}, creator="ann")
-    invitations.deliver(store.games.get("game").reserved, "game", "ann")
+    invitations.deliver("game", ["bo", "cy"])
     invitations.decline("game", store.games.get("game").reserved, "bo")
     record = store.games.get("game")
     assert record.reserved == {2: "cy"} and record.creator == "ann"
