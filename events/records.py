@@ -13,7 +13,6 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, cast
 
 import redis
@@ -21,15 +20,13 @@ from redis.client import Pipeline
 
 from domain import GAMES
 from domain.core.game import Budget
-from events import clock, keys, snapshots
+from events import clock, keys, scripts, snapshots
 from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
 from events.feed import Feed
 from events.shards import Shards
 
 PARTS = 6  # the hashes a game's record is read from (ask)
-_FILE_LISTED = resources.files("events").joinpath("file_listed.lua").read_text()
-_PURGE = resources.files("events").joinpath("purge_lobby.lua").read_text()
-_FORGET_REMATCH = resources.files("events").joinpath("forget_rematch.lua").read_text()
+_FILE_LISTED = scripts.source("file_listed.lua")
 # a cursor as a client sees it: every text of this form is one (the spec states it, so no text
 # a client may send is refused)
 CURSOR_PATTERN = "^[0-9]{1,15}\\.[A-Za-z0-9_-]{1,64}$"
@@ -65,6 +62,8 @@ class GameRecords:
         self.redis = client
         self.shards = shards
         self.feed = feed
+        self._purge = scripts.register(client, "purge_lobby.lua")
+        self._forget_rematch = scripts.register(client, "forget_rematch.lua")
 
     def create(
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
@@ -222,10 +221,10 @@ class GameRecords:
                 pipe.zrem(keys.player_games(player_id), game_id)
             pipe.execute()
             game_keys = [*_own_keys(game_id), *(keys.notified(game_id, marker) for marker in markers(record))]
-            if not self.redis.eval(_PURGE, len(game_keys), *game_keys):
+            if not self._purge(keys=game_keys):
                 return False
             if record.rematch_of is not None:  # in its origin's slot: the origin may be offered again
-                self.redis.eval(_FORGET_REMATCH, 1, keys.meta(record.rematch_of), game_id)
+                self._forget_rematch(keys=[keys.meta(record.rematch_of)], args=[game_id])
         self._unfile(pipe, game_id)
         pipe.execute()
         return record is not None

@@ -8,6 +8,12 @@ import redis
 from redis.commands.core import Script
 
 
+def source(name: str) -> str:
+    """The text of the script `name` (e.g. `append.lua`), for an EVAL queued on a pipeline: a
+    cluster's pipeline runs no registered script."""
+    return resources.files("events").joinpath(name).read_text()
+
+
 def register(client: redis.Redis, name: str) -> Script:
     """The script `name` (e.g. `append.lua`), ready to run on `client`."""
-    return client.register_script(resources.files("events").joinpath(name).read_text())
+    return client.register_script(source(name))

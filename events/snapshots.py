@@ -1,8 +1,9 @@
 """Snapshots: a game's state saved every `EVERY` events, so that rebuilding a long game (now or
 at a past version) replays fewer than `EVERY` events. A finished game keeps its latest one only
-(`keep_last`, as it is filed as finished), for its final state, the one read most: its past
-versions are replayed from the start. Only a cache: a missing snapshot, or one written by other rules than these, is ignored and
-the state is rebuilt from the events."""
+(`keep_last`, as it is filed as finished), for its final state, the one read most; the process
+reading its past keeps checkpoints of its own (events.execute.Checkpoints). Only a cache: a
+missing snapshot, or one written by other rules than these, is ignored and the state is rebuilt
+from the events."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from domain.core.codec import converter
 from events import keys, scripts
 
 EVERY = 200  # events between snapshots
-_KEEP_LAST = resources.files("events").joinpath("keep_last_snapshot.lua").read_text()
+_KEEP_LAST = scripts.source("keep_last_snapshot.lua")
 
 
 def _sources(folder: Traversable) -> list[Traversable]:
