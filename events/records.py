@@ -105,8 +105,7 @@ class GameRecords:
         pipe.zadd(keys.game_index(shard), {game_id: now})
         pipe.zadd(keys.games_with_status(Lifecycle.WAITING, shard), {game_id: now})
         if not unlisted:
-            for listing in _listings(game, Lifecycle.WAITING, shard):
-                pipe.zadd(listing, {game_id: now})
+            _list(pipe, game_id, game, Lifecycle.WAITING, shard, now, now)
         pipe.execute()
         return self.get(game_id)
 
@@ -338,10 +337,7 @@ class GameRecords:
                 if status is not None and unlisted != b"1":
                     shard, lifecycle = self.shards.of(game_id), Lifecycle(status.decode())
                     took = self.redis.zscore(keys.games_with_status(lifecycle, shard), game_id) or int(created)
-                    filing.zadd(keys.listed(None, lifecycle, shard), {game_id: int(took)}, nx=True)
-                    filing.zadd(keys.listed(game.decode(), lifecycle, shard), {game_id: int(took)}, nx=True)
-                    filing.zadd(keys.listed(None, None, shard), {game_id: int(created)}, nx=True)
-                    filing.zadd(keys.listed(game.decode(), None, shard), {game_id: int(created)}, nx=True)
+                    _list(filing, game_id, game.decode(), lifecycle, shard, int(created), int(took))
             filing.execute()
         self.redis.set(keys.listed_index_built(), 1)
 
@@ -373,10 +369,13 @@ class GameRecords:
                              keys.listed(None, new, shard), game_id, now)
 
 
-def _listings(game: str, status: Lifecycle, shard: str) -> list[str]:
-    """The listings a listed game of `game` with `status` is in."""
-    return [keys.listed(None, None, shard), keys.listed(game, None, shard), keys.listed(None, status, shard),
-            keys.listed(game, status, shard)]
+def _list(pipe: Pipeline, game_id: str, game: str, status: Lifecycle, shard: str, created: int, took: int) -> None:
+    """Queue on `pipe` the filing of a listed game of `game` with `status` in its listings: those of
+    any status by when it was created, those of its status by when it `took` it."""
+    for listing in (keys.listed(None, None, shard), keys.listed(game, None, shard)):
+        pipe.zadd(listing, {game_id: created}, nx=True)
+    for listing in (keys.listed(None, status, shard), keys.listed(game, status, shard)):
+        pipe.zadd(listing, {game_id: took}, nx=True)
 
 
 def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, count: int) -> None:
