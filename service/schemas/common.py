@@ -85,17 +85,20 @@ class Seconds(fields.Float):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (2.0) as the integer it is: JSON Schema's `integer` counts it
+    as one, and so do clients that write every number alike."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 class Whole(fields.Integer):
-    """An integer, given as a JSON number with no fraction: 2, or 2.0 (JSON Schema's `integer`
-    counts it as one, and so do clients that write every number alike), never "2" or true."""
+    """An integer, given as a JSON number with no fraction: 2, or 2.0, never "2" or true."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        return super()._deserialize(value, attr, data, **kwargs)
+        return super()._deserialize(_whole(value), attr, data, **kwargs)
 
 
 class Flag(fields.Boolean):
@@ -263,7 +266,7 @@ class _OptionValue(fields.Raw):
     """An option's value as the game reads it (domain.core.options), a whole number as an int."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        return int(value) if isinstance(value, float) and value.is_integer() else value
+        return _whole(value)
 
 
 class CreateGameSchema(GameSettingsSchema):
