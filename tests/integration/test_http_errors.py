@@ -111,13 +111,18 @@ def endless_line(server: str) -> dict[str, object]:
 
 
 def test_an_endless_request_line_is_refused_at_once_while_health_answers(server: str) -> None:
+    """Three 8 MiB request lines at once are answered 414 from their first 64 KiB, while health
+    answers. Before the bound, reading one cost seconds of CPU and three made health time out;
+    health answers in a few ms now, but on two cores shared with the rest of the suite one answer
+    was seen at 105 ms, so the bound asserted is 0.5 s, as for every limit at once
+    (test_client_limits.py)."""
     with ThreadPoolExecutor(3) as pool:
         lines = [pool.submit(endless_line, server) for _ in range(3)]
         took = health_times(server, lambda: not all(line.done() for line in lines))
         answers = [line.result() for line in lines]
     assert all(found["status"] == 414 and found["code"] == "uri_too_long" and found["limit"] == 8190
                and found["exceeded"] == "request_line_bytes" for found in answers), answers
-    assert max(took) < 0.1, took
+    assert max(took) < 0.5, took
 
 
 @pytest.mark.parametrize(("header", "exceeded", "limit"), [
