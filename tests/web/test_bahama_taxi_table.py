@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from domain.bahama_taxi.board import DISTANCE
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
 from tests.web.pages import await_turn, headline, register, signed_in
@@ -18,6 +19,8 @@ from tests.web.pages import await_turn, headline, register, signed_in
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
 BOARDING = re.compile(r"^(Pick up|Collect|Let) ")
+AREA = re.compile(r"(10|[2-9AKQJ])([♠♥♣♦])")
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
 
 
 def seated_game(page: Page, api: Client, server: str, seats: int, **options: Any) -> str:
@@ -34,9 +37,26 @@ def seated_game(page: Page, api: Client, server: str, seats: int, **options: Any
     return str(game_id)
 
 
-def click(page: Page, turn: int) -> str:
+def area_of(words: str) -> str:
+    """The area first named in `words`, as the server names it: "10♥" → "10H"."""
+    rank, suit = AREA.search(words).groups()  # type: ignore[union-attr]
+    return rank + SUIT_LETTERS[suit]
+
+
+def nearest_to_a_citizen(page: Page, areas: Any) -> Any:
+    """Of the lit areas, the one closest to where a citizen waits (the waiting list's origins)."""
+    waiting = [area_of(trip.split(" → ")[0]) for trip in
+               page.get_by_role("region", name="Waiting citizens").get_by_role("listitem").all_inner_texts()]
+    lit = areas.all()
+    return min(lit, key=lambda area: min((DISTANCE[area_of(area.get_attribute("aria-label") or "")][origin]
+                                          for origin in waiting), default=0))
+
+
+def click(page: Page, turn: int, seeking: bool) -> str:
     """One click as a hurried player makes it: take whoever may board, else a lit area of the map
-    (the first choice if it asks), else the first action offered; what was clicked."""
+    where someone waits or gets out, else another lit area — the one nearest a waiting citizen
+    when `seeking`, else the next in turn (the first choice if it asks) — else the first action
+    offered; what was clicked."""
     actions = page.get_by_role("region", name="Actions")
     boarding = actions.get_by_role("button", name=BOARDING)
     if boarding.count():
@@ -46,7 +66,7 @@ def click(page: Page, turn: int) -> str:
     areas = page.get_by_role("group", name="The city").get_by_role("button")
     worth = page.get_by_role("group", name="The city").get_by_role("button", name=re.compile("waits|gets out here"))
     if areas.count():
-        area = worth.first if worth.count() else areas.nth(turn % areas.count())
+        area = worth.first if worth.count() else nearest_to_a_citizen(page, areas) if seeking else areas.nth(turn % areas.count())
         chosen = area.get_attribute("aria-label") or ""
         area.click()
         chooser = page.get_by_role("group", name=re.compile("^Choose for "))
@@ -61,12 +81,12 @@ def click(page: Page, turn: int) -> str:
     return chosen
 
 
-def play(page: Page, clicks: int | None = None, shots: Path | None = None) -> list[str]:
+def play(page: Page, clicks: int | None = None, shots: Path | None = None, seeking: bool = False) -> list[str]:
     """Click while it is the player's turn, up to `clicks` (else to the end); what was clicked."""
     done: list[str] = []
     while await_turn(page) == "Your turn" and (clicks is None or len(done) < clicks):
         assert len(done) < 400, done[-20:]
-        done.append(click(page, len(done)))
+        done.append(click(page, len(done), seeking))
         if shots and len(done) == 3:
             page.screenshot(path=str(shots / "playing.png"), full_page=True)
     return done
@@ -77,7 +97,7 @@ def test_a_base_game_is_played_to_the_end_by_clicking(page: Page, api: Client, s
     expect(page.get_by_role("list", name="Seats")).to_contain_text("income 0")
     expect(page.get_by_role("region", name="Waiting citizens").get_by_role("listitem")).to_have_count(8)
     page.evaluate("window.notReloaded = true")
-    clicks = play(page, shots=tmp_path)
+    clicks = play(page, shots=tmp_path, seeking=True)
     assert sum(1 for chosen in clicks if chosen.startswith("Drive to ")) >= 10, clicks
     expect(page.get_by_role("region", name="Result")).to_contain_text("Final ranking")
     assert any(BOARDING.match(chosen) for chosen in clicks), clicks
