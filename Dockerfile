@@ -10,8 +10,11 @@ COPY pyproject.toml README.md openapi.yaml ./
 COPY domain domain
 COPY events events
 COPY players players
+COPY runtime runtime
+COPY application application
 COPY service service
 COPY workers workers
+COPY cli cli
 # `python -m workers` imports from here, which the server cannot write: compile it now
 RUN pip install --no-cache-dir . && python -m compileall -q .
 ENV MEEPLE_DATA_DIR=/data

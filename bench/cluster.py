@@ -41,8 +41,8 @@ from events.durability import Durability, NotReplicated
 from events.envelope import Lifecycle
 from events.shards import Shards
 from events.store import EventStore
-from service.config import Config
-from service.connections import event_store, store_client
+from runtime.config import Config
+from runtime.connections import event_store, store_client
 
 RECORDED_SEEDS = range(4)
 TICK = os.sysconf("SC_CLK_TCK")

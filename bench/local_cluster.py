@@ -19,7 +19,7 @@ from redis.cluster import RedisCluster
 from redis.retry import Retry
 
 from bench.server import free_port
-from service.embedded import die_with_parent
+from runtime.embedded import die_with_parent
 
 SLOTS = 16384
 

@@ -27,9 +27,9 @@ import redis
 from flask.testing import FlaskClient
 
 from bench.recorded import Recorded, record
+from runtime.config import Config
+from runtime.embedded import EmbeddedRedis
 from service.app import create_app
-from service.config import Config
-from service.embedded import EmbeddedRedis
 
 ROOT = str(Path(__file__).parents[1])
 PARTS: list[tuple[str, Callable[[str, str], bool]]] = [  # the first that claims a function has it

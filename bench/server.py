@@ -38,7 +38,7 @@ class Server:
         self.log = self.folder / "serve.log"
         env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
         env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off"}
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+        command = [sys.executable, "-m", "cli.main", "serve", "--port", str(self.port),
                    "--workers", str(workers), "--data-dir", str(self.folder / "var")]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command + (["--no-worker"] if no_worker else []), cwd=ROOT, env=env,

@@ -14,7 +14,9 @@ from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.invitations import Invitations
 from players.webhooks import Webhooks
-from service import conditional, connections, cors, headers, limits, metrics, observability
+from runtime import connections, metrics
+from runtime.config import Config
+from service import conditional, cors, headers, limits, observability
 from service.announcements import Announcements
 from service.answers import Answers
 from service.api.docs import bp as docs
@@ -22,7 +24,6 @@ from service.api.games import bp as games
 from service.api.players import bp as players
 from service.api.streams import bp as streams
 from service.bodies import CappedRequest
-from service.config import Config
 from service.errors import handle_error
 from service.leases import StreamLeases
 from service.legal import LegalCommands

@@ -16,7 +16,7 @@ from flask import Flask, Response, current_app, g, request
 
 from events import keys
 from events.seats import hash_token
-from service.config import Rate
+from runtime.config import Rate
 from service.errors import ApiError
 
 UNLIMITED = {"v1.health", "metrics"}  # endpoints monitoring may call as often as it likes

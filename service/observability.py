@@ -3,33 +3,18 @@ one) echoed in the answer, one JSON log line, and its figures on `/metrics`."""
 
 from __future__ import annotations
 
-import logging
 import re
-import sys
 import time
 import uuid
 
 import redis
 from flask import Flask, Response, g, request
-from pythonjsonlogger.json import JsonFormatter
 
 from events.store import EventStore
-from service import metrics
+from runtime import metrics
+from runtime.logs import log
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
-log = logging.getLogger("meeple")
-
-
-def json_logs() -> None:
-    """Meeple's log lines as JSON objects on stderr, one per line (set up once per process)."""
-    if not any(getattr(handler, "meeple", False) for handler in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(JsonFormatter("{asctime}{levelname}{name}{message}", style="{",
-                                           rename_fields={"asctime": "time", "levelname": "level"}))
-        handler.meeple = True  # type: ignore[attr-defined]
-        log.addHandler(handler)
-        log.propagate = False
-    log.setLevel(logging.INFO)
 
 
 def install(app: Flask, store: EventStore, queues: redis.Redis) -> None:

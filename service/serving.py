@@ -7,7 +7,7 @@
 - a connection whose client stopped taking an event stream (its sends time out: service.api.streams)
   is closed quietly, as one the client closed;
 - where several processes share the listening socket, one holding clearly more connections
-  than another leaves new connections to it (service.sharing)."""
+  than another leaves new connections to it (runtime.sharing)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from gunicorn.http.message import Request
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
+from runtime.sharing import SharingServer, Table
 from service.headers import EVERY_ANSWER
 from service.problems import http_code, problem_body
-from service.sharing import SharingServer, Table
 
 CONNECTIONS = Table()  # made as gunicorn's master loads this module, before it forks the workers
 

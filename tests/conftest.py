@@ -17,7 +17,7 @@ import redis
 
 from events.execute import Executor
 from events.store import EventStore
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 from tests.browsers import chromium  # noqa: F401 - the session's browser, for the tests that open pages
 
 
@@ -68,7 +68,7 @@ def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -
     def start(url: str | None = None) -> subprocess.Popen[bytes]:
         env = os.environ | {"MEEPLE_REDIS_URL": url or real_redis_url, "MEEPLE_SWEEP_SECONDS": "1"}
         log = (tmp_path / f"worker{len(processes)}.log").open("wb")
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+        process = subprocess.Popen([sys.executable, "-m", "cli.main", "worker"], env=env,
                                    cwd=Path(__file__).parents[1], stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
         processes.append(process)

@@ -1,6 +1,7 @@
 """The code itself: `mypy --strict` passes on the whole package, ruff finds nothing (both
-configured in pyproject.toml), each layer imports only the layers beneath it, and the rules
-import nothing but the standard library and cattrs."""
+configured in pyproject.toml), each layer imports only the layers beneath it, the workers and
+the HTTP service never import each other, and the rules import nothing but the standard
+library and cattrs."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 from mypy import api
 
 ROOT = Path(__file__).parents[1]
-LAYERS = ("domain", "events", "players", "service", "workers")  # each may import only those before it
+LAYERS = ("domain", "events", "players", "runtime", "application", "workers", "service", "cli")  # each may import only those before it
+APART = ("workers", "service")  # side by side above the application: neither imports the other
 
 
 def test_the_package_type_checks_strictly() -> None:
@@ -40,14 +42,19 @@ def imported(path: Path, root: Path) -> Iterator[str]:
                 yield from (".".join([*base, alias.name]) for alias in node.names)
 
 
+def forbidden(layer: str) -> set[str]:
+    """The layers `layer` may not import: those above it, and its side-by-side neighbour."""
+    return set(LAYERS[LAYERS.index(layer) + 1:]) | (set(APART) - {layer} if layer in APART else set())
+
+
 def upward_imports(root: Path) -> list[str]:
-    """Each import of a layer above the importing module's own, as `path imports module`."""
+    """Each import of a layer the importing module's own may not import, as `path imports module`."""
     return [
         f"{path.relative_to(root)} imports {module}"
-        for rank, layer in enumerate(LAYERS)
+        for layer in LAYERS
         for path in sorted((root / layer).rglob("*.py"))
         for module in imported(path, root)
-        if module.split(".")[0] in LAYERS[rank + 1:]
+        if module.split(".")[0] in forbidden(layer)
     ]
 
 
@@ -67,7 +74,11 @@ def test_an_upward_import_is_found_wherever_it_is_written(tmp_path: Path) -> Non
         (tmp_path / layer / "core").mkdir(parents=True)
     (tmp_path / "domain" / "core" / "rules.py").write_text("def later() -> None:\n    from events import keys\n")
     (tmp_path / "events" / "core" / "store.py").write_text("from ... import players\nfrom .. import store\n")
-    (tmp_path / "service" / "core" / "app.py").write_text("import workers.queues\nimport events.keys\n")
+    (tmp_path / "runtime" / "core" / "config.py").write_text("import application.lobby\nimport players.accounts\n")
+    (tmp_path / "workers" / "core" / "jobs.py").write_text("from service.core import app\nimport application.lobby\n")
+    (tmp_path / "service" / "core" / "app.py").write_text("import workers.queues\nimport runtime.config\n")
+    (tmp_path / "cli" / "core" / "main.py").write_text("import service.core.app\nimport workers.core.jobs\n")
     assert upward_imports(tmp_path) == [
-        "domain/core/rules.py imports events", "events/core/store.py imports players", "service/core/app.py imports workers.queues",
+        "domain/core/rules.py imports events", "events/core/store.py imports players", "runtime/core/config.py imports application.lobby",
+        "workers/core/jobs.py imports service.core", "service/core/app.py imports workers.queues",
     ]

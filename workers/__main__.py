@@ -13,9 +13,9 @@ from redis.exceptions import RedisClusterException
 from events import keys
 from events.execute import Executor
 from events.slots import AWAY
-from service import connections
-from service.config import Config
-from service.observability import json_logs
+from runtime import connections
+from runtime.config import Config
+from runtime.logs import json_logs
 from workers.queues import use_store, work
 from workers.reactor import Reactor
 

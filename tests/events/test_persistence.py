@@ -9,7 +9,7 @@ import redis
 
 from events.envelope import NewEvent
 from events.store import EventStore
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 
 pytestmark = pytest.mark.redis
 

@@ -44,7 +44,7 @@ def serving(data: Path, settings: dict[str, str] | None = None, *options: str) -
     env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off"} | (settings or {})
     with (data / "serve.log").open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data / "var"), *options],
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data-dir", str(data / "var"), *options],
             cwd=Path(__file__).parents[2], env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         url = f"http://127.0.0.1:{port}"

@@ -45,7 +45,7 @@ def test_sigterm_stops_serve_and_everything_it_started_in_time(tmp_path: Path) -
     log = tmp_path / "serve.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(tmp_path / "var")],
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data-dir", str(tmp_path / "var")],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"

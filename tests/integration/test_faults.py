@@ -22,7 +22,7 @@ import requests
 from bench.server import free_port
 from events.envelope import Lifecycle
 from events.store import EventStore
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 from tests.conftest import Start
 from tests.integration.clients import preferred
 from tests.integration.conftest import wait_until_healthy
@@ -81,7 +81,7 @@ def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path, start_work
     env = os.environ | {"MEEPLE_REDIS_URL": store.start(), "MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off",
                         "MEEPLE_GAMES_PER_ADDRESS": "off"}
     port = free_port()
-    api = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--no-worker", "--port", str(port),
+    api = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-worker", "--port", str(port),
                             "--workers", "2", "--data-dir", str(tmp_path / "var")], cwd=ROOT, env=env,
                            stdout=(tmp_path / "api.log").open("wb"), stderr=subprocess.STDOUT)
     worker = start_worker(store.url)

@@ -17,8 +17,8 @@ import redis
 import requests
 
 from bench.server import Server, free_port
+from cli.main import WORKER_NICENESS
 from events.store import EventStore
-from service.cli import WORKER_NICENESS
 from tests.integration.conftest import wait_until_healthy
 from tests.integration.test_faults import Player
 from tests.workers.conftest import wait_for
@@ -36,7 +36,7 @@ def start(data: Path, *options: str, env: dict[str, str] | None = None) -> tuple
     log = data.parent / "serve.log"
     with log.open("ab") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data), *options],
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data-dir", str(data), *options],
             cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
@@ -154,7 +154,7 @@ def test_serve_starts_without_warnings(tmp_path: Path) -> None:
 def test_settings_that_cannot_work_stop_meeple_with_a_line_saying_why(command: str, settings: dict[str, str],
                                                                      said: str) -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")} | settings
-    done = subprocess.run([sys.executable, "-m", "service.cli", command], env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cli.main", command], env=env, capture_output=True, text=True,
                           timeout=30, cwd=ROOT)
     assert done.returncode == 1 and done.stderr.startswith("meeple: ") and said in done.stderr
     assert "Traceback" not in done.stderr

@@ -5,8 +5,8 @@ from typing import Any
 import fakeredis
 import pytest
 
+from runtime.config import Config
 from service.app import create_app
-from service.config import Config
 from tests.contract import ContractClient
 
 

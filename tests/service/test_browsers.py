@@ -14,8 +14,8 @@ import pytest
 from events import keys
 from events.seats import hash_token
 from events.tickets import StreamGrant, StreamTickets
+from runtime.config import Config, Rate, origins
 from service.app import create_app
-from service.config import Config, Rate, origins
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
 from tests.service.test_games_api import bearer, seat_all

@@ -6,8 +6,8 @@ from __future__ import annotations
 import fakeredis
 import pytest
 
+from runtime.config import Config, Rate
 from service.app import create_app
-from service.config import Config, Rate
 from service.limits import address_key
 from tests.contract import ContractClient
 

@@ -55,7 +55,7 @@ def test_an_export_replays_offline_to_the_same_state(api: ContractClient, tmp_pa
     assert to_primitive(game.view(state, None)) == api.get(f"/v1/games/{game_id}").json["table"]
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(lines))
-    shown = subprocess.run([sys.executable, "-m", "service.cli", "replay", str(path), "--to", "3", "--as", "0"],
+    shown = subprocess.run([sys.executable, "-m", "cli.main", "replay", str(path), "--to", "3", "--as", "0"],
                            capture_output=True, text=True, check=True).stdout
     assert f"version 3 of {len(lines) - 1}" in shown and game.render(game.replay(
         game.parse_options(log.options, seats), seats, log.events[:3]), 0) in shown
@@ -80,7 +80,7 @@ def test_a_broken_log_says_what_is_wrong(tmp_path: Path) -> None:
             read_log(lines)
     path = tmp_path / "bad.jsonl"
     path.write_text("{")
-    failed = subprocess.run([sys.executable, "-m", "service.cli", "replay", str(path)], capture_output=True, text=True)
+    failed = subprocess.run([sys.executable, "-m", "cli.main", "replay", str(path)], capture_output=True, text=True)
     assert failed.returncode != 0 and "not JSON" in failed.stderr
 
 
@@ -128,7 +128,7 @@ def test_the_admin_token_exports_a_game_in_play() -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True)
 
 
 @pytest.mark.parametrize(("name", "seats"), [("taki", 3), ("bahama_taxi", 2)])

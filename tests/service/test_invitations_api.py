@@ -10,8 +10,8 @@ import pytest
 import redis
 
 from events.store import EventStore
+from runtime.config import Rate
 from service.app import create_app
-from service.config import Rate
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
 from tests.service.test_games_api import bearer

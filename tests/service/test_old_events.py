@@ -13,12 +13,12 @@ from typing import Any
 import fakeredis
 import pytest
 
+from cli import main as cli
 from domain import GAMES
 from domain.core.codec import to_primitive
 from domain.djambi import DJAMBI
 from events.envelope import Envelope
 from events.log_file import LogInvalid, read_log
-from service import cli
 from service.app import create_app
 from service.contract import spec
 from service.schemas import responses

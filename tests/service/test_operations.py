@@ -10,8 +10,8 @@ import fakeredis
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from runtime.config import Config, Rate
 from service.app import create_app
-from service.config import Config, Rate
 from tests.contract import ContractClient
 from workers.queues import deadline_queue
 

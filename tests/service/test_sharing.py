@@ -14,7 +14,7 @@ import pytest
 from gevent import socket
 from gevent.event import Event
 
-from service.sharing import SLOT, WAIT_FOR_FEWER, SharingServer, Table
+from runtime.sharing import SLOT, WAIT_FOR_FEWER, SharingServer, Table
 
 
 def test_each_process_takes_a_slot_of_its_own_and_a_slot_is_taken_again_once_its_process_ends() -> None:

@@ -14,7 +14,7 @@ from domain.core.rng import SeededRng
 from events.envelope import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 from tests.conftest import Start
 from tests.workers.conftest import new_game, reacting, wait_for
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.local_cluster import LocalCluster
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 from tests.integration.conftest import serving
 
 

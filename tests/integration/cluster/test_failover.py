@@ -13,7 +13,7 @@ import requests
 
 from bench.local_cluster import LocalCluster
 from events import keys
-from service.embedded import EmbeddedRedis
+from runtime.embedded import EmbeddedRedis
 from tests.integration.clients import Client
 from tests.integration.cluster.conftest import cluster_settings
 from tests.integration.conftest import serving

@@ -17,8 +17,8 @@ from bench.local_cluster import LocalCluster
 from events import clock, keys
 from events.envelope import GameNotFound, Lifecycle
 from events.shards import Shards
-from service import connections
-from service.config import Config
+from runtime import connections
+from runtime.config import Config
 from tests import sse
 from tests.integration import test_http_games as on_a_server
 from tests.integration.clients import Client, preferred

@@ -12,7 +12,7 @@ from redis.cluster import RedisCluster
 from events.durability import Durability
 from events.shards import Shards
 from events.store import EventStore
-from service.config import Config
+from runtime.config import Config
 
 
 def store_client(config: Config, connections: int | None = None, **options: Any) -> redis.Redis:

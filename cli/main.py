@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 
-from service.config import Config
-from service.embedded import EmbeddedRedis, die_with_parent
+from runtime.config import Config
+from runtime.embedded import EmbeddedRedis, die_with_parent
 
 if TYPE_CHECKING:
     from events.log_file import GameLog
@@ -52,8 +52,8 @@ class _Gunicorn(BaseApplication):
             self.cfg.set(name, value)
 
     def load(self) -> Any:
+        from runtime.logs import json_logs
         from service.app import create_app
-        from service.observability import json_logs
 
         json_logs()
         app = create_app(self.meeple_config)
@@ -80,7 +80,7 @@ def serve(args: argparse.Namespace) -> None:
         print(f"meeple: embedded store at {embedded.url}, data in {embedded.data_dir}", flush=True)
         # a store that cannot be started again stops everything, as SIGTERM does, and serve exits 1
         embedded.keep_alive(config.store_restart_seconds, lambda: os.kill(os.getpid(), signal.SIGTERM))
-    # each server process writes its metrics here and /metrics adds them up (service.metrics)
+    # each server process writes its metrics here and /metrics adds them up (runtime.metrics)
     metrics_dir = os.path.join(config.data_dir, "metrics")
     shutil.rmtree(metrics_dir, ignore_errors=True)
     os.makedirs(metrics_dir)
