@@ -62,14 +62,14 @@ class Tally:
         return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-class Table:
+class SeatedGame:
     """A game created and joined over HTTP: its id and a token for each seat."""
 
     def __init__(self, game_id: str, tokens: list[str]) -> None:
         self.id, self.tokens = game_id, tokens
 
     @classmethod
-    async def open(cls, http: aiohttp.ClientSession, url: str, game: str, seats: int, options: dict[str, Any]) -> Table:
+    async def open(cls, http: aiohttp.ClientSession, url: str, game: str, seats: int, options: dict[str, Any]) -> SeatedGame:
         async with http.post(f"{url}/v1/games", json={"game": game, "seats": seats, "options": options}) as created:
             game_id = (await created.json())["id"]
         tokens = []
@@ -96,12 +96,12 @@ class ScriptedPlayer:
     def __init__(self, url: str, scripts: list[Recorded], first: int) -> None:
         self.http, self.url = _connection(), url
         self.scripts = itertools.cycle(scripts[first % len(scripts):] + scripts[:first % len(scripts)])
-        self.table: Table | None = None
+        self.table: SeatedGame | None = None
         self.moves: list[tuple[int, dict[str, Any], Any]] = []
 
     async def prepare(self) -> None:
         script = next(self.scripts)
-        self.table = await Table.open(self.http, self.url, script.game, script.seats, script.options)
+        self.table = await SeatedGame.open(self.http, self.url, script.game, script.seats, script.options)
         self.moves = list(script.moves)
 
     async def play(self, until: float, tally: Tally, interval: float | None = None) -> None:
@@ -133,11 +133,11 @@ class AskingPlayer:
     def __init__(self, url: str, game: str, seed: int) -> None:
         self.http, self.url, self.game = _connection(), url, game
         self.random = random.Random(seed)
-        self.table: Table | None = None
+        self.table: SeatedGame | None = None
 
     async def prepare(self) -> None:
         options = {"max_rounds": 30} if self.game == "bahama_taxi" else {}
-        self.table = await Table.open(self.http, self.url, self.game, 4, options)
+        self.table = await SeatedGame.open(self.http, self.url, self.game, 4, options)
 
     async def play(self, until: float, tally: Tally) -> None:
         while time.perf_counter() < until:

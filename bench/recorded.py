@@ -10,7 +10,7 @@ from typing import Any
 from domain import GAMES
 from domain.core.rng import SeededRng
 from events.envelope import NewEvent
-from service.schemas import COMMANDS
+from service.schemas import GAME_SCHEMAS
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def record(name: str, seed: int, seats: int = 4, options: dict[str, Any] | None 
         events = game.decide(state, command, rng)
         for event in events:
             state = game.evolve(state, event)
-        moves.append((seat, COMMANDS[name].dump_command(command), tuple(NewEvent(*game.events.encode(e)) for e in events)))
+        moves.append((seat, GAME_SCHEMAS[name].dump_command(command), tuple(NewEvent(*game.events.encode(e)) for e in events)))
     return Recorded(name, seats, options or {}, tuple(NewEvent(*game.events.encode(e)) for e in opening), tuple(moves))
 
 

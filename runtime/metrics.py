@@ -23,7 +23,7 @@ from events.store import EventStore
 
 LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
-COMMANDS = Counter("meeple_commands", "Commands answered, by game and outcome: accepted, or the problem code.",
+COMMANDS_ANSWERED = Counter("meeple_commands", "Commands answered, by game and outcome: accepted, or the problem code.",
                    ["game", "outcome"])
 APPEND_SECONDS = Histogram("meeple_append_seconds", "Time to append a command's events to the game's stream.",
                            buckets=LATENCY)
@@ -61,7 +61,7 @@ def exposition(store: EventStore, queues: redis.Redis) -> bytes:
     if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
         multiprocess.MultiProcessCollector(registry)
     else:
-        for metric in (COMMANDS, APPEND_SECONDS, REQUEST_SECONDS):
+        for metric in (COMMANDS_ANSWERED, APPEND_SECONDS, REQUEST_SECONDS):
             registry.register(metric)
     registry.register(StoreCollector(store, queues))
     return generate_latest(registry)

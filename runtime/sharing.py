@@ -25,7 +25,7 @@ WAIT_FOR_FEWER = 0.002  # seconds a new connection is left to a process holding 
 SLOT = struct.Struct("qqq")
 
 
-class Table:
+class ConnectionCounts:
     """The open connections of each API process, in memory that gunicorn's processes share: made
     in the master before it forks them, a slot taken for each in the master as it is made."""
 
@@ -92,7 +92,7 @@ class SharingServer(StreamServer):  # type: ignore[misc]  # gevent ships no type
     """gevent's server, counting its connections in `table` at `slot` and leaving a new
     connection to a process holding clearly fewer for WAIT_FOR_FEWER."""
 
-    def __init__(self, *args: Any, table: Table, slot: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, table: ConnectionCounts, slot: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table, self.slot = table, slot
         self.waited = False  # whether it has waited for the others since it last tried to accept

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from events.execute import Loaded
-from service.schemas import COMMANDS
+from service.schemas import GAME_SCHEMAS
 from service.schemas.choices import choices
 from service.schemas.runs import runs
 
@@ -44,7 +44,7 @@ class LegalCommands:
                 return known
         commands = []
         if loaded.version and not loaded.game.status(loaded.state).finished:
-            dump = COMMANDS[loaded.game.name].dump_command
+            dump = GAME_SCHEMAS[loaded.game.name].dump_command
             commands = [dump(command) for command in loaded.game.legal_commands(loaded.state, seat)]
         listed = {"version": loaded.version} | FORMS[form](commands)
         with self._lock:

@@ -33,7 +33,7 @@ def install(app: Flask, store: EventStore, queues: redis.Redis) -> None:
         metrics.REQUEST_SECONDS.labels(request.method, route, str(response.status_code)).observe(seconds)
         if request.endpoint == "v1.submit_command":
             outcome = "accepted" if response.status_code == 201 else g.get("problem_code", str(response.status_code))
-            metrics.COMMANDS.labels(g.get("game", "unknown"), outcome).inc()
+            metrics.COMMANDS_ANSWERED.labels(g.get("game", "unknown"), outcome).inc()
         log.info("request", extra={"request_id": request_id, "method": request.method, "path": request.path,
                                    "status": response.status_code, "ms": round(seconds * 1000, 2),
                                    "address": request.remote_addr, "problem": g.get("problem_code")})

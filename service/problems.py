@@ -69,7 +69,7 @@ def http_code(status: int) -> str:
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    """The problem details of an error; `code` is one of CODES (tests/service/test_contract.py
+    """The problem details of an error; `code` is one of CODES (tests/service/test_openapi_document.py
     checks every code the code names)."""
     return {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
             "code": code, "detail": detail, **extra}

@@ -24,11 +24,11 @@ from gunicorn.http.message import Request
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
-from runtime.sharing import SharingServer, Table
+from runtime.sharing import ConnectionCounts, SharingServer
 from service.headers import EVERY_ANSWER
 from service.problems import http_code, problem_body
 
-CONNECTIONS = Table()  # made as gunicorn's master loads this module, before it forks the workers
+CONNECTIONS = ConnectionCounts()  # made as gunicorn's master loads this module, before it forks the workers
 
 
 class ApiWorker(GeventWorker):

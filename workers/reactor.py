@@ -31,8 +31,8 @@ from events.slots import AWAY
 from players.deadlines import due
 from players.invitations import met
 from workers.bots import play_bot_turn
-from workers.deadlines import apply_deadline, remind
 from workers.notify import KEEP_SECONDS, notify
+from workers.overdue import apply_deadline, remind
 from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")

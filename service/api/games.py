@@ -27,7 +27,7 @@ from players.invitations import met
 from service import auth, imports, limits
 from service.api.context import executor, invitations, json_body, known_game, legal, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
-from service.schemas import COMMANDS, responses
+from service.schemas import GAME_SCHEMAS, responses
 from service.schemas.common import (
     CreateGameSchema,
     EventsQuerySchema,
@@ -423,7 +423,7 @@ def _command(loaded: Loaded, seat: int, body: dict[str, Any]) -> Any:
         raise ApiError(409, "game_cancelled", CANCELLED)
     if loaded.version == 0:
         raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
-    return COMMANDS[loaded.game.name].load_command(seat, body)
+    return GAME_SCHEMAS[loaded.game.name].load_command(seat, body)
 
 
 @bp.get("/games/<game:game_id>/export")

@@ -26,7 +26,7 @@ from domain import GAMES
 from domain.core.options import describe_options
 from service.contract import events
 from service.problems import CODES
-from service.schemas import COMMANDS
+from service.schemas import GAME_SCHEMAS
 from service.schemas.common import (
     BotSeatSchema,
     BudgetSchema,
@@ -161,8 +161,8 @@ def commands(converter: OpenAPIConverter) -> dict[str, Any]:
     expected = converter.schema2jsonschema(ExpectedVersionSchema)["properties"]
     schemas: dict[str, Any] = {}
     every: dict[str, str] = {}
-    for game, module in COMMANDS.items():
-        for kind, (command, fields) in module.COMMANDS.items():
+    for game, module in GAME_SCHEMAS.items():
+        for kind, (command, fields) in module.COMMAND_BODIES.items():
             name = PREFIXES[game] + "".join(word.title() for word in kind.split("_"))
             body = converter.schema2jsonschema(fields)
             qualified = f"{game}.{kind}"

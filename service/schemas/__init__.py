@@ -6,4 +6,4 @@ from types import ModuleType
 
 from service.schemas import bahama_taxi, djambi, taki
 
-COMMANDS: dict[str, ModuleType] = {"taki": taki, "djambi": djambi, "bahama_taxi": bahama_taxi}  # game name → module with load_command, dump_command
+GAME_SCHEMAS: dict[str, ModuleType] = {"taki": taki, "djambi": djambi, "bahama_taxi": bahama_taxi}  # game name → module with load_command, dump_command

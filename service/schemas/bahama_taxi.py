@@ -116,7 +116,7 @@ class TransferSchema(Schema):
     passengers = _citizens("The passengers, in the order they ride.", required=True, validate=validate.Length(min=1, max=3))
 
 
-COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
     "place_police": (PlacePolice, PlacePoliceSchema), "move": (Move, MoveSchema), "stay": (Stay, StaySchema),
     "step": (Step, StepSchema), "stop_moving": (StopMoving, BareSchema), "pick_up": (PickUp, PickUpSchema),
     "drop_off": (DropOff, DropOffSchema), "collect_from_god": (CollectFromGod, CollectSchema),
@@ -126,8 +126,8 @@ COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the com
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, GAME, COMMANDS)
-    body = parse(COMMANDS[kind][1], data)
+    kind = command_kind(data, GAME, COMMAND_BODIES)
+    body = parse(COMMAND_BODIES[kind][1], data)
     match kind:
         case "place_police":
             return PlacePolice(seat, body["area"])
@@ -148,7 +148,7 @@ def load_command(seat: int, data: dict[str, Any]) -> Command:
         case "reroute":
             return Reroute(seat, body["passenger"], End(body["end"]), body["card"])
         case "stop_moving" | "end_turn" | "forfeit":
-            return COMMANDS[kind][0](seat)  # type: ignore[call-arg]
+            return COMMAND_BODIES[kind][0](seat)  # type: ignore[call-arg]
     raise AssertionError(kind)
 
 

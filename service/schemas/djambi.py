@@ -44,13 +44,13 @@ class PlaySchema(Schema):
 
 BARE: dict[str, type[ProposeDraw | AcceptDraw | DeclineDraw | Resign]] = {
     "propose_draw": ProposeDraw, "accept_draw": AcceptDraw, "decline_draw": DeclineDraw, "resign": Resign}
-COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
     "play": (Play, PlaySchema), **{kind: (command, BareSchema) for kind, command in BARE.items()}}
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, GAME, COMMANDS)
+    kind = command_kind(data, GAME, COMMAND_BODIES)
     if kind != "play":
         parse(BareSchema, data)
         return BARE[kind](seat)

@@ -39,13 +39,13 @@ class PlaySchema(Schema):
 BARE: dict[str, type[Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard | Forfeit]] = {
     "draw": Draw, "close_taki": CloseTaki, "end_turn": EndTurn, "pass": Pass, "announce_last_card": AnnounceLastCard,
     "forfeit": Forfeit}
-COMMANDS: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
+COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (the command, its body's fields)
     "play": (Play, PlaySchema), **{kind: (command, BareSchema) for kind, command in BARE.items()}}
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, GAME, COMMANDS)
+    kind = command_kind(data, GAME, COMMAND_BODIES)
     if kind != "play":
         parse(BareSchema, data)
         return BARE[kind](seat)

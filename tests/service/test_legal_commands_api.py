@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from domain import GAMES
-from service.schemas import COMMANDS
+from service.schemas import GAME_SCHEMAS
 from service.schemas.choices import choices
 from service.schemas.runs import expanded, runs
 from tests.contract import ContractClient
@@ -157,7 +157,7 @@ def test_playing_leaves_of_the_tree_plays_the_game(api: ContractClient, game: st
     ("bahama_taxi", 2, {"contraband": True}),
 ])
 def test_the_tree_and_the_runs_give_the_list_back(game: str, seats: int, options: dict[str, Any]) -> None:
-    rules, dump = GAMES[game], COMMANDS[game].dump_command
+    rules, dump = GAMES[game], GAME_SCHEMAS[game].dump_command
     for seed in range(3):
         for step in random_game(rules, seats, rules.parse_options(options, seats), seed, moves_on, 300, must_end=False):
             for seat in rules.status(step.before).to_move:

@@ -14,11 +14,11 @@ import pytest
 from gevent import socket
 from gevent.event import Event
 
-from runtime.sharing import SLOT, WAIT_FOR_FEWER, SharingServer, Table
+from runtime.sharing import SLOT, WAIT_FOR_FEWER, ConnectionCounts, SharingServer
 
 
 def test_each_process_takes_a_slot_of_its_own_and_a_slot_is_taken_again_once_its_process_ends() -> None:
-    table = Table(slots=3)
+    table = ConnectionCounts(slots=3)
     first, second = table.take(), table.take()
     assert (first, second) == (0, 1)
     table.start(first)
@@ -32,7 +32,7 @@ def test_each_process_takes_a_slot_of_its_own_and_a_slot_is_taken_again_once_its
 
 
 def test_a_process_compares_itself_with_those_accepting_and_leaves_connections_to_one_holding_clearly_fewer() -> None:
-    table = Table(slots=3)
+    table = ConnectionCounts(slots=3)
     mine, other, starting = table.take(), table.take(), table.take()
     assert mine is not None and other is not None and starting is not None
     table.start(mine)
@@ -67,7 +67,7 @@ def listener() -> Iterator[socket.socket]:
 class Process:
     """A server on the shared socket as an API process runs it, holding each connection until released."""
 
-    def __init__(self, listener: socket.socket, table: Table, taken: list[tuple[str, float]], name: str) -> None:
+    def __init__(self, listener: socket.socket, table: ConnectionCounts, taken: list[tuple[str, float]], name: str) -> None:
         self.table, self.slot, self.name = table, table.take(), name
         assert self.slot is not None
         table.start(self.slot)
@@ -105,7 +105,7 @@ def wait_until(done: Callable[[], bool]) -> None:
 
 
 def test_a_process_holding_clearly_more_connections_leaves_new_ones_to_another(listener: socket.socket) -> None:
-    table, taken = Table(slots=2), []
+    table, taken = ConnectionCounts(slots=2), []
     busy, idle = Process(listener, table, taken, "busy"), Process(listener, table, taken, "idle")
     table.add(busy.slot, 3)  # connections it held already
     clients = [connect(listener, taken) for _ in range(9)]
@@ -121,7 +121,7 @@ def test_a_process_holding_clearly_more_connections_leaves_new_ones_to_another(l
 
 
 def test_a_process_holding_more_takes_the_connection_itself_when_no_other_does_in_time(listener: socket.socket) -> None:
-    table, taken = Table(slots=2), []
+    table, taken = ConnectionCounts(slots=2), []
     serving = Process(listener, table, taken, "serving")
     stuck = table.take()  # a process that counts as accepting but takes nothing
     assert stuck is not None

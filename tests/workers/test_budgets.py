@@ -19,7 +19,7 @@ from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from tests.workers.conftest import new_game, two_people
 from workers.bots import play_bot_turn
-from workers.deadlines import apply_deadline
+from workers.overdue import apply_deadline
 from workers.queues import bot_queue, deadline_queue
 
 pytestmark = pytest.mark.redis

@@ -1,5 +1,5 @@
-"""The jobs of deadlines: applying one that passed (the game's own timeout command, or the
-AI's move), and reminding a player before it passes."""
+"""The jobs of a seat whose time runs out: applying a deadline that passed (the game's own
+timeout command, or the AI's move), and reminding a player before it passes."""
 
 from __future__ import annotations
 
