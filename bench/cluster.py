@@ -37,8 +37,9 @@ from bench.local_cluster import LocalCluster, Node
 from bench.recorded import Recorded, record
 from domain import GAMES
 from events import keys
-from events.durability import Durability, NotReplicated
+from events.durability import Durability
 from events.envelope import Lifecycle
+from events.errors import NotReplicated
 from events.shards import Shards
 from events.store import EventStore
 from runtime.config import Config

@@ -146,7 +146,8 @@ def worker(args: argparse.Namespace) -> None:
 
 
 def _read(command: str, path: str) -> GameLog:
-    from events.log_file import LogInvalid, read_log
+    from events.errors import LogInvalid
+    from events.log_file import read_log
 
     try:
         with open(path, encoding="utf-8") as file:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from redis.client import Pipeline
 
+from events.errors import NotReplicated
+
 
 @dataclass(frozen=True)
 class Durability:
@@ -28,12 +30,3 @@ class Durability:
             raise NotReplicated(version, acknowledged, self.replicas)
 
 
-class NotReplicated(Exception):
-    """An append the master holds but too few replicas acknowledged in time: it stands unless the
-    master is lost before it replicates. A retry with the same idempotency key tells."""
-
-    def __init__(self, version: int, acknowledged: int, wanted: int) -> None:
-        super().__init__(f"The move was written (version {version}) but only {acknowledged} of the {wanted} replicas "
-                         "it must reach confirmed it in time; it may yet be lost. Read the game, or send the move "
-                         "again with the same Idempotency-Key to learn whether it stands.")
-        self.version = version

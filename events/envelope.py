@@ -121,46 +121,6 @@ class GameRecord:
         return next((seat for seat, invited in self.reserved.items() if invited == player_id and self.names[seat] is None), None)
 
 
-class GameNotFound(Exception):
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"No game {game_id!r}.")
-        self.game_id = game_id
-
-
-class VersionConflict(Exception):
-    """The stream has moved past the version the command expected; nothing was written."""
-
-    def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"The game is at version {actual}, not {expected}.")
-        self.expected = expected
-        self.actual = actual
-
-
-class IdempotencyKeyReused(Exception):
-    """An idempotency key sent again with a different command."""
-
-    def __init__(self) -> None:
-        super().__init__("This Idempotency-Key was already used for a different command.")
-
-
 CANCELLED = "The game was cancelled: its seats were not all taken in time."
 
 
-class SeatRefused(Exception):
-    """A change of seats the store refused: a machine-readable reason and a sentence."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-class SeatUnavailable(SeatRefused):
-    """A join that cannot be seated: the seat is taken, out of range, or the game is full."""
-
-
-class SeatReserved(SeatRefused):
-    """A join refused because the seat (or every free seat) is reserved for another player."""
-
-
-class SeatNotLeft(SeatRefused):
-    """A seat that cannot be given up: the game started, or the seat is free."""

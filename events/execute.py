@@ -16,7 +16,8 @@ from domain import GAMES
 from domain.core.errors import RuleViolation
 from domain.core.game import Game
 from domain.core.rng import Rng, SystemRng
-from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent, VersionConflict
+from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent
+from events.errors import VersionConflict
 from events.snapshots import EVERY as SNAPSHOT_EVERY
 from events.snapshots import Snapshots
 from events.store import EventStore

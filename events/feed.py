@@ -18,6 +18,7 @@ from redis.client import Pipeline
 from redis.typing import KeyT, StreamIdT
 
 from events import keys
+from events.errors import GroupLost
 from events.shards import Shards
 
 LENGTH = 100_000  # announcements kept per shard, about
@@ -118,10 +119,6 @@ class Feed:
             if answer or time.monotonic() >= until:
                 return answer
             time.sleep(min(POLL_MS / 1000, max(until - time.monotonic(), 0)))
-
-
-class GroupLost(Exception):
-    """The store no longer has the consumer group: it must be joined again."""
 
 
 def _announcements(answer: _Answer) -> list[Announcement]:

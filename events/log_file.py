@@ -12,17 +12,10 @@ from typing import Any
 from domain import GAMES
 from domain.core.game import Game
 from events.envelope import Envelope, GameRecord
+from events.errors import LogInvalid, LogTooLong
 
 FORMAT = "meeple-log"
 FORMAT_VERSION = 1
-
-
-class LogInvalid(Exception):
-    """A log file that cannot be replayed, and why."""
-
-
-class LogTooLong(LogInvalid):
-    """A log of more events than the reader takes."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from redis.client import Pipeline
 from domain import GAMES
 from domain.core.game import Budget
 from events import clock, keys, scripts, snapshots
-from events.envelope import GameNotFound, GameRecord, Lifecycle, Origin, TurnDeadline
+from events.envelope import GameRecord, Lifecycle, Origin, TurnDeadline
+from events.errors import GameNotFound
 from events.feed import Feed
 from events.shards import Shards
 

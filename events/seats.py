@@ -15,7 +15,8 @@ import redis
 
 from domain.core.game import Budget
 from events import clock, keys, scripts
-from events.envelope import CANCELLED, GameNotFound, GameRecord, Lifecycle, SeatNotLeft, SeatReserved, SeatUnavailable
+from events.envelope import CANCELLED, GameRecord, Lifecycle
+from events.errors import GameNotFound, SeatNotLeft, SeatReserved, SeatUnavailable
 from events.records import GameRecords
 
 

@@ -15,16 +15,8 @@ from redis.cluster import RedisCluster
 
 from events import clock, keys, records, scripts, slots
 from events.durability import Durability
-from events.envelope import (
-    OPENING_ACTORS,
-    Envelope,
-    GameNotFound,
-    GameRecord,
-    IdempotencyKeyReused,
-    Lifecycle,
-    NewEvent,
-    VersionConflict,
-)
+from events.envelope import OPENING_ACTORS, Envelope, GameRecord, Lifecycle, NewEvent
+from events.errors import GameNotFound, IdempotencyKeyReused, VersionConflict
 from events.records import GameRecords
 
 log = logging.getLogger("meeple.store")

@@ -30,6 +30,8 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.util import connection
 
+from players.errors import AddressRefused, UrlInvalid
+
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 SCHEMES = {"http": 80, "https": 443}
@@ -46,14 +48,6 @@ _COMPATIBLE = ipaddress.IPv6Network("::/96")  # RFC 4291 §2.5.5.1: IPv4-compati
 # the registrations' lookups, at most this many at once: a resolver that does not answer holds up
 # a few threads, never the requests that wait for it (see `resolves_privately`)
 _LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-lookup")
-
-
-class InvalidUrl(ValueError):
-    """A webhook URL that cannot be read; the message says why."""
-
-
-class AddressRefused(Exception):
-    """The webhook's host is, or resolves only to, an address that is not public."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +90,16 @@ def _carried_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
 
 
 def destination(url: str) -> Destination:
-    """Where `url` leads, read as the HTTP client and the resolver would; raises InvalidUrl."""
+    """Where `url` leads, read as the HTTP client and the resolver would; raises UrlInvalid."""
     if any(char.isspace() or not char.isprintable() or char == "\\" for char in url):
-        raise InvalidUrl("it holds a space, a control character or a backslash")
+        raise UrlInvalid("it holds a space, a control character or a backslash")
     try:
         parts = urlsplit(url)
     except ValueError:  # urlsplit checks only the brackets
-        raise InvalidUrl("its host in brackets is not an IPv6 address") from None
+        raise UrlInvalid("its host in brackets is not an IPv6 address") from None
     scheme = parts.scheme.lower()
     if scheme not in SCHEMES:
-        raise InvalidUrl("it must start with http:// or https://")
+        raise UrlInvalid("it must start with http:// or https://")
     host, port = _host_and_port(parts.netloc.rpartition("@")[2])
     if host.startswith("["):
         address: Address | None = _ipv6(host[1:-1])
@@ -113,7 +107,7 @@ def destination(url: str) -> Destination:
     host = _ascii(host)
     address = _ipv4(host)
     if address is None and not all(_LABEL.fullmatch(label) for label in host.removesuffix(".").split(".")):
-        raise InvalidUrl(f"{host!r} is neither a host name nor an address")
+        raise UrlInvalid(f"{host!r} is neither a host name nor an address")
     return Destination(scheme, host if address is None else str(address), port or SCHEMES[scheme], address)
 
 
@@ -124,7 +118,7 @@ def refused(found: Destination) -> bool:
 
 
 def check(url: str) -> Destination:
-    """Where `url` leads, if a webhook may go there; raises InvalidUrl, or AddressRefused."""
+    """Where `url` leads, if a webhook may go there; raises UrlInvalid, or AddressRefused."""
     found = destination(url)
     if refused(found):
         raise AddressRefused(f"{found.address} is not a public address")
@@ -153,21 +147,21 @@ def _host_and_port(authority: str) -> tuple[str, int | None]:
     if authority.startswith("["):
         end = authority.find("]")
         if end < 0:
-            raise InvalidUrl("an IPv6 address opened with [ is not closed")
+            raise UrlInvalid("an IPv6 address opened with [ is not closed")
         host, rest = authority[:end + 1], authority[end + 1:]
         if rest and not rest.startswith(":"):
-            raise InvalidUrl("only a port may follow an IPv6 address")
+            raise UrlInvalid("only a port may follow an IPv6 address")
         port = rest[1:] if rest else ""
     else:
         host, _, port = authority.partition(":")
         if "[" in host or "]" in host:
-            raise InvalidUrl("a bracket belongs around an IPv6 address only")
+            raise UrlInvalid("a bracket belongs around an IPv6 address only")
     if not host or host == "[]":
-        raise InvalidUrl("it names no host")
+        raise UrlInvalid("it names no host")
     if not port:
         return host, None
     if not _PORT.fullmatch(port) or not 1 <= int(port) <= 65535:
-        raise InvalidUrl(f"the port must be a number from 1 to 65535, not {port!r}")
+        raise UrlInvalid(f"the port must be a number from 1 to 65535, not {port!r}")
     return host, int(port)
 
 
@@ -176,7 +170,7 @@ def _ipv6(text: str) -> ipaddress.IPv6Address:
     try:
         return ipaddress.IPv6Address(text.split("%", 1)[0])
     except ValueError:
-        raise InvalidUrl(f"[{text}] is not an IPv6 address") from None
+        raise UrlInvalid(f"[{text}] is not an IPv6 address") from None
 
 
 def _ascii(host: str) -> str:
@@ -187,7 +181,7 @@ def _ascii(host: str) -> str:
     try:
         return idna.encode(host, uts46=True).decode("ascii")
     except (idna.IDNAError, UnicodeError) as error:
-        raise InvalidUrl(f"{host!r} is not a valid international host name: {error}") from None
+        raise UrlInvalid(f"{host!r} is not a valid international host name: {error}") from None
 
 
 def _ipv4(host: str) -> ipaddress.IPv4Address | None:
@@ -199,10 +193,10 @@ def _ipv4(host: str) -> ipaddress.IPv4Address | None:
     try:
         parts = [_number(label) for label in labels]
     except ValueError:
-        raise InvalidUrl(f"{host!r} ends in a number but is not an IPv4 address") from None
+        raise UrlInvalid(f"{host!r} ends in a number but is not an IPv4 address") from None
     *leading, last = parts
     if len(parts) > 4 or any(part > 255 for part in leading) or last >= 256 ** (5 - len(parts)):
-        raise InvalidUrl(f"{host!r} ends in a number but is not an IPv4 address")
+        raise UrlInvalid(f"{host!r} ends in a number but is not an IPv4 address")
     return ipaddress.IPv4Address(sum(part << 8 * (3 - index) for index, part in enumerate(leading)) + last)
 
 
@@ -219,7 +213,7 @@ def _number(label: str) -> int:
 
 
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> requests.Response:
-    """POST `body` to `url`, following no redirect; raises InvalidUrl, AddressRefused or
+    """POST `body` to `url`, following no redirect; raises UrlInvalid, AddressRefused or
     requests' errors."""
     check(url)
     with requests.Session() as session:

@@ -11,6 +11,7 @@ from typing import cast
 import redis
 
 from events import keys
+from players.errors import WebhookLimitReached
 
 # KEYS: the player's webhooks; ARGV: the new one's id, the webhook, and how many a player may have (0: any number)
 _ADD = """
@@ -19,14 +20,6 @@ if most > 0 and redis.call('HLEN', KEYS[1]) >= most then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 """
-
-
-class WebhookLimitReached(Exception):
-    """The player has as many webhooks as a player may have."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"a player has at most {limit} webhooks")
-        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)

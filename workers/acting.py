@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from events.envelope import VersionConflict
+from events.errors import VersionConflict
 from events.execute import Loaded
 from workers.queues import job_executor
 

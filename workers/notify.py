@@ -18,8 +18,9 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from events import keys
-from players import egress
+from players import egress, errors
 from players.webhooks import Webhooks
+from workers.errors import DeliveryFailed
 from workers.queues import job_executor
 
 TIMEOUT_SECONDS = 5
@@ -58,10 +59,6 @@ def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, play
     store.set(marker, 1, ex=KEEP_SECONDS)
 
 
-class DeliveryFailed(Exception):
-    pass
-
-
 def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> int:
     """POST one notification to one webhook; raising makes RQ retry it later."""
     webhooks = Webhooks(job_executor().store.redis)
@@ -76,10 +73,10 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
                                "game_id": notification["game_id"], "at": int(time.time() * 1000)}
     try:
         response = egress.post(hook.url, body, headers, TIMEOUT_SECONDS)
-    except egress.AddressRefused:  # not retried, and which addresses the name has is not told
+    except errors.AddressRefused:  # not retried, and which addresses the name has is not told
         webhooks.log(player_id, attempt | {"status": None, "error": "address_refused"})
         return 0
-    except egress.InvalidUrl:  # registered before URLs were read as strictly as they are now; not retried
+    except errors.UrlInvalid:  # registered before URLs were read as strictly as they are now; not retried
         webhooks.log(player_id, attempt | {"status": None, "error": "invalid_url"})
         return 0
     except requests.RequestException as error:

@@ -12,7 +12,7 @@ from domain import GAMES
 from domain.core.game import Budget
 from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
 from events.records import CURSOR_PATTERN, Cursor
-from players import egress
+from players import egress, errors
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
@@ -307,7 +307,7 @@ def _webhook_url(url: str) -> None:
     """A URL a webhook may be sent to, judged as each delivery judges it (players.egress)."""
     try:
         found = egress.destination(url)
-    except egress.InvalidUrl as error:
+    except errors.UrlInvalid as error:
         raise ValidationError(f"Not a valid webhook URL: {error}.") from None
     if egress.refused(found):
         raise ValidationError("A webhook must reach a public address, not a private, loopback or link-local one; "

@@ -10,7 +10,8 @@ from domain.taki import TAKI
 from domain.taki.commands import Draw
 from domain.taki.rules import legal_commands
 from events import keys
-from events.envelope import DeadlinePolicy, TurnDeadline, VersionConflict
+from events.envelope import DeadlinePolicy, TurnDeadline
+from events.errors import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
 

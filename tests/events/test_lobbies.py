@@ -11,7 +11,8 @@ import redis
 
 from domain.core.game import Budget
 from events import clock, keys
-from events.envelope import GameNotFound, Lifecycle, SeatNotLeft, SeatUnavailable
+from events.envelope import Lifecycle
+from events.errors import GameNotFound, SeatNotLeft, SeatUnavailable
 from events.execute import Executor
 from events.seats import hash_token
 from events.store import EventStore

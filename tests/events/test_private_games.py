@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from events import clock, keys
-from events.envelope import Lifecycle, SeatNotLeft, SeatReserved, SeatUnavailable
+from events.envelope import Lifecycle
+from events.errors import SeatNotLeft, SeatReserved, SeatUnavailable
 from events.records import GameRecords
 from events.store import EventStore
 

@@ -9,7 +9,8 @@ import pytest
 import redis
 
 from events import keys
-from events.envelope import GameNotFound, IdempotencyKeyReused, Lifecycle, NewEvent, SeatUnavailable, VersionConflict
+from events.envelope import Lifecycle, NewEvent
+from events.errors import GameNotFound, IdempotencyKeyReused, SeatUnavailable, VersionConflict
 from events.records import Cursor
 from events.seats import hash_token, player_of_token
 from events.store import EventStore

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from players import egress
+from players import egress, errors
 
 
 class Redirecting(BaseHTTPRequestHandler):
@@ -57,13 +57,13 @@ def test_which_addresses_are_public(address: str, public: bool) -> None:
 def test_a_literal_private_address_is_refused_unless_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
     for url in ("http://127.0.0.1/", "http://[::1]/", "http://2130706433/"):
-        with pytest.raises(egress.AddressRefused):
+        with pytest.raises(errors.AddressRefused):
             egress.check(url)
     assert egress.check("http://93.184.215.14/").address == ipaddress.ip_address("93.184.215.14")
     assert egress.check("http://localhost/").address is None  # a name: judged when it is resolved
     monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")
     assert egress.check("http://2130706433/").address == ipaddress.ip_address("127.0.0.1")
-    with pytest.raises(egress.InvalidUrl):
+    with pytest.raises(errors.UrlInvalid):
         egress.check("http://[::1/")
 
 
@@ -88,14 +88,14 @@ def test_a_url_is_read_as_the_client_and_the_resolver_read_it(url: str, host: st
     "http://xn--a.example\u200b/",
 ])
 def test_a_malformed_url_is_invalid_never_an_unexpected_error(url: str) -> None:
-    with pytest.raises(egress.InvalidUrl):
+    with pytest.raises(errors.UrlInvalid):
         egress.destination(url)
 
 
 def test_a_private_receiver_is_reached_only_when_allowed(local: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", raising=False)
     for host in ("127.0.0.1", "localhost", "2130706433", "0x7f.1", "127\uff0e0\uff0e0\uff0e1"):
-        with pytest.raises(egress.AddressRefused):
+        with pytest.raises(errors.AddressRefused):
             egress.post(f"http://{host}:{local}/hook", b"{}", {}, 2)
     assert Redirecting.paths == []
     monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")

@@ -12,7 +12,8 @@ import pytest
 
 from domain import GAMES
 from domain.core.codec import to_primitive
-from events.log_file import LogInvalid, read_log
+from events.errors import LogInvalid
+from events.log_file import read_log
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited

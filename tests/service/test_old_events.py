@@ -18,7 +18,8 @@ from domain import GAMES
 from domain.core.codec import to_primitive
 from domain.djambi import DJAMBI
 from events.envelope import Envelope
-from events.log_file import LogInvalid, read_log
+from events.errors import LogInvalid
+from events.log_file import read_log
 from service.app import create_app
 from service.contract import spec
 from service.schemas import responses

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from domain.core.rng import SeededRng
-from events.envelope import VersionConflict
+from events.errors import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
 from runtime.embedded import EmbeddedRedis

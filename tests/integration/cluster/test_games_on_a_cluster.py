@@ -15,7 +15,8 @@ from redis.cluster import RedisCluster
 
 from bench.local_cluster import LocalCluster
 from events import clock, keys
-from events.envelope import GameNotFound, Lifecycle
+from events.envelope import Lifecycle
+from events.errors import GameNotFound
 from events.shards import Shards
 from runtime import connections
 from runtime.config import Config

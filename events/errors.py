@@ -1,0 +1,75 @@
+"""The store's own errors: a game that is not there, a stale version, a reused key, a seat
+refused, an append too few replicas hold, a lost consumer group, an unreadable log."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """An error the event store raises on purpose, as opposed to a bug."""
+
+
+class GameNotFound(StoreError):
+    """A game id the store holds no game for."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"No game {game_id!r}.")
+        self.game_id = game_id
+
+
+class VersionConflict(StoreError):
+    """The stream has moved past the version the command expected; nothing was written."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"The game is at version {actual}, not {expected}.")
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyKeyReused(StoreError):
+    """An idempotency key sent again with a different command."""
+
+    def __init__(self) -> None:
+        super().__init__("This Idempotency-Key was already used for a different command.")
+
+
+class SeatRefused(StoreError):
+    """A change of seats the store refused: a machine-readable reason and a sentence."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class SeatUnavailable(SeatRefused):
+    """A join that cannot be seated: the seat is taken, out of range, or the game is full."""
+
+
+class SeatReserved(SeatRefused):
+    """A join refused because the seat (or every free seat) is reserved for another player."""
+
+
+class SeatNotLeft(SeatRefused):
+    """A seat that cannot be given up: the game started, or the seat is free."""
+
+
+class NotReplicated(StoreError):
+    """An append the master holds but too few replicas acknowledged in time: it stands unless the
+    master is lost before it replicates. A retry with the same idempotency key tells."""
+
+    def __init__(self, version: int, acknowledged: int, wanted: int) -> None:
+        super().__init__(f"The move was written (version {version}) but only {acknowledged} of the {wanted} replicas "
+                         "it must reach confirmed it in time; it may yet be lost. Read the game, or send the move "
+                         "again with the same Idempotency-Key to learn whether it stands.")
+        self.version = version
+
+
+class GroupLost(StoreError):
+    """The store no longer has the consumer group: it must be joined again."""
+
+
+class LogInvalid(StoreError):
+    """A log file that cannot be replayed, and why."""
+
+
+class LogTooLong(LogInvalid):
+    """A log of more events than the reader takes."""
