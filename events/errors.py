@@ -1,5 +1,4 @@
-"""The store's own errors: a game that is not there, a stale version, a reused key, a seat
-refused, an append too few replicas hold, a lost consumer group, an unreadable log."""
+"""The event store's own errors, each a StoreError."""
 
 from __future__ import annotations
 
@@ -53,8 +52,8 @@ class SeatNotLeft(SeatRefused):
 
 
 class NotReplicated(StoreError):
-    """An append the master holds but too few replicas acknowledged in time: it stands unless the
-    master is lost before it replicates. A retry with the same idempotency key tells."""
+    """An append too few replicas acknowledged in time: it stands unless the master is lost first.
+    A retry with the same idempotency key tells which."""
 
     def __init__(self, version: int, acknowledged: int, wanted: int) -> None:
         super().__init__(f"The move was written (version {version}) but only {acknowledged} of the {wanted} replicas "

@@ -1,5 +1,4 @@
-"""The one place that loads a game, decides a command and appends the result. The HTTP API and
-the workers both come through here."""
+"""The one place that loads a game, decides a command and appends the result."""
 
 from __future__ import annotations
 
@@ -28,23 +27,19 @@ RETRIES = 5  # times an unconditional command is decided again after losing a ra
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as of `version`: its record, its rules and its state; `command_id` is the command
-    that appended the event at `version` (None at 0), which tells a version from another of the
-    same number after a failover lost the first."""
+    """A game as of `version`: its record, its rules, its state and the command that appended `version`."""
 
     record: GameRecord
     game: Game  # type: ignore[type-arg]
     state: Any
     version: int
+    # None at 0; tells this version from another of the same number after a failover lost the first
     command_id: str | None = None
     held: bool = False  # as this process last saw it, not read again (Executor.held)
 
 
 def awaited(record: GameRecord, game: Game, state: Any) -> bool:  # type: ignore[type-arg]
-    """Whether anyone but the game's own readers waits on this version of it: the reactors (an AI
-    to move, a deadline to schedule, a registered player to tell) and the registered players'
-    inboxes. Only such a version is announced on the feed; a game of unregistered people with no
-    deadline and no AI to move is not, and costs no reactor a look."""
+    """Whether a reactor or a registered player's inbox waits on this version: only such a version is announced."""
     if record.holders or record.deadline is not None or game.response_seconds(state) is not None:
         return True
     return any(record.bots[seat] is not None for seat in game.status(state).to_move)
@@ -52,8 +47,7 @@ def awaited(record: GameRecord, game: Game, state: Any) -> bool:  # type: ignore
 
 @dataclass(frozen=True, slots=True)
 class Cached:
-    """A game's record and its state at `version`, whose last event the command `command_id`
-    appended (None at 0)."""
+    """A game's record and its state at `version`, appended by the command `command_id` (None at 0)."""
 
     record: GameRecord
     version: int
@@ -62,9 +56,7 @@ class Cached:
 
 
 class StateCache:
-    """The latest state of recently used games, by id: a cache, never the truth. A load reads
-    only the events appended since the cached version, once the store shows that version's
-    event as the one the cached state was folded from."""
+    """The latest state of recently used games, by id: a cache, never the truth."""
 
     def __init__(self, capacity: int = 2048) -> None:
         self.capacity = capacity
@@ -92,12 +84,7 @@ class StateCache:
 
 
 class Checkpoints:
-    """States of finished games at every SNAPSHOT_EVERY-th version, for reads of their past: the
-    store keeps a finished game's last snapshot only (events.snapshots), so a replay stepping
-    through a long game would otherwise fold it from the start at every step. A finished game's
-    log no longer changes; each checkpoint is still checked against the command that ends at its
-    version before it is used, as a snapshot is. Kept for the games read last, `capacity` states
-    in all."""
+    """States of the games finished and read last at every SNAPSHOT_EVERY-th version, `capacity` in all."""
 
     def __init__(self, capacity: int = 2048) -> None:
         self.capacity = capacity
@@ -106,8 +93,7 @@ class Checkpoints:
         self._lock = threading.Lock()
 
     def nearest(self, game_id: str, version: int) -> tuple[int, Any, str | None] | None:
-        """The checkpoint at the highest version up to `version`: its version, the state and the
-        command that ends there."""
+        """The latest checkpoint up to `version`: its version, its state and the command that ends there."""
         with self._lock:
             held = self._games.get(game_id)
             if held is None:
@@ -142,14 +128,12 @@ class Executor:
         self.checkpoints = Checkpoints()
 
     def load(self, game_id: str, version: int | None = None) -> Loaded:
-        """The game now, or as it was at `version`: from the latest state this process holds (or,
-        for a finished game's past, its nearest checkpoint), or else the nearest snapshot, or else
-        the start, then the events since."""
+        """The game now, or as it was at `version`: the nearest state held or saved, then the events since."""
         cached = self.cache.get(game_id) if version is None else None
         if cached is not None:
             started = cached.record if cached.record.status in (Lifecycle.ACTIVE, Lifecycle.FINISHED) else None
             record, command_id, newer = self.store.streams.since(game_id, cached.version, started)  # one round trip
-            if command_id == cached.command_id:
+            if command_id == cached.command_id:  # the store still holds the event the cached state ends with
                 return self._fold(record, cached.version, cached.state, newer, remember=True, command_id=command_id)
             self.cache.drop(game_id)  # the store lost writes this process saw (a failover without them): rebuild
         record = self.store.games.get(game_id)
@@ -168,8 +152,7 @@ class Executor:
         return self._fold(record, at, state, envelopes, remember=version is None)
 
     def _saved(self, record: GameRecord, target: int, kind: type) -> tuple[int, Any, str | None] | None:
-        """The latest state saved at or before `target`: this process's checkpoint of a finished
-        game (with the command it was folded through) or the store's snapshot, whichever is later."""
+        """The later of this process's checkpoint and the store's snapshot at or before `target`."""
         checkpoint = self.checkpoints.nearest(record.id, target) if record.status is Lifecycle.FINISHED else None
         if checkpoint is not None and target - checkpoint[0] < SNAPSHOT_EVERY:
             return checkpoint  # no snapshot can be later
@@ -179,10 +162,10 @@ class Executor:
         return checkpoint
 
     def held(self, game_id: str) -> Loaded | None:
-        """The game in play as this process last saw it, if it holds it, without reading the
-        store: a command `execute` decides on it is appended only if the game is still there, and
-        otherwise decided again on the game read anew, so a command sent to the process that
-        served the game's last move costs one round trip rather than two."""
+        """The game in play as this process last saw it, without reading the store, or None.
+
+        A command `execute` decides on it is appended only if the game is still at that version,
+        and otherwise decided again on the game read anew."""
         cached = self.cache.get(game_id)
         if cached is None or cached.record.status is not Lifecycle.ACTIVE:
             return None
@@ -190,15 +173,14 @@ class Executor:
 
     def _fold(self, record: GameRecord, at: int, state: Any, envelopes: list[Envelope], remember: bool,
               command_id: str | None = None) -> Loaded:
-        """The game from `state` at version `at` (ended by the command `command_id`) on through
-        `envelopes`, saving snapshots (checkpoints, for a finished game) on the way."""
+        """`state` at version `at` folded on through `envelopes`, saving snapshots or checkpoints on the way."""
         game = GAMES[record.game]
         finished = record.status is Lifecycle.FINISHED
         for envelope in envelopes:
             state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
             at, command_id = envelope.version, envelope.command_id
             if at % SNAPSHOT_EVERY == 0:
-                if finished:
+                if finished:  # the store keeps only a finished game's last snapshot (events.snapshots)
                     self.checkpoints.put(record.id, at, command_id, state)
                 else:
                     self.snapshots.save(record.id, at, state)
@@ -223,14 +205,13 @@ class Executor:
         With `expected_version` the command applies only at that version (VersionConflict
         otherwise); without it, losing a race to another append means deciding again on the
         newer state. A command sent again with the same `idempotency_key` returns the first
-        answer and appends nothing. `loaded` is the game as the caller has just read it, or as
-        the process held it (`held`): the first decision is made on it rather than on a new read,
-        and what a held state refuses or no longer is is decided again on the game read anew."""
+        answer and appends nothing. The first decision is made on `loaded` if given; what a held
+        state refuses or no longer is is decided again on the game read anew."""
         if idempotency_key and (earlier := self.store.streams.remembered(game_id, idempotency_key, fingerprint)):
             return earlier
         decide = partial(self._decide_and_append, command=command, expected_version=expected_version, actor=actor,
                          key=idempotency_key, fingerprint=fingerprint, rng=rng)
-        if loaded is not None and loaded.held:
+        if loaded is not None and loaded.held:  # no read: one round trip rather than two
             try:
                 return decide(loaded)
             except (VersionConflict, RuleViolation):  # the held state may no longer be the game's
@@ -253,16 +234,13 @@ class Executor:
         return self._append(loaded, events, actor, key, fingerprint)
 
     def check(self, loaded: Loaded, command: Any, *, expected_version: int | None = None) -> None:
-        """Decide `command` on the loaded state as `execute` would, and keep nothing: the rules'
-        refusal (or a VersionConflict) is raised, an accepted command's events are dropped."""
+        """Decide `command` as `execute` would, raising its refusal or VersionConflict, and keep nothing."""
         if expected_version is not None and expected_version != loaded.version:
             raise VersionConflict(expected_version, loaded.version)
         loaded.game.decide(loaded.state, command, SystemRng())
 
     def start(self, game_id: str, rng: Rng | None = None) -> Appended | None:
-        """Append the opening events once every seat is taken - the game's setup, or for a fork
-        its origin's events up to the fork's version and then a fresh deal of what they leave
-        hidden (the origin's log may be public: see Game.redeal); None if already started."""
+        """Append the opening events (a setup, or a fork's copied events) once every seat is taken; None if started."""
         loaded = self.load(game_id)
         record, game = loaded.record, loaded.game
         if loaded.version or None in record.names:
@@ -276,6 +254,7 @@ class Executor:
             state = loaded.state
             for event in copied:
                 state = game.evolve(state, event)
+            # a fresh deal of what the copied events leave hidden: the origin's log may be public (Game.redeal)
             actor, events = "fork", copied + game.redeal(state, rng)
         try:
             return self._append(loaded, events, actor, None, "")

@@ -1,11 +1,7 @@
 """The feed: streams naming each game that may have changed, one per shard (events.shards),
 written beside its appends and its changes of status (it lives in no game's slot, so no script
 can write it). The reactors read it through a consumer group, the inbox streams follow it; it is
-capped, and the reactors' sweep covers whatever it loses.
-
-On one Redis server a read waits on every shard at once. A cluster serves no read of keys in
-several slots, so there the shards are read together without waiting, again every POLL_MS
-until something comes or the time to wait is up."""
+capped, and the reactors' sweep covers whatever it loses."""
 
 from __future__ import annotations
 
@@ -58,8 +54,7 @@ class Feed:
         return ",".join(entries[0][0].decode() if entries else "0-0" for entries in newest)
 
     def follow(self, after: str, timeout_ms: int) -> tuple[str, list[Announcement]]:
-        """The position after the announcements that follow `after` (a `position`), and those
-        announcements, waiting up to `timeout_ms` for the first."""
+        """The announcements after the position `after`, and the position after them, waiting up to `timeout_ms`."""
         since: dict[KeyT, StreamIdT] = dict(zip(self.streams, after.split(","), strict=True))
         answer = self._read(timeout_ms, lambda client, block: client.xread(since, count=500, block=block),
                             lambda pipe, stream: pipe.xread({stream: since[stream]}, count=500))
@@ -68,9 +63,9 @@ class Feed:
         return ",".join(str(position) for position in since.values()), _announcements(answer)
 
     def join(self, group: str, since_ms: int = 0) -> None:
-        """Join the consumer group `group` on every shard, creating it if need be to read the
-        announcements made since `since_ms` (milliseconds since the epoch; 0: all the feed holds),
-        so that none made before the group existed is missed. A group that exists keeps its place."""
+        """Join `group` on every shard, creating it to read from `since_ms` (epoch milliseconds; 0: all).
+
+        No announcement made since `since_ms` is missed; a group that exists keeps its place."""
         for stream in self.streams:
             try:
                 self.redis.xgroup_create(stream, group, id=f"{max(since_ms, 0)}-0", mkstream=True)
@@ -79,9 +74,9 @@ class Feed:
                     raise
 
     def take(self, group: str, consumer: str, count: int, block_ms: int | None) -> list[Announcement]:
-        """Up to `count` announcements per shard that no member of `group` was given yet, waiting
-        up to `block_ms` for the first (None: not at all). Raises GroupLost if the store lost the
-        group (it restarted without its last writes): the member joins again, saying from when."""
+        """Up to `count` announcements per shard not yet given to `group`, waiting up to `block_ms` (None: not at all).
+
+        Raises GroupLost if the store lost the group (a restart without its last writes): join again."""
         fresh: dict[KeyT, StreamIdT] = dict.fromkeys(self.streams, ">")
         try:
             answer = self._read(
@@ -106,10 +101,10 @@ class Feed:
 
     def _read(self, block_ms: int | None, together: Callable[[redis.Redis, int | None], Any],
               each: Callable[[Pipeline, str], Any]) -> _Answer:
-        """Read every shard: at once with `together(client, block)` on one server, else with
-        `each(pipe, stream)` per shard, until something comes or `block_ms` is up."""
+        """Every shard's answer: by `together` on one server, else by `each` per shard, waiting up to `block_ms`."""
         if len(self.streams) == 1:
             return cast(_Answer, together(self.waiting, block_ms) or [])
+        # A cluster serves no read of keys in several slots: read the shards without waiting, every POLL_MS.
         until = time.monotonic() + (block_ms or 0) / 1000
         while True:
             pipe = self.redis.pipeline(transaction=False)

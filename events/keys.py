@@ -38,8 +38,7 @@ def players(game_id: str) -> str:
 
 
 def reservations(game_id: str) -> str:
-    """Hash: seat number → the id of the registered player the seat is reserved for (only they
-    may take it)."""
+    """Hash: seat number → the id of the registered player the seat is reserved for, the only one who may take it."""
     return f"{PREFIX}:{{{game_id}}}:reserved"
 
 
@@ -49,8 +48,7 @@ def player(player_id: str) -> str:
 
 
 def player_games(player_id: str) -> str:
-    """Sorted set: the games a player holds a seat in or is invited to (a seat is reserved for
-    them), by joining or invitation time."""
+    """Sorted set: the games a player holds or is reserved a seat in, by joining or invitation time."""
     return f"{PREFIX}:player:{{{player_id}}}:games"
 
 
@@ -85,8 +83,7 @@ def player_token(digest: str) -> str:
 
 
 def player_tokens() -> str:
-    """Hash: SHA-256 of a player token → player id, as stores kept them before `player_token`
-    (each moved from there when it is next used: events.seats.player_of_token)."""
+    """Hash: SHA-256 of a player token → player id, as kept before `player_token` (moved on use)."""
     return f"{PREFIX}:player-tokens"
 
 
@@ -96,8 +93,7 @@ def stream_ticket(digest: str) -> str:
 
 
 def bots(game_id: str) -> str:
-    """Hash: seat number → the AI level playing it; `<seat>:budget` → the budget it thinks
-    within (JSON), if not its level's own."""
+    """Hash: seat number → the AI level playing it; `<seat>:budget` → its budget (JSON), if not its level's own."""
     return f"{PREFIX}:{{{game_id}}}:bots"
 
 
@@ -121,15 +117,13 @@ def game_index(shard: str) -> str:
 
 
 def games_with_status(status: Lifecycle, shard: str) -> str:
-    """Sorted set: the ids of the shard's games with this status, by when they took it (see
-    GameRecords.indexed for how it follows a game's status)."""
+    """Sorted set: the ids of the shard's games with this status, by when they took it (GameRecords.indexed)."""
     return _sharded(f"{PREFIX}:games:{status}", shard)
 
 
 def listed(game: str | None, status: Lifecycle | None, shard: str) -> str:
-    """Sorted set: the ids of the shard's listed games (not unlisted) of one game, or of every game
-    (None), with one status or any (None): with a status by when they took it, else by creation
-    time (see GameRecords.page)."""
+    """Sorted set: the shard's listed games of `game` (None: all) with `status` (None: any), by when they took it."""
+    # without a status, by creation time (GameRecords.page)
     return _sharded(f"{PREFIX}:listed:{game or 'all'}:{status or 'all'}", shard)
 
 
@@ -144,8 +138,7 @@ def status_index_built() -> str:
 
 
 def feed(shard: str) -> str:
-    """Stream: the `game` id of each append to the shard's games, for the reactor and the inbox
-    streams (capped; the sweeper covers anything it misses)."""
+    """Stream: the `game` id of each append to the shard's games (capped; the sweeper covers what it loses)."""
     return _sharded(f"{PREFIX}:feed", shard)
 
 
@@ -157,14 +150,13 @@ NOTIFY_QUEUE = f"{PREFIX}-notify"
 
 
 def rate(subject: str, seconds: int, window: int) -> str:
-    """Counter: the requests of one client (`token:<hash>` or `address:<ip>`), the games created
-    from one address (`games:<ip>`) or the invitations from strangers to one player
-    (`invitations:<player id>`) in one window of a limit (expires with the window)."""
+    """Counter: a subject's count in one window of a limit; expires with the window."""
+    # subject: a client's requests (`token:<hash>`, `address:<ip>`), the games created from one
+    # address (`games:<ip>`), the invitations from strangers to one player (`invitations:<player id>`)
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
 
 
 def open_streams(subject: str) -> str:
-    """Sorted set: the event streams one client (`address:<ip>`, or `token:<holder>`: a registered
-    player's id or an anonymous seat's token hash) holds open, each a lease scored by when it
-    lapses unless renewed (service.leases)."""
+    """Sorted set: the event streams one client holds open, each a lease scored by when it lapses (service.leases)."""
+    # subject: `address:<ip>`, or `token:<holder>`: a registered player's id or a seat's token hash
     return f"{PREFIX}:streams:{subject}"

@@ -43,8 +43,7 @@ class GameLog:
 
 
 def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[str]:
-    """The log file of a game; the header of an unlisted game's says so and names no id, so that no
-    import of it names the private game."""
+    """The log file of a game; an unlisted game's header says so and names no id, so no import names it."""
     named = {"unlisted": True} if record.unlisted else {"id": record.id}
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, **named,
               "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created}
@@ -55,11 +54,10 @@ def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[
 
 
 def read_log(lines: Iterable[str], max_events: int | None = None, first_problem: bool = False) -> GameLog:
-    """The game a log file holds; raises LogInvalid saying what is wrong with it (LogTooLong for
-    more than `max_events` events, told before any line is parsed). Every payload is read strictly
-    by its event's type and every event folded, each checked against the state before it (the
-    log's `problems`, all of them or, with `first_problem`, the first, where the fold stops);
-    nothing the events do to the rules escapes as another exception."""
+    """The game a log file holds, each event checked against the state before it (`problems`).
+
+    Raises LogInvalid saying what is wrong (LogTooLong past `max_events`, before any line is parsed)
+    and no other exception; with `first_problem` the fold stops at the first problem."""
     rows = [line for line in lines if line.strip()]
     if not rows:
         raise LogInvalid("The file is empty.")
@@ -102,9 +100,7 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
 
 def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]
           entries: list[dict[str, Any]], first_problem: bool) -> tuple[Any, list[tuple[int, str]]]:
-    """The state `events` fold to, with each (version, problem) Game.check finds on the way. An
-    exception from the rules — which a log of nonsense may provoke in a fold that trusts its
-    events — refuses the log, naming the first problem found before it, or else the event."""
+    """The state `events` fold to and each (version, problem) Game.check finds; LogInvalid if the rules raise."""
     state, problems = game.initial(options, seats), []
     number = 0
     try:
@@ -118,6 +114,7 @@ def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: igno
         game.status(state)
         game.view(state, None)
     except Exception as error:  # noqa: BLE001 - a log may not become a game whose reads fail
+        # a log of nonsense may make the rules raise: name the first problem before it, or else the event
         if problems:
             version, problem = problems[0]
             raise LogInvalid(f"Event {version} ({_kind(entries[version - 1])}): {problem}") from None

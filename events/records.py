@@ -1,9 +1,7 @@
-"""Game records — what the store keeps about a game beside its events — and the indexes that
-list them: every game by creation time, and the games of each status by when they took it (the
-reactor's sweep reads these); and the same of the listed games alone, for each game and for all,
-which the pages of the listing read, so that a page costs the same however many unlisted games
-there are. Each index is split into the store's shards (events.shards) and read across all of
-them."""
+"""Game records (what the store keeps about a game beside its events) and the indexes that list
+them: every game by creation time, each status's games by when they took it (the sweep reads
+these), and the same of the listed games alone for the listing's pages. Each index is split into
+the store's shards (events.shards)."""
 
 from __future__ import annotations
 
@@ -35,10 +33,9 @@ CURSOR_PATTERN = "^[0-9]{1,15}\\.[A-Za-z0-9_-]{1,64}$"
 
 @dataclass(frozen=True, order=True, slots=True)
 class Cursor:
-    """Where a page of a listing ended: the score (a time in ms) and id of its last game. The
-    listings run newest first, games of the same time by id backwards, so the next page starts
-    with the first game before this pair."""
+    """Where a page of a listing ended: the score (a time in ms) and id of its last game."""
 
+    # listings run newest first, games of the same time by id backwards: the next page starts before this pair
     score: int
     game_id: str
 
@@ -74,10 +71,9 @@ class GameRecords:
         private_origin: bool = False,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
-        An `unlisted` game is never shown in a listing; a `reserved` seat (seat → registered player
-        id) can be taken by its player only. An `imported` game is loaded from a log, which may name
-        the game's `original_id`. `creator` is the registered player who made it; a game with a
-        `private_origin` is a copy of an unlisted game."""
+
+        An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only;
+        an `imported` game may name its log's `original_id`; `private_origin` marks a copy of an unlisted game."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -118,15 +114,12 @@ class GameRecords:
 
     def page(self, game: str | None, status: Lifecycle | None, after: Cursor | None,
              limit: int) -> tuple[list[GameRecord], Cursor | None]:
-        """Listed games of `game` (or of every game) with `status` (or any), newest first — by when
-        they took `status` if given, else by creation — after the cursor `after` (from the start if
-        None); the page and the cursor of the next one (None at the end). Only the listed games'
-        indexes are read, from the cursor on: at most `limit + 1` entries of each shard."""
+        """The listed games of `game` with `status` (None: any) after `after`, newest first, and the next cursor."""
         indexes = [keys.listed(game, status, shard) for shard in self.shards.names]
         found: list[GameRecord] = []
         while len(found) < limit:
             wanted = limit - len(found)
-            entries = self._newest(indexes, after, wanted + 1)
+            entries = self._newest(indexes, after, wanted + 1)  # at most wanted + 1 entries a shard
             shown = entries[:wanted]
             for record in self._records([entry.game_id for entry in shown]):
                 # an index lags its game by an append's round trip: a game that left `status` is passed over
@@ -138,8 +131,7 @@ class GameRecords:
         return found, after
 
     def _newest(self, indexes: list[str], after: Cursor | None, count: int) -> list[Cursor]:
-        """The first `count` entries after `after` of an index split in `indexes`, newest first:
-        each shard's read in one round trip, then merged."""
+        """The first `count` entries after `after` of the index split in `indexes`, newest first, in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for index in indexes:
             _ask_after(pipe, index, after, 0, count)
@@ -149,8 +141,7 @@ class GameRecords:
         return heapq.nlargest(count, entries)
 
     def _after(self, index: str, after: Cursor | None, count: int, pairs: list[tuple[bytes, float]]) -> list[Cursor]:
-        """The first `count` entries of `index` after `after`, from `pairs`, its first `count`
-        entries up to the cursor's time, and more read if those at that very time came first."""
+        """The first `count` entries of `index` after `after`: from `pairs`, and more read while ties come first."""
         kept: list[Cursor] = []
         offset = 0
         while True:
@@ -180,8 +171,7 @@ class GameRecords:
         return cast(bytes, pipe.execute()[1]).decode()
 
     def discard(self, game_id: str) -> None:
-        """Delete a game that never started and that nobody was told of (a rematch made in a race
-        another one won): its record and its place in the indexes."""
+        """Delete a game that never started and nobody was told of (a rematch that lost a race), and unfile it."""
         pipe = self.redis.pipeline(transaction=False)
         for key in _own_keys(game_id):
             pipe.delete(key)  # one at a time: a cluster's pipeline sends no DEL of several keys
@@ -189,8 +179,7 @@ class GameRecords:
         pipe.execute()
 
     def cancelled_before(self, before_ms: int) -> Iterator[str]:
-        """The ids of the games cancelled before `before_ms`, oldest first, read a hundred at a time
-        (each batch after the caller has dealt with the one before: see `purge`)."""
+        """The ids of the games cancelled before `before_ms`, oldest first, a hundred a read as `purge` takes them."""
         for shard in self.shards.names:
             index, previous = keys.games_with_status(Lifecycle.CANCELLED, shard), set[str]()
             while ids := [raw.decode() for raw in cast(list[bytes], self.redis.zrangebyscore(
@@ -201,11 +190,9 @@ class GameRecords:
                 previous = set(ids)
 
     def purge(self, game_id: str, markers: Callable[[GameRecord], list[str]]) -> bool:
-        """Delete a cancelled game and everything that names it — its record, seats, tokens,
-        reservations, the `markers(record)` notifications it was told by, its place in the indexes
-        and in its players' inboxes, and for a rematch its origin's naming of it — whether it was
-        (it is not unless cancelled). A game filed as
-        cancelled that is not is filed under its own status."""
+        """Delete a cancelled game and everything that names it; whether it did (not unless cancelled).
+
+        A game filed as cancelled that is not is filed under its own status instead."""
         try:
             record = self.get(game_id)
         except GameNotFound:
@@ -240,9 +227,7 @@ class GameRecords:
                 pipe.zrem(keys.listed(game, listed_status, shard), game_id)
 
     def count_by_status(self) -> dict[Lifecycle, int]:
-        """How many games wait for players, are in play, are over and were cancelled, as the
-        status indexes hold them (a game whose process died as it finished counts as in play
-        until the next sweep)."""
+        """How many games have each status, as the status indexes hold them (a lost ending shows until a sweep)."""
         pipe = self.redis.pipeline(transaction=False)
         for status in Lifecycle:
             for shard in self.shards.names:
@@ -253,12 +238,9 @@ class GameRecords:
     def indexed(self, status: Lifecycle) -> Iterator[tuple[str, bool]]:
         """The ids of the games with `status`, oldest first, each with whether every seat is taken.
 
-        A game changes index in the round trip of the append that starts it, and in the one
-        after the append that ends it: the index of games in play may hold a game that is over,
-        never lack one that is not. A game found under a status it has left is moved to its own
-        and announced on the feed again, so that whatever its change meant is told even when the
-        process that changed it died before telling (each notification goes out once however often
-        its game is announced)."""
+        The index of games in play may hold a game that is over, never lack one that is not. A game
+        found under a status it has left is refiled and announced again, so its change is told even
+        when its process died before telling."""
         for shard in self.shards.names:
             yield from self._indexed(status, shard)
 
@@ -280,11 +262,9 @@ class GameRecords:
             position += len(ids) - moved
 
     def refile_finished_since(self, since_ms: int) -> int:
-        """Move every game filed as finished since `since_ms` whose record says otherwise back
-        under its own status, and announce it; how many were. A failover that lost a game's last
-        appends keeps the filing made after them, which lives in another slot: without this, a
-        game whose ending was lost would be in play but never swept. Losses are of the latest
-        writes only, so only recent filings are looked at."""
+        """Refile and announce each game filed as finished since `since_ms` that its record says is not; how many."""
+        # A failover that lost a game's last appends keeps the filing made after them (another slot):
+        # the game would be in play but never swept. Only the latest writes are lost: look at recent filings.
         moved = 0
         for shard in self.shards.names:
             index = keys.games_with_status(Lifecycle.FINISHED, shard)
@@ -301,9 +281,7 @@ class GameRecords:
         return moved
 
     def _refile(self, pipe: Pipeline, game_id: str, filed: Lifecycle, actual: bytes | None) -> None:
-        """Queue on `pipe` the move of a game filed under `filed` to the status its record holds
-        (`actual`; None for a game discarded since, which is only taken out), and if it is still
-        there its announcement."""
+        """Queue on `pipe` the move of a game from `filed` to its record's status `actual` (None: gone)."""
         self.file(pipe, game_id, filed, None if actual is None else Lifecycle(actual.decode()), clock.now())
         if actual is not None:
             self.feed.announce(pipe, game_id)
@@ -325,8 +303,7 @@ class GameRecords:
         self.redis.set(keys.status_index_built(), 1)
 
     def build_listed_index(self) -> None:
-        """File every listed game in the listings, once: for a store written before them (after
-        `build_status_index`, whose times it takes)."""
+        """File every listed game in the listings, once, for an older store (after `build_status_index`)."""
         if self.redis.exists(keys.listed_index_built()):
             return
         for ids in self._every_game():
@@ -351,16 +328,14 @@ class GameRecords:
                 position += len(ids)
 
     def file(self, pipe: Pipeline, game_id: str, old: Lifecycle, new: Lifecycle | None, now: int) -> None:
-        """Queue on `pipe` the move of a game from the indexes of status `old` to those of `new`
-        (None: a game that is gone), the listings' only if it is listed; a game that finished keeps
-        one snapshot."""
+        """Queue on `pipe` the move of a game from status `old`'s indexes to `new`'s (None: a game that is gone)."""
         shard = self.shards.of(game_id)
         pipe.zrem(keys.games_with_status(old, shard), game_id)
         if new is None:
             self._unfile(pipe, game_id)
             return
         pipe.zadd(keys.games_with_status(new, shard), {game_id: now}, nx=True)
-        if new is Lifecycle.FINISHED:
+        if new is Lifecycle.FINISHED:  # a finished game keeps one snapshot
             snapshots.keep_last(pipe, game_id)
         listings = [key for game in GAMES for key in (keys.listed(game, None, shard), keys.listed(game, old, shard),
                                                       keys.listed(game, new, shard))]
@@ -371,8 +346,7 @@ class GameRecords:
 
 
 def _list(pipe: Pipeline, game_id: str, game: str, status: Lifecycle, shard: str, created: int, took: int) -> None:
-    """Queue on `pipe` the filing of a listed game of `game` with `status` in its listings: those of
-    any status by when it was created, those of its status by when it `took` it."""
+    """Queue on `pipe` the filing of a listed game in its listings: by creation, and by when it `took` `status`."""
     for listing in (keys.listed(None, None, shard), keys.listed(game, None, shard)):
         pipe.zadd(listing, {game_id: created}, nx=True)
     for listing in (keys.listed(None, status, shard), keys.listed(game, status, shard)):
@@ -380,8 +354,7 @@ def _list(pipe: Pipeline, game_id: str, game: str, status: Lifecycle, shard: str
 
 
 def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, count: int) -> None:
-    """Queue on `pipe` the read of `count` entries of `index`, newest first, from `offset` among
-    those up to the cursor's time (or all of them), with their scores."""
+    """Queue on `pipe` the read of `count` entries of `index` up to the cursor's time, newest first from `offset`."""
     if after is None:
         pipe.zrevrange(index, offset, offset + count - 1, withscores=True)
     else:
@@ -400,8 +373,8 @@ def ask_progress(pipe: Pipeline, game_id: str) -> None:
 
 
 def progressed(record: GameRecord, answer: list[bytes | None]) -> GameRecord:
-    """A started game's record with what still changes read again (`ask_progress`): its status,
-    version and rematch. Its seats, AIs, tokens and settings are fixed once it starts."""
+    """A started game's record with its status, version and rematch read again (`ask_progress`)."""
+    # the rest of a started game's record (seats, AIs, tokens, settings) no longer changes
     status, version, rematch = answer
     if status is None or version is None:
         raise GameNotFound(record.id)

@@ -9,8 +9,7 @@ from redis.commands.core import Script
 
 
 def source(name: str) -> str:
-    """The text of the script `name` (e.g. `append.lua`), for an EVAL queued on a pipeline: a
-    cluster's pipeline runs no registered script."""
+    """The text of the script `name`, for an EVAL queued on a pipeline (a cluster's runs no registered script)."""
     return resources.files("events").joinpath(name).read_text()
 
 

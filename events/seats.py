@@ -26,9 +26,9 @@ def hash_token(token: str) -> str:
 
 
 def player_of_token(client: redis.Redis, digest: str) -> str | None:
-    """The id of the registered player whose token has this SHA-256, if any. A token still in
-    the one hash older stores kept them in is moved to its own key as it is found."""
+    """The id of the registered player whose token has this SHA-256, if any."""
     player_id = cast(bytes | None, client.get(keys.player_token(digest)))
+    # a token still in the one hash older stores kept them in moves to its own key as it is found
     if player_id is None and (player_id := cast(bytes | None, client.hget(keys.player_tokens(), digest))):
         client.set(keys.player_token(digest), player_id, nx=True)
         client.hdel(keys.player_tokens(), digest)
@@ -57,10 +57,10 @@ class Seats:
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
         player_id: str | None = None, budget: Budget | None = None,
     ) -> Seated:
-        """Seat `name` at `seat` (or else the seat reserved for `player_id`, or else the lowest free
-        seat reserved for nobody): a person holding `token` (and, if registered, `player_id`, who may
-        hold one seat per game), or an AI of level `bot`, thinking within `budget` if given. Raises
-        SeatReserved for a seat reserved for someone else, SeatUnavailable for other refusals."""
+        """Seat `name` at `seat`, else at the seat reserved for `player_id`, else at the lowest free unreserved one.
+
+        A person holds `token` (a registered one, `player_id`: one seat per game); an AI has level `bot`.
+        Raises SeatReserved for a seat reserved for someone else, SeatUnavailable for other refusals."""
         answer = cast(list[bytes], self._claim(
             keys=_seat_keys(game_id),
             args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
@@ -78,8 +78,9 @@ class Seats:
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
 
     def leave(self, game_id: str, seat: int) -> str | None:
-        """Free a seat of a game still waiting for players; the registered player who held it, if
-        any (whose list of games still names the game). Raises SeatNotLeft."""
+        """Free a seat of a game still waiting for players; the registered player who held it, if any.
+
+        That player's list of games still names the game. Raises SeatNotLeft."""
         answer = cast(list[bytes], self._leave(keys=_seat_keys(game_id), args=[seat]))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -89,8 +90,7 @@ class Seats:
         return answer[1].decode() or None
 
     def cancel_lobby(self, game_id: str) -> bool:
-        """Cancel the game if its lobby time has passed with seats still free; whether it did. The
-        feed is told, so the reactor notifies its players and their inbox streams show it."""
+        """Cancel the game, and tell the feed, if its lobby time passed with seats still free; whether it did."""
         now = clock.now()
         cancelled = bool(self._cancel(keys=[keys.meta(game_id), keys.seats(game_id)], args=[now]))
         if cancelled:

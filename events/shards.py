@@ -14,8 +14,8 @@ COUNT = 16  # shards on a cluster: fixed, since a game's shard must never change
 
 
 def _spread_tags(count: int) -> tuple[str, ...]:
-    """A hash tag for each shard, the i-th in the i-th of `count` equal ranges of the cluster's
-    slots, so that shards spread evenly over masters that share the slots evenly."""
+    """A hash tag for each shard, the i-th in the i-th of `count` equal ranges of the cluster's slots."""
+    # so that shards spread evenly over masters that share the slots evenly
     tags = []
     for shard in range(count):
         low, high = shard * REDIS_CLUSTER_HASH_SLOTS // count, (shard + 1) * REDIS_CLUSTER_HASH_SLOTS // count

@@ -1,7 +1,5 @@
 """Commands sent together to the one server that holds a key's slot — on a cluster, its master —
-on one connection, so that a WAIT after a write covers that write. A cluster whose map of slots
-is out of date (a replica promoted) answers MOVED; the map is read again and the commands sent
-once more, since a redirected command was not run."""
+on one connection, so that a WAIT after a write covers that write."""
 
 from __future__ import annotations
 
@@ -19,9 +17,9 @@ AWAY = (redis.ConnectionError, redis.TimeoutError, ClusterDownError, TryAgainErr
 
 
 def run(client: redis.Redis, key: str, queue: Callable[[Pipeline], None]) -> list[Any]:
-    """The replies to the commands `queue` puts on a pipeline to the server holding `key`; a
-    command that failed has its error for its reply."""
+    """The replies to the commands `queue` puts on a pipeline to `key`'s server, a failed command's its error."""
     replies = _sent(client, key, queue)
+    # a map of slots out of date (a replica promoted) draws MOVED: a redirected command was not run
     if isinstance(client, RedisCluster) and any(_redirected(reply) for reply in replies):
         _reread_map(client)
         replies = _sent(client, key, queue)

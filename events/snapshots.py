@@ -1,9 +1,6 @@
-"""Snapshots: a game's state saved every `EVERY` events, so that rebuilding a long game (now or
-at a past version) replays fewer than `EVERY` events. A finished game keeps its latest one only
-(`keep_last`, as it is filed as finished), for its final state, the one read most; the process
-reading its past keeps checkpoints of its own (events.execute.Checkpoints). Only a cache: a
-missing snapshot, or one written by other rules than these, is ignored and the state is rebuilt
-from the events."""
+"""Snapshots: a game's state saved every `EVERY` events, so that a rebuild replays fewer. A finished
+game keeps only its latest (`keep_last`). Only a cache: a missing snapshot, or one written by other
+rules than these, is ignored and the state rebuilt from the events."""
 
 from __future__ import annotations
 
@@ -69,6 +66,5 @@ class Snapshots:
 
 
 def keep_last(pipe: Pipeline, game_id: str) -> None:
-    """Queue on `pipe` the deletion of every snapshot of a finished game but its latest (none is
-    saved once it is over)."""
+    """Queue on `pipe` the deletion of every snapshot of a finished game but its latest."""
     pipe.execute_command("EVAL", _KEEP_LAST, 1, keys.snapshots(game_id))  # a cluster's pipeline refuses `eval`

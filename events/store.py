@@ -17,9 +17,9 @@ class EventStore:
 
     def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None, shards: Shards | None = None,
                  durability: Durability = Durability()) -> None:
-        """`waiting` serves the blocking reads of streams and the feed (its socket timeout must
-        outlast them); by default `client` does. `shards` splits the store-wide keys (one, under
-        their plain names, by default: a store on one Redis server)."""
+        """`waiting` (by default `client`) serves the blocking reads: its socket timeout must outlast them.
+
+        `shards` splits the store-wide keys (by default one shard: a store on one Redis server)."""
         self.redis = client
         self.shards = shards or Shards.single()
         self.feed = Feed(client, waiting or client, self.shards)

@@ -33,14 +33,12 @@ _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    """The outcome of an append: the version reached, the envelopes written and whether the
-    game is over. `replayed` is true when an idempotency key answered with an earlier append
-    (and `finished` then tells whether the game is over now)."""
+    """The outcome of an append: the version reached, the envelopes written and whether the game is over."""
 
     version: int
     events: tuple[Envelope, ...]
     finished: bool = False
-    replayed: bool = False
+    replayed: bool = False  # an idempotency key answered with an earlier append (`finished`: over now)
 
 
 class Streams:
@@ -48,8 +46,7 @@ class Streams:
 
     def __init__(self, client: redis.Redis, waiting: redis.Redis, games: GameRecords,
                  durability: Durability = Durability()) -> None:
-        """`waiting` serves the blocking reads of live streams (its socket timeout must outlast
-        them); `games` files the games an append starts or ends, and tells the feed."""
+        """`waiting` serves the blocking reads (its socket timeout must outlast them); `games` files and announces."""
         self.redis = client
         self.waiting = waiting
         self.games = games
@@ -64,10 +61,10 @@ class Streams:
         return _envelopes(game_id, cast(_Entries, entries))
 
     def since(self, game_id: str, after: int, started: GameRecord | None = None) -> tuple[GameRecord, str | None, list[Envelope]]:
-        """The game's record, the command that appended its event at version `after` (None at 0;
-        '' if the stream no longer holds that version), and its events after `after` up to the
-        record's version, in one round trip; raises GameNotFound. `started` is the game's record as
-        read since it started, of which only what still changes is read again."""
+        """The game's record, the command that appended version `after` and the events since, in one round trip.
+
+        The command is None at 0, '' if the stream no longer holds `after`. Of a `started` record only
+        what still changes is read again. Raises GameNotFound."""
         pipe = self.redis.pipeline(transaction=False)
         if started is None:
             records.ask(pipe, game_id)
@@ -88,8 +85,7 @@ class Streams:
         return bool(self.waiting.xread({keys.stream(game_id): f"{version}-0"}, count=1, block=timeout_ms))
 
     def version_before_moves(self, game_id: str, version: int, moves: int) -> int:
-        """The version the game had before its last `moves` moves up to `version` (one move is
-        one command; never before the end of its opening)."""
+        """The version before the game's last `moves` commands up to `version`, never before its opening ends."""
         seen: set[str] = set()
         newest = f"{version}-0"
         while True:
@@ -117,12 +113,11 @@ class Streams:
         held: str | None = None,
     ) -> Appended:
         """Append `events` if the game is at `expected_version`, else raise VersionConflict.
-        `idempotency` is (key, fingerprint of the command): a key seen before answers with
-        the events it appended then, and writes nothing. `held` is the command whose event the
-        caller's state at `expected_version` was folded from, when the caller decided on a state
-        it held without reading the game again: the append is then also a conflict unless that
-        event is still there and the game in play. The append is announced on the feed if
-        `announce` (events.execute.awaited), and always the first, which starts the game."""
+
+        `idempotency` is (key, fingerprint of the command): a key seen before answers with the
+        events it appended then, and writes nothing. With `held`, the command that ends a state the
+        caller held without reading the game, the append is also a conflict unless that event is
+        still there and the game in play. Announced on the feed if `announce`, and always the first."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
@@ -151,14 +146,11 @@ class Streams:
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
                              now: int, announce: bool, script_reloaded: bool = False) -> list[bytes]:
-        """Run the append script, wait for the replicas if the store's durability asks it, and
-        (if `announce`) tell the feed that the game may have changed; an `opening` append (the
-        first, which starts the game with that status) also files the game under it. The feed
-        and the indexes live in no game's slot, so the script cannot write them: on one server
-        they go in the append's round trip, on a cluster in one after it. They are written even
-        when the append writes nothing, which costs the feed's consumers a needless look, and
-        leaves the indexes right (a first append fails only because another one came first); if
-        they cannot be written at all, the reactors' sweep makes up for them."""
+        """Run the append script, wait for replicas if asked, tell the feed if `announce`; file an `opening` game."""
+        # The feed and the indexes live in no game's slot, so the script cannot write them: on one
+        # server they go in the append's round trip, on a cluster in one after it. They are written
+        # even when the append writes nothing (a needless look for the feed's consumers; the indexes
+        # stay right, as a first append fails only to another); if they cannot be, the sweep makes up.
         told = self.redis.pipeline(transaction=False) if isinstance(self.redis, RedisCluster) else None
         waits = False
 
@@ -199,9 +191,7 @@ class Streams:
         return None if stored is None else self._earlier(game_id, key, stored.decode(), fingerprint)
 
     def _earlier(self, game_id: str, key: str, stored: str, fingerprint: str) -> Appended:
-        """The append first made with the idempotency `key`. Under a durability that waits for
-        replicas, they must hold it too: the key is written again as it is (a write replicated
-        after the append's), and the replicas waited for."""
+        """The append first made with the idempotency `key`, held by the replicas too if the durability waits."""
         earlier_fingerprint, first, last = stored.rsplit("|", 2)
         if earlier_fingerprint != fingerprint:
             raise IdempotencyKeyReused()
@@ -209,7 +199,7 @@ class Streams:
         def queue(pipe: Pipeline) -> None:
             pipe.xrange(keys.stream(game_id), f"{first}-0", f"{last}-0")
             pipe.hget(keys.meta(game_id), "status")
-            if self.durability.replicas:
+            if self.durability.replicas:  # the key written again as it is: a write replicated after the append's
                 pipe.set(keys.idempotency(game_id, key), stored, keepttl=True, xx=True)
                 self.durability.wait(pipe)
 
@@ -234,10 +224,9 @@ def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
 
 
 def encoded_payload(payload: Any) -> bytes | str:
-    """A payload as stored: compact JSON written by orjson, or by the standard library where orjson
-    would write otherwise: it refuses an integer beyond 64 bits and a lone surrogate, and writes NaN
-    and the infinities as null (so a payload with a null in it is checked by reading it back).
-    Dataclasses and dates, which the standard library refuses, are refused too."""
+    """A payload as compact JSON, by orjson or the standard library; dataclasses and dates are refused."""
+    # orjson refuses an integer beyond 64 bits and a lone surrogate, and writes NaN and the
+    # infinities as null: a payload with a null in it is checked by reading it back
     try:
         written = orjson.dumps(payload, option=_PASS_THROUGH)
         if b"null" not in written or orjson.loads(written) == payload:
@@ -248,10 +237,9 @@ def encoded_payload(payload: Any) -> bytes | str:
 
 
 def _payloads(entries: _Entries) -> list[Any]:
-    """The entries' payloads, parsed as one JSON array (much faster than one parse each) by orjson,
-    or by the standard library where orjson reads otherwise what json.dumps may write: it refuses
-    a lone surrogate and NaN, and reads an integer beyond 64 bits as a float (so nineteen digits in
-    a row, even in a string, are left to the standard library)."""
+    """The entries' payloads, parsed as one JSON array by orjson, or by the standard library where they differ."""
+    # orjson refuses a lone surrogate and NaN, and reads an integer beyond 64 bits as a float:
+    # nineteen digits in a row, even in a string, are left to the standard library
     joined = b"[" + b",".join(fields[b"p"] for _, fields in entries) + b"]"
     if LONG_NUMBER not in joined.translate(DIGITS_AS_ZEROS):
         try:

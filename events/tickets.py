@@ -20,10 +20,9 @@ TICKET_SECONDS = 30  # how long a ticket waits to be used
 
 @dataclass(frozen=True, slots=True)
 class StreamGrant:
-    """What a ticket opens: a game's stream as `seat` (held by `holder`, the token's SHA-256 or
-    the registered player's id), or, without a game, the inbox of player `holder`."""
+    """What a ticket opens: a game's stream as `seat`, or, without a game, the inbox of player `holder`."""
 
-    holder: str
+    holder: str  # the seat token's SHA-256 or the registered player's id
     game_id: str | None = None
     seat: int | None = None
 
