@@ -1,6 +1,5 @@
-"""Registered players: a name and a token that can join games and act for the seats they hold,
-the games they hold seats in or are invited to (players.invitations puts and takes invitations
-there), and their vacations."""
+"""Registered players: a name and a token that joins games and acts for their seats, the games they
+hold or are invited to, and their vacations."""
 
 from __future__ import annotations
 

@@ -1,16 +1,10 @@
 """Requests to players' webhooks, which reach public addresses only: a webhook may not make the
-server call itself, its store or anything else on its private network.
+server call itself, its store or anything else on its private network (`MEEPLE_WEBHOOK_PRIVATE=allow`
+lifts the rule, for receivers on the server's own machine or network).
 
-A URL is read once, here, the way the HTTP client and the resolver read it: a host that ends in a
-number is an IPv4 address in any form `inet_aton` takes (`127.1`, `2130706433`, `0x7f000001`,
-`017700000001`), a host in other scripts or with full-width dots is IDNA-encoded first, and an
-IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4) is judged by
-that address. The registration refuses a URL naming an address that is not public at once, and a
-delivery checks the URL the same way before it goes. A host name is resolved at delivery, each of
-its addresses checked, and the connection made to a checked address, so a name that resolves
-elsewhere a moment later changes nothing; the registration resolves it too, for a bounded time,
-and refuses a name that resolves to no public address (`localhost`). `MEEPLE_WEBHOOK_PRIVATE=allow`
-lifts the rule, for receivers on the server's own machine or network."""
+A URL is read once, here, the way the HTTP client and the resolver read it; the registration and
+every delivery check it, and a delivery connects to an address it checked, so a name that resolves
+elsewhere a moment later changes nothing."""
 
 from __future__ import annotations
 
@@ -52,8 +46,7 @@ _LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-lookup"
 
 @dataclass(frozen=True, slots=True)
 class Destination:
-    """Where a webhook URL leads: its scheme, its host as it is resolved (an ASCII name or an
-    address), its port, and the address the host names, if it is one."""
+    """Where a webhook URL leads: scheme, host as resolved (an ASCII name or an address), port, and address if any."""
 
     scheme: str
     host: str
@@ -66,8 +59,7 @@ def private_allowed() -> bool:
 
 
 def is_public(address: str | Address) -> bool:
-    """Whether `address` is one a webhook may reach: globally routed unicast, and no IPv6 form of
-    an IPv4 address that is not."""
+    """Whether a webhook may reach `address`: globally routed unicast, and no IPv6 form of an IPv4 one that is not."""
     ip = ipaddress.ip_address(address.split("%", 1)[0]) if isinstance(address, str) else address  # a zone may follow
     if isinstance(ip, ipaddress.IPv6Address):
         if (carried := _carried_ipv4(ip)) is not None:
@@ -112,8 +104,7 @@ def destination(url: str) -> Destination:
 
 
 def refused(found: Destination) -> bool:
-    """Whether a webhook may not go where a URL leads: its host is an address that is not public,
-    and private ones are not allowed. A name is judged when it is resolved."""
+    """Whether the URL's host is an address a webhook may not reach; a name is judged when it is resolved."""
     return found.address is not None and not private_allowed() and not is_public(found.address)
 
 
@@ -126,9 +117,9 @@ def check(url: str) -> Destination:
 
 
 def resolves_privately(found: Destination, seconds: float) -> bool:
-    """Whether the host name a URL leads to resolves, within `seconds`, to no public address, so
-    that every delivery would be refused there (and private ones are not allowed). A name that does
-    not resolve in time, or at all, may resolve later: each delivery judges it then."""
+    """Whether the URL's host name resolves, within `seconds`, to no public address (and private ones are refused).
+
+    A name that does not resolve in time, or at all, is not refused: each delivery judges it then."""
     if found.address is not None or private_allowed():
         return False
     lookup = _LOOKUPS.submit(_addresses, found.host, found.port)
@@ -174,8 +165,7 @@ def _ipv6(text: str) -> ipaddress.IPv6Address:
 
 
 def _ascii(host: str) -> str:
-    """The host as the client sends it to the resolver: lower case, IDNA-encoded if it is not ASCII
-    (full-width and ideographic dots become dots)."""
+    """The host as the client sends it to the resolver: lower case, or IDNA-encoded if it is not ASCII."""
     if host.isascii():
         return host.lower()
     try:
@@ -185,8 +175,7 @@ def _ascii(host: str) -> str:
 
 
 def _ipv4(host: str) -> ipaddress.IPv4Address | None:
-    """The IPv4 address a host ending in a number names, in any form inet_aton reads (one to four
-    parts, each decimal, octal with a leading 0, or hex with 0x); None for a name."""
+    """The IPv4 address a host ending in a number names, in any form inet_aton reads (`127.1`); None for a name."""
     labels = host.removesuffix(".").split(".")
     if not _NUMBER.fullmatch(labels[-1]):
         return None
@@ -201,8 +190,7 @@ def _ipv4(host: str) -> ipaddress.IPv4Address | None:
 
 
 def _number(label: str) -> int:
-    """One part of an IPv4 address as inet_aton reads it: hex after 0x, octal after a leading 0,
-    else decimal; ValueError for anything else."""
+    """One part of an IPv4 address as inet_aton reads it (hex after 0x, octal after 0, else decimal); or ValueError."""
     if _HEX.fullmatch(label):
         return int(label[2:] or "0", 16)
     if _OCTAL.fullmatch(label):
@@ -213,8 +201,7 @@ def _number(label: str) -> int:
 
 
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> requests.Response:
-    """POST `body` to `url`, following no redirect; raises UrlInvalid, AddressRefused or
-    requests' errors."""
+    """POST `body` to `url`, following no redirect; raises UrlInvalid, AddressRefused or requests' errors."""
     check(url)
     with requests.Session() as session:
         session.trust_env = False  # no proxy from the environment: the address checked is the one reached
@@ -237,8 +224,7 @@ def _public_address(host: str, port: int) -> str:
 
 
 class _ToPublicAddress:
-    """A connection made to a checked public address of its host (the certificate of an HTTPS
-    one is still checked against the host's name)."""
+    """A connection to a checked public address of its host; an HTTPS one still checks the host name's certificate."""
 
     host: str
     port: int

@@ -1,5 +1,4 @@
-"""The players' own errors: a webhook URL that cannot be read or leads somewhere not public, and
-a player past their number of webhooks."""
+"""The players' own errors, each a PlayersError."""
 
 from __future__ import annotations
 

@@ -15,8 +15,7 @@ from players.blocks import Blocks
 
 
 def met(client: redis.Redis, player_ids: Collection[str]) -> None:
-    """The players seated together in a game that starts become each other's contacts (whoever
-    starts it: the API on the last seat taken, or the reactor's sweep when that API process died)."""
+    """Make the players seated together in a game that starts each other's contacts."""
     if len(player_ids) < 2:
         return
     pipe = client.pipeline(transaction=False)
@@ -31,10 +30,10 @@ class Invitations:
         self.blocks = Blocks(client, max_blocks)
 
     def reaching(self, creator: str | None, invitees: Collection[str]) -> list[str]:
-        """Those of `invitees` an invitation from `creator` reaches: all but who block `creator`
-        (whose seat stays reserved all the same, as an invitation ignored would). An invitation
-        that never arrives takes nothing of its invitee's daily bound either, which a blocked
-        player could otherwise spend to keep everyone else's invitations out."""
+        """Those of `invitees` an invitation from `creator` reaches: all but those who block `creator`.
+
+        A blocker's seat stays reserved all the same. Count only these against a daily bound: a
+        blocked player could otherwise spend it to keep everyone else's invitations out."""
         blocking = self.blocks.blocking(list(invitees), creator) if creator is not None else set()
         return [invitee for invitee in invitees if invitee not in blocking]
 
@@ -55,8 +54,7 @@ class Invitations:
         pipe.execute()
 
     def decline(self, game_id: str, reserved: Mapping[int, str], player_id: str) -> None:
-        """The player declines the game's invitation: the seat reserved for them is free for
-        anyone from now on, and the game leaves their inbox for good."""
+        """Decline the game's invitation: the player's reserved seat is free for anyone, the game out of their inbox."""
         pipe = self.redis.pipeline(transaction=False)
         for seat in [seat for seat, invitee in reserved.items() if invitee == player_id]:
             pipe.hdel(keys.reservations(game_id), str(seat))
