@@ -1,2 +1,1 @@
-"""Process plumbing that the API and the workers share: settings, store connections, the
-embedded store, log lines, metrics and the listening socket's connection sharing."""
+"""Process plumbing the API and the workers share: settings, connections, the embedded store, logs, metrics."""

@@ -16,12 +16,10 @@ from runtime.config import Config
 
 
 def store_client(config: Config, connections: int | None = None, **options: Any) -> redis.Redis:
-    """A client of the store: `connections` at most per server, a request waiting up to 10 s for
-    one to come free (None: as many as asked for). A cluster's client is used as a server's is:
-    it answers the same commands, sending each to the master of its key's slot."""
+    """A client of the store: at most `connections` per server (None: unbounded), a request waiting 10 s for one."""
     assert config.redis_url is not None, "the store's URL is set before connecting"
     bounded = {} if connections is None else {"max_connections": connections, "timeout": 10}
-    if config.redis_cluster:
+    if config.redis_cluster:  # answers a server's commands, sending each to the master of its key's slot
         pools = {} if connections is None else {"connection_pool_class": redis.BlockingConnectionPool}
         return cast(redis.Redis, RedisCluster.from_url(config.redis_url, **options, **bounded, **pools))
     if connections is None:

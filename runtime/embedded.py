@@ -2,15 +2,12 @@
 process with its data and append-only file in one folder, started again if it dies, and stopped
 with its parent.
 
-Nothing acknowledged is lost when the server dies (kill -9 included): it hands each write to its
-append-only file (the kernel's copy of it) before it answers, and reads the file back when it
-starts again. The one exception is a disk so slow that the last flush to it is still running:
-Redis then holds new writes back up to 2 s. The file is flushed to the disk every second
-(`appendfsync everysec`), so a crash of the whole machine can lose the last second or two.
+Nothing acknowledged is lost when the server dies (kill -9 included): each write reaches the
+append-only file before it is answered. The file is flushed to the disk every second, so a crash
+of the whole machine can lose the last second or two.
 
-`meeple serve` starts it before gunicorn forks its gevent workers, so this module leaves the
-Redis client unimported: a worker must patch the standard library before `redis` imports from
-it (gevent's MonkeyPatchWarning)."""
+This module leaves the Redis client unimported: `meeple serve` starts the store before gunicorn
+forks its gevent workers, which must patch the standard library before `redis` imports from it."""
 
 from __future__ import annotations
 
@@ -95,9 +92,8 @@ class EmbeddedRedis:
             return False
 
     def keep_alive(self, seconds: float, lost: Callable[[], None]) -> None:
-        """Start the server again, on the same folder and socket, whenever it dies; if it does not
-        answer again within `seconds`, call `lost`. The watch runs on a thread of its own, which
-        lives until `stop`: a server dies with the thread that started it (PR_SET_PDEATHSIG)."""
+        """Start the server again whenever it dies, on the same folder; call `lost` if not back in `seconds`."""
+        # a thread of its own, living until `stop`: a server dies with the thread that started it (PR_SET_PDEATHSIG)
         threading.Thread(target=self._watch, args=(seconds, lost), name="embedded-store", daemon=True).start()
 
     def _watch(self, seconds: float, lost: Callable[[], None]) -> None:

@@ -1,8 +1,6 @@
 """`/metrics` in the Prometheus text format: what the API processes measure (commands by game
 and outcome, append and request latencies), and what the store says when scraped (games by
-status, queue depths, how late the deadlines run).
-
-Under `meeple serve` several processes answer requests; each writes its figures to
+status, queue depths, how late the deadlines run). Each API process writes its figures to
 PROMETHEUS_MULTIPROC_DIR and a scrape adds them up (prometheus_client's multiprocess mode)."""
 
 from __future__ import annotations

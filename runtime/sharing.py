@@ -1,14 +1,10 @@
 """How the API processes share gunicorn's one listening socket: a process holding clearly more
 connections than another leaves each new one to it.
 
-Every process waiting on a shared socket is woken for a new connection and the first to accept
-it gets it: most often the process already running, that is the busiest. A client keeps its
-connection alive and sends every request over it, so a few clients connecting at once could all
-land on one process while the others stand idle (ten players all on one process of two were
-answered about a third less often than ten shared out). So each process counts its open
-connections in a table the processes share, and one holding clearly more than another lets a
-new connection wait WAIT_FOR_FEWER for a process holding fewer to take it, before it takes the
-connection itself."""
+The first process to accept a new connection gets it, most often the busiest, and a client sends
+every request over the one connection: a few clients connecting at once could all land on one
+process. So each process counts its open connections in a table the processes share, and one
+holding clearly more than another lets a new connection wait WAIT_FOR_FEWER for it."""
 
 from __future__ import annotations
 
@@ -26,16 +22,15 @@ SLOT = struct.Struct("qqq")
 
 
 class ConnectionCounts:
-    """The open connections of each API process, in memory that gunicorn's processes share: made
-    in the master before it forks them, a slot taken for each in the master as it is made."""
+    """The open connections of each API process, in memory shared by the processes the master forks."""
 
     def __init__(self, slots: int = 64) -> None:
         self.slots = slots
-        self.memory = mmap.mmap(-1, slots * SLOT.size)  # anonymous and shared: children see one table
+        # anonymous and shared: made in the master before it forks, children see one table (a slot each)
+        self.memory = mmap.mmap(-1, slots * SLOT.size)
 
     def take(self) -> int | None:
-        """A slot for a process about to start: a free one, or one whose process has ended (None:
-        every slot is held, and the process shares nothing)."""
+        """A slot for a process about to start, free or left by a process that ended; None: it shares nothing."""
         for slot in range(self.slots):
             pid, _, _ = self.read(slot)
             if pid == 0 or (pid > 0 and not _alive(pid)):
@@ -70,9 +65,8 @@ class ConnectionCounts:
         SLOT.pack_into(self.memory, slot * SLOT.size, pid, accepts, held)
 
     def fewer_elsewhere(self, slot: int) -> bool:
-        """Whether another process accepting connections holds clearly fewer than the one in
-        `slot`: `mine - theirs > 1 + theirs // 10`. (Taking turns one connection at a time would
-        have a process wait at every other connection of a burst.)"""
+        """Whether another accepting process holds clearly fewer connections than `slot`'s."""
+        # clearly: taking turns one connection at a time would have a process wait at every other one of a burst
         mine = self.held(slot)
         return any(accepts and mine - held > 1 + held // 10
                    for _, accepts, held in (self.read(other) for other in range(self.slots) if other != slot))
@@ -89,8 +83,7 @@ def _alive(pid: int) -> bool:
 
 
 class SharingServer(StreamServer):  # type: ignore[misc]  # gevent ships no types
-    """gevent's server, counting its connections in `table` at `slot` and leaving a new
-    connection to a process holding clearly fewer for WAIT_FOR_FEWER."""
+    """gevent's server, counting its connections in `table` and leaving new ones a while to a process with fewer."""
 
     def __init__(self, *args: Any, table: ConnectionCounts, slot: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
