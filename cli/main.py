@@ -66,9 +66,7 @@ class _Gunicorn(BaseApplication):
 
 
 def serve(args: argparse.Namespace) -> None:
-    """Serve the API and run a worker beside it; with no MEEPLE_REDIS_URL, on the embedded
-    store under --data-dir, started again whenever it dies (exit 1 if it cannot be within
-    MEEPLE_STORE_RESTART_SECONDS)."""
+    """Serve the API and run a worker beside it, on the embedded store under --data-dir if no MEEPLE_REDIS_URL."""
     config = Config.from_env()
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
@@ -122,8 +120,7 @@ def serve(args: argparse.Namespace) -> None:
 
 
 def _stop_worker(process: subprocess.Popen[bytes]) -> None:
-    """Ask the worker to stop, which RQ does once its job ends; if that takes longer than
-    WORKER_STOP_SECONDS, ask again, which makes RQ kill the job."""
+    """Ask the worker to stop once its job ends; past WORKER_STOP_SECONDS, ask again, which makes RQ kill the job."""
     process.terminate()
     try:
         process.wait(timeout=WORKER_STOP_SECONDS)
@@ -133,15 +130,14 @@ def _stop_worker(process: subprocess.Popen[bytes]) -> None:
 
 
 def _background_child() -> None:
-    """The worker beside the API dies with it and yields the CPU to it: bots thinking and the
-    reactor's sweeps never slow the answers on a machine the two share."""
+    """Make the worker beside the API die with it and yield the CPU to it."""
+    # bots thinking and the reactor's sweeps never slow the answers on a machine the two share
     die_with_parent()
     os.nice(WORKER_NICENESS)
 
 
 def worker(args: argparse.Namespace) -> None:
-    """Become the workers' process (`python -m workers`): the reactor (feed consumer and
-    sweeper) and an RQ worker with its scheduler."""
+    """Become the workers' process (`python -m workers`): the reactor and an RQ worker with its scheduler."""
     os.execv(sys.executable, WORKER)
 
 
@@ -170,9 +166,7 @@ def replay(args: argparse.Namespace) -> None:
 
 
 def verify(args: argparse.Namespace) -> None:
-    """Check, offline, that every shuffle of a finished game's log is the one it committed to,
-    that every card came from the committed order and that every event names what is there and
-    every result is the rules' (as the import does); exit 1 with each problem if not."""
+    """Check a finished game's log offline as the import does (shuffles, cards, results); exit 1 with each problem."""
     log = _read("verify", args.file)
     for version, problem in log.problems:
         print(f"{args.file}: version {version} ({log.envelopes[version - 1]['type']}): {problem}")

@@ -1,6 +1,4 @@
-"""`python -m workers` (what `meeple worker` runs): the reactor, the feed's consumer and sweeper,
-beside an RQ worker with its scheduler, on the store at MEEPLE_REDIS_URL and the queues at
-MEEPLE_QUEUE_URL (by default the store's)."""
+"""`python -m workers` (what `meeple worker` runs): the reactor beside an RQ worker and its scheduler."""
 
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ from workers.queues import job_executor
 
 def act_for(game_id: str, version: int, seat: int, actor: str, choose: Callable[[Loaded], Any]) -> str:
     """Send `choose(game)` for `seat` if the game is still at `version` and waits for that seat.
-    The append is conditional on `version`, so a move that arrived first wins and a job run twice
-    acts once (the second finds the game moved on): no idempotency key is kept for it."""
+
+    The append is conditional on `version`: a move that came first wins, and a job run twice acts
+    once, with no idempotency key kept."""
     executor = job_executor()
     loaded = executor.load(game_id)
     if loaded.version != version:

@@ -42,9 +42,7 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
 
 def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, player_id: str,
            notification: dict[str, Any]) -> None:
-    """Hand a notification about a game to each of the player's webhooks (kept in `store`), once
-    per `key`: a delivery job each, on `queues`. The attempts are logged in the player's
-    deliveries (players.webhooks), not in the jobs' results."""
+    """Hand a notification about a game to each of the player's webhooks, once per `key`: a job each on `queues`."""
     marker = keys.notified(game_id, key)
     if store.exists(marker):
         return
@@ -52,7 +50,7 @@ def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, play
     intervals = retry_intervals()
     for hook in Webhooks(store).of(player_id):
         job_id = f"notify-{hook.id}-{game_id}-{key}"
-        if not Job.exists(job_id, connection=queues):
+        if not Job.exists(job_id, connection=queues):  # its attempts are logged in the player's deliveries
             queue.enqueue(deliver, player_id, hook.id, notification, job_id=job_id, job_timeout=TIMEOUT_SECONDS * 3,
                           retry=Retry(max=len(intervals), interval=intervals),
                           result_ttl=DONE_SECONDS, failure_ttl=DONE_SECONDS)

@@ -1,5 +1,4 @@
-"""The jobs of a seat whose time runs out: applying a deadline that passed (the game's own
-timeout command, or the AI's move), and reminding a player before it passes."""
+"""The jobs of a seat whose time runs out: applying a deadline that passed, and reminding a player before."""
 
 from __future__ import annotations
 
@@ -23,10 +22,10 @@ from workers.queues import (
 
 
 def apply_deadline(game_id: str, version: int, seat: int) -> str:
-    """Act for `seat` as its deadline's policy says, if the game still waits for it at
-    `version`: a move that arrived first wins, and a deadline applied once is never applied
-    again. A deadline that moved since it was scheduled (its player went on vacation) is
-    scheduled again for its new time."""
+    """Act for `seat` as its deadline's policy says, if the game still waits for it at `version`.
+
+    A move that came first wins, and a deadline applied once is never applied again; one that
+    moved since it was scheduled (a vacation) is scheduled again for its new time."""
     executor = job_executor()
     loaded = executor.load(game_id)
     deadline = due(executor.store, loaded, seat) if loaded.version == version else None
@@ -51,8 +50,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
 
 
 def remind(game_id: str, version: int, seat: int, before: int, deadline: int) -> str:
-    """Remind the player at `seat` that its deadline passes in `before` seconds, if the game
-    still waits for it at `version`."""
+    """Remind the player at `seat` of its deadline `before` seconds ahead, if the game still waits at `version`."""
     executor = job_executor()
     loaded = executor.load(game_id)
     player_id = loaded.record.holders.get(seat)

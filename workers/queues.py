@@ -39,8 +39,7 @@ def deadline_queue(connection: redis.Redis) -> Queue:
 
 
 def moment(at_ms: int) -> datetime:
-    """When to schedule a job due at `at_ms`: RQ's scheduler keeps whole seconds, so the time
-    is rounded up, never down (a deadline is never applied early)."""
+    """When to schedule a job due at `at_ms`: rounded up to RQ's whole seconds, so a deadline is never early."""
     return datetime.fromtimestamp(math.ceil(at_ms / 1000), tz=timezone.utc)
 
 
@@ -58,8 +57,7 @@ def job_connection() -> redis.Redis:
 
 
 def job_executor() -> Executor:
-    """The executor over the store of the running job: the one `use_store` named, or else the
-    Redis server of the job's own queue."""
+    """The executor over the running job's store: the one `use_store` named, else its queue's Redis server."""
     if _named is not None:
         return _named
     connection = job_connection()
@@ -79,9 +77,8 @@ class _Worker(Worker):
 
 
 def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event) -> None:
-    """Move each scheduled job onto its queue once its time has come, every second. This is
-    RQ's scheduler run in a thread that outlives store outages (RQ runs it in a process that
-    dies with the first one); of several workers, the one holding its lock does the work."""
+    """Move each scheduled job onto its queue once its time has come, every second, while this worker holds the lock."""
+    # RQ's scheduler, in a thread that outlives store outages: RQ's own process dies with the first
     scheduler = RQScheduler(queues, connection=connection)
     while not stop.wait(1):
         try:
@@ -94,9 +91,7 @@ def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event)
 
 
 def work(connection: redis.Redis, queues: list[str]) -> None:
-    """Run the queues' jobs and their scheduler until asked to stop (SIGTERM or SIGINT). RQ's
-    worker cannot start while the store is away, and quits when it goes away; this waits for
-    the store and starts a new one."""
+    """Run the queues' jobs and their scheduler until asked to stop (SIGTERM or SIGINT), through store outages."""
     stop = threading.Event()
     threading.Thread(target=_schedule, args=(connection, queues, stop), name="scheduler", daemon=True).start()
     try:
@@ -109,6 +104,7 @@ def work(connection: redis.Redis, queues: list[str]) -> None:
                 pass
             if worker is not None and worker.asked_to_stop:
                 return
+            # RQ's worker cannot start while the store is away, and quits when it goes: wait, start a new one
             log.warning("the store is away; the worker starts when it answers")
             while True:
                 try:
