@@ -1,7 +1,6 @@
 """The feed as one API process follows it: a single reader of the store's feed for all the
-process's open inbox streams, which wait on it in memory. However many streams are open, the
-process reads the feed once — a blocking read on one Redis server, every shard every 100 ms on a
-cluster (events.feed)."""
+process's open inbox streams, which wait on it in memory, so the process reads the feed once
+however many streams are open."""
 
 from __future__ import annotations
 
@@ -37,9 +36,9 @@ class Announcements:
             return self._count
 
     def after(self, position: int, timeout_s: float) -> tuple[int, list[str] | None]:
-        """The position after the games announced since `position`, and those games, waiting up
-        to `timeout_s` for the first; None for the games when more came than this process keeps
-        (every game may have changed)."""
+        """The games announced since `position` and the position after them, waiting up to `timeout_s`.
+
+        The games are None when more came than this process keeps: every game may have changed."""
         with self._changed:
             self._changed.wait_for(lambda: self._count > position, timeout_s)
             if self._count == position:

@@ -1,17 +1,11 @@
 """How many event streams one client holds open at once, counted across every API process: per
-client address (as the rate limits read it, through trusted proxies) and per token (a registered
-player's, for all of their seats and their inbox, else an anonymous seat's).
+client address (as the rate limits read it) and per token (a registered player's, for all of their
+seats and their inbox, else an anonymous seat's).
 
-Each open stream holds a lease under each: a member of a sorted set in the store, scored by when it
-lapses. The stream renews its leases as it sends, which it does at least once a heartbeat
-(MEEPLE_STREAM_HEARTBEAT_MS), and gives them up as it closes. A lease not renewed for
-LEASE_HEARTBEATS heartbeats, such as one of a process that was killed with its streams open, lapses
-by itself: it is dropped the next time a stream is opened under the same key, and the key expires
-once every lease in it has lapsed.
-
-As a stream renews only as it sends, a client that stopped taking what it is sent would keep its
-connection while its leases lapse: a stream whose client has not taken one message within
-SEND_HEARTBEATS heartbeats is closed instead (service.api.streams), before its leases can lapse."""
+Each open stream holds a lease under each, scored by when it lapses. A stream renews its leases
+as it sends (at least once a heartbeat) and gives them up as it closes; those of a killed process
+lapse by themselves after LEASE_HEARTBEATS heartbeats. A stream whose client takes nothing for
+SEND_HEARTBEATS heartbeats is closed before its leases can lapse (service.api.streams)."""
 
 from __future__ import annotations
 
@@ -44,8 +38,7 @@ return 1
 
 
 class StreamLeases:
-    """The leases of the open streams in the store at `client`: at most `per_address` for one
-    client address and `per_token` for one token."""
+    """The leases of the open streams: at most `per_address` for one client address, `per_token` for one token."""
 
     def __init__(self, client: redis.Redis, per_address: int, per_token: int, heartbeat_ms: int,
                  clock: Callable[[], float] = time.time) -> None:
@@ -56,8 +49,7 @@ class StreamLeases:
         self.take_script = client.register_script(TAKE)
 
     def take(self, address: str, holder: str | None) -> Lease:
-        """A lease for one more stream of `address` and of `holder` (None: a spectator's stream,
-        held by no token); 429 `too_many_streams` if either holds as many as it may."""
+        """A lease for one more stream of `address` and `holder` (None: a spectator); 429 `too_many_streams` if full."""
         lease = Lease(self, uuid.uuid4().hex)
         subjects = {"address": address} | ({"token": holder} if holder is not None else {})
         for policy, subject in subjects.items():
@@ -81,8 +73,7 @@ class Lease:
         self.renewed = 0.0
 
     def renew(self) -> None:
-        """Keep the stream's places for another LEASE_HEARTBEATS heartbeats; in the store at most
-        once a heartbeat. A place that had lapsed is taken again: the stream is open."""
+        """Keep the stream's places, lapsed ones too, for LEASE_HEARTBEATS more heartbeats; a write a heartbeat."""
         now = self.leases.clock()
         if now - self.renewed < self.leases.seconds / LEASE_HEARTBEATS:
             return
@@ -94,8 +85,7 @@ class Lease:
         pipe.execute()
 
     def release(self) -> None:
-        """Give up the stream's places: it has closed. (Should the store be out of reach, they
-        lapse by themselves.)"""
+        """Give up the stream's places as it closes; out of the store's reach, they lapse by themselves."""
         pipe = self.leases.redis.pipeline(transaction=False)
         for key in self.keys:
             pipe.zrem(key, self.id)

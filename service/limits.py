@@ -1,9 +1,7 @@
 """Rate limits per token and per client address: fixed windows counted in the store, so every
-API process shares them. Every answer counted against a limit says where the client stands, as
-the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers) has it:
-`RateLimit-Policy: "address";q=6000;w=60, "token";q=1200;w=60` states each policy and
-`RateLimit: "address";r=5998;t=41, "token";r=1190;t=41` the requests left in the current window
-and the seconds until it ends. A request over a limit is answered 429 with `Retry-After`."""
+API process shares them. Every answer counted against a limit says where the client stands in the
+headers of the IETF draft "RateLimit header fields for HTTP"; a request over a limit is answered
+429 with `Retry-After`."""
 
 from __future__ import annotations
 
@@ -39,8 +37,7 @@ class Standing:
 
 
 def count(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[tuple[Standing, bool]]:
-    """Count one more against the current window of each `(policy, key, rate)`: where it stands
-    against each, and whether that one is over its rate. The one counter of fixed windows."""
+    """Count one more in the current window of each `(policy, key, rate)`: the standing in each, and whether over."""
     now = time.time()
     pipe = client.pipeline(transaction=False)
     for _, key, rate in rates:
@@ -53,8 +50,7 @@ def count(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[tuple
 
 
 def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
-    """Count this request once against each `(policy, key, rate)`; where it stands against each,
-    or 429 if any is over its rate."""
+    """Count this request once against each `(policy, key, rate)`; the standings, or 429 if any is over."""
     counted = count(client, rates)
     standings = [standing for standing, _ in counted]
     g.rate_limits = standings  # for the answer's headers, a 429 included
@@ -66,14 +62,12 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
 
 
 def client_address() -> str:
-    """The request's client, as every per-address limit counts it: the peer's address, or the one
-    trusted proxies (MEEPLE_TRUSTED_PROXIES) name, an IPv6 one as its network (MEEPLE_IPV6_PREFIX)."""
+    """The request's client as per-address limits count it: the peer, or whom trusted proxies name (`address_key`)."""
     return address_key(request.remote_addr or "unknown", current_app.config["MEEPLE_IPV6_PREFIX"])
 
 
 def address_key(address: str, ipv6_prefix: int) -> str:
-    """An IPv4 address as itself (an IPv4-mapped IPv6 one too), an IPv6 one as its network of
-    `ipv6_prefix` bits, which one holder has every address of; anything else as it is written."""
+    """An address as a limit counts it: IPv4 (mapped too) as is, IPv6 as its `ipv6_prefix`-bit network."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
@@ -81,13 +75,12 @@ def address_key(address: str, ipv6_prefix: int) -> str:
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip.packed, ipv6_prefix), strict=False))
+        return str(ipaddress.IPv6Network((ip.packed, ipv6_prefix), strict=False))  # one holder has all of it
     return str(ip)
 
 
 def limit_games(client: redis.Redis, rate: Rate | None) -> None:
-    """Count one more game created from the request's client address; 429 `game_creation_limited`
-    past `rate` (None: no limit)."""
+    """Count one more game created from the client's address; 429 `game_creation_limited` past `rate` (None: none)."""
     if rate is None:
         return
     [(standing, over)] = count(client, [("games", f"games:{client_address()}", rate)])
@@ -98,21 +91,19 @@ def limit_games(client: redis.Redis, rate: Rate | None) -> None:
 
 
 def limit_invitations(client: redis.Redis, strangers: list[str], per_day: int) -> None:
-    """Count one more invitation from a stranger to each of `strangers` (registered players);
-    429 `invitation_limited` when one of them has had `per_day` today. Which one is not said."""
+    """Count one more invitation from a stranger to each of `strangers`; 429 `invitation_limited` past `per_day`."""
     if not strangers:
         return
     rate = Rate(per_day, 86400)
     counted = count(client, [("invitations", f"invitations:{invitee}", rate) for invitee in strangers])
-    if over := [standing for standing, is_over in counted if is_over]:
+    if over := [standing for standing, is_over in counted if is_over]:  # which invitee is not said
         raise ApiError(429, "invitation_limited",
                        f"A player receives at most {per_day} invitations a day from players they have not played with.",
                        limit=per_day, retry_after=max(standing.reset for standing in over))
 
 
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
-    """Count every request but the health check, the metrics scrape and a browser's preflight
-    against the limits, and tell the client where it stands."""
+    """Count every request but health, metrics and preflights against the limits; tell the client where it stands."""
 
     @app.before_request
     def limit_rate() -> None:
@@ -128,6 +119,8 @@ def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address
     @app.after_request
     def tell_standing(response: Response) -> Response:
         if standings := g.get("rate_limits"):
+            # `RateLimit-Policy: "address";q=6000;w=60, "token";q=1200;w=60` states each policy, and
+            # `RateLimit: "address";r=5998;t=41, …` the requests left in the window and its seconds to go
             response.headers["RateLimit-Policy"] = ", ".join(standing.policy_item() for standing in standings)
             response.headers["RateLimit"] = ", ".join(standing.limit_item() for standing in standings)
         return response

@@ -1,5 +1,4 @@
-"""What operators see of each request: a request id (the client's `X-Request-Id`, or a new
-one) echoed in the answer, one JSON log line, and its figures on `/metrics`."""
+"""What operators see of each request: a request id echoed in the answer, a JSON log line, figures on `/metrics`."""
 
 from __future__ import annotations
 

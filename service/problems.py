@@ -61,15 +61,12 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
 
 
 def http_code(status: int) -> str:
-    """The code of an error known only by its HTTP status (one the server or gunicorn found
-    before the API's own checks): the status's name where it is listed, else the listed
-    catch-all of its class."""
+    """The code of an error known only by its HTTP status: the status's name if listed, else its class's catch-all."""
     code = HTTPStatus(status).name.lower()
     return code if code in CODES else "bad_request" if status < 500 else "internal_error"
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    """The problem details of an error; `code` is one of CODES (tests/service/test_openapi_document.py
-    checks every code the code names)."""
+    """The problem details of an error; `code` is one of CODES (tests/service/test_openapi_document.py checks)."""
     return {"type": "about:blank", "title": HTTPStatus(status).phrase, "status": status,
             "code": code, "detail": detail, **extra}

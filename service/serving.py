@@ -1,13 +1,9 @@
 """The gunicorn worker that serves the API: gunicorn's gevent worker, except that
-- what gunicorn refuses itself, before the API runs (a control character in a header, a
-  malformed request line, version or chunk, a request line or header fields past their limits),
-  is answered with problem+json like every other error rather than with gunicorn's HTML page
-  (gunicorn still chooses the status and logs the request), a limit's answer saying which limit
-  it passed and how large it is;
-- a connection whose client stopped taking an event stream (its sends time out: service.api.streams)
-  is closed quietly, as one the client closed;
-- where several processes share the listening socket, one holding clearly more connections
-  than another leaves new connections to it (runtime.sharing)."""
+- what gunicorn refuses before the API runs (a malformed request, a request line or header fields
+  past their limits) is answered with problem+json rather than gunicorn's HTML page, with the
+  status gunicorn chose;
+- a connection whose client stopped taking an event stream is closed quietly, as one the client closed;
+- a process holding clearly more connections than another leaves new ones to it (runtime.sharing)."""
 
 from __future__ import annotations
 
@@ -32,9 +28,7 @@ CONNECTIONS = ConnectionCounts()  # made as gunicorn's master loads this module,
 
 
 class ApiWorker(GeventWorker):
-    """Gunicorn's gevent worker, whose own error answers are problem+json and which shares the
-    listening socket with the other API processes: one holding clearly more connections than
-    another leaves new connections to it."""
+    """Gunicorn's gevent worker, its own error answers problem+json, sharing the socket out by connections held."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # in the master, before it forks this worker's process
@@ -99,8 +93,7 @@ def problem_answer(status: int, error: BaseException, cfg: Config) -> bytes:
 
 
 def _header_limit(error: LimitRequestHeaders, cfg: Config) -> tuple[str, int, str]:
-    """Which limit of the header the request passed (gunicorn tells it in its message), how large
-    it is, and a sentence saying so."""
+    """Which header limit the request passed (gunicorn's message tells), its size, and a sentence saying so."""
     fields, field_bytes = cfg.limit_request_fields, cfg.limit_request_field_size
     match error.msg:
         case "limit request headers fields":
@@ -113,8 +106,7 @@ def _header_limit(error: LimitRequestHeaders, cfg: Config) -> tuple[str, int, st
 
 
 class _Page:
-    """Stands in for the client's socket while gunicorn writes its HTML error page: it keeps the
-    page's status and sends nothing."""
+    """The client's socket as gunicorn writes its HTML error page: keeps the page's status and sends nothing."""
 
     def __init__(self, client: socket.socket) -> None:
         self.client = client

@@ -80,9 +80,7 @@ class Named:
 
 
 def json_schema(kind: Any, named: Named) -> Schema:
-    """The JSON Schema of the data `strict(kind)` reads, case by case as it reads them: each
-    dataclass and enum met becomes a schema of `named`, referred to. Raises TypeError for a type
-    `strict` has no reading of."""
+    """The JSON Schema of what `strict(kind)` reads, each dataclass and enum met named in `named`; else TypeError."""
     origin, arguments = typing.get_origin(kind), typing.get_args(kind)
     if kind in _SCALARS:
         return {"type": _SCALARS[kind]}
@@ -141,8 +139,7 @@ def _enum(kind: type[enum.Enum]) -> Schema:
 
 
 def _described(kind: type) -> Schema:
-    """The class's docstring as its description, if one was written (not the signature a
-    dataclass is given when it has none)."""
+    """The class's docstring as its description, if one was written (not a dataclass's made-up signature)."""
     doc = kind.__doc__
     if not doc or doc.startswith(f"{kind.__name__}("):
         return {}
@@ -150,8 +147,7 @@ def _described(kind: type) -> Schema:
 
 
 def _specimen(kind: Any) -> Any:
-    """A value of `kind` with a string in every string and an item in every list: what `redact`
-    may hide part of."""
+    """A value of `kind` with a string in every string and an item in every list, for `redact` to hide part of."""
     origin, arguments = typing.get_origin(kind), typing.get_args(kind)
     if kind in _SPECIMENS:
         return _SPECIMENS[kind]
@@ -177,8 +173,7 @@ def _hidden(game: Game[Any, Any, Any, Any], kind: type) -> list[str]:
 
 
 def _variant(game: str, wire_name: str, version: int, payload: Schema) -> Schema:
-    """The envelope of one event type of one game: its wire name, its current schema version, its
-    payload; the fields `Event` describes."""
+    """The envelope of one event type of one game: its wire name, current schema version and payload."""
     return {"type": "object", "required": list(ENVELOPE), "properties": {
         **copy.deepcopy(ENVELOPE), "game": {"type": "string", "enum": [game]}, "type": {"type": "string", "enum": [wire_name]},
         "schema_version": {"type": "integer", "enum": [version]}, "payload": payload}}
@@ -204,8 +199,7 @@ def game_components(game: Game[Any, Any, Any, Any], prefix: str) -> dict[str, Sc
 
 
 def components() -> dict[str, Schema]:
-    """The schemas of events to merge into the spec's `components.schemas`: `Event`, the union
-    of the games' unions told apart by `game`, then each game's, in the order of `PREFIXES`."""
+    """The event schemas for `components.schemas`: `Event` (the games' unions by `game`), then each game's."""
     event = {"description": "An event as the caller may see it: its `game` names the game's union (TakiEvent, "
                             "DjambiEvent, TaxiEvent), in which its `type` names the event and so its payload's form.",
              "oneOf": [{"$ref": f"{REFERENCE}{prefix}Event"} for prefix in PREFIXES.values()],

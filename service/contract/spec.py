@@ -1,10 +1,8 @@
 """The OpenAPI document: `api.yaml` (the operations and the shapes of the answers) joined with
 the schemas made from the code that reads the requests: the request bodies and query parameters
 from their marshmallow schemas, each game's commands and options, the events of each game
-(service.contract.events), and the problem codes (service.problems.CODES).
-
-`openapi.yaml` at the top of the repository is this document as `meeple openapi` writes it;
-a test keeps the two the same."""
+(service.contract.events), and the problem codes (service.problems.CODES). `openapi.yaml` is
+this document as `meeple openapi` writes it; a test keeps the two the same."""
 
 from __future__ import annotations
 
@@ -91,9 +89,8 @@ def build() -> dict[str, Any]:
 
 
 def _defaults_told(schema: dict[str, Any]) -> dict[str, Any]:
-    """A request body's schema with each property's default told in its description instead of
-    as `default`: openapi-typescript makes a property with a default required of the client
-    (its `defaultNonNullable`), when the server fills it in where it is left out."""
+    """A request body's schema with each property's default told in its description instead of as `default`."""
+    # openapi-typescript makes a property with a default required of the client (`defaultNonNullable`)
     properties = {}
     for name, field in schema.get("properties", {}).items():
         default = field.get("default")
@@ -156,8 +153,7 @@ def options(title: str, options_type: type) -> dict[str, Any]:
 
 
 def commands(converter: OpenAPIConverter) -> dict[str, Any]:
-    """One schema per command of each game, and `Command`, the union of them all, told apart by
-    `type` (`<game>.<command>`)."""
+    """One schema per command of each game, and `Command`, their union told apart by `type` (`<game>.<command>`)."""
     expected = converter.schema2jsonschema(ExpectedVersionSchema)["properties"]
     schemas: dict[str, Any] = {}
     every: dict[str, str] = {}
@@ -177,10 +173,10 @@ def commands(converter: OpenAPIConverter) -> dict[str, Any]:
 
 
 def _exactly_one(shape: dict[str, Any], alone: tuple[str, ...]) -> dict[str, Any]:
-    """`shape`, and when a command takes exactly one of the fields `alone`: not two of them, and
-    not none (said with `not`, which generated clients leave aside rather than split the type)."""
+    """`shape`, held to exactly one of the fields `alone` if any: not two of them, and not none."""
     if not alone:
         return shape
+    # said with `not`, which generated clients leave aside rather than split the type
     two = [{"properties": {name: {} for name in pair}, "required": list(pair)} for pair in itertools.combinations(alone, 2)]
     return {**shape, "not": {"anyOf": [*two, {"properties": {name: {"not": {}} for name in alone}}]}}  # {"not": {}}: absent
 
@@ -193,8 +189,7 @@ def union(description: str, discriminator: str, variants: dict[str, str]) -> dic
 
 
 class _Dumper(yaml.SafeDumper):
-    """YAML that writes a value used twice out twice, as readers expect, not as an alias, and
-    text of several lines as a block."""
+    """YAML writing a value used twice out twice rather than as an alias, and text of several lines as a block."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True

@@ -1,5 +1,4 @@
-"""Bahama Taxi commands as JSON (rules §13.1): `{"type": "bahama_taxi.move", "to": "6D"}`,
-`{"type": "bahama_taxi.pick_up", "citizens": ["c7"]}` and the like."""
+"""Bahama Taxi commands as JSON (rules §13.1): `{"type": "bahama_taxi.move", "to": "6D"}` and the like."""
 
 from __future__ import annotations
 

@@ -48,9 +48,8 @@ _SHARED: dict[type[Schema], Schema] = {}
 
 
 def parse(schema: type[Schema], data: Any) -> dict[str, Any]:
-    """`data` validated and loaded by `schema`, through one shared instance of it (building a
-    schema costs far more than loading with it); raises ValidationError."""
-    if schema not in _SHARED:
+    """`data` validated and loaded by `schema`; raises ValidationError."""
+    if schema not in _SHARED:  # one instance each: building a schema costs far more than loading with it
         _SHARED[schema] = schema()
     return cast(dict[str, Any], _SHARED[schema].load(data))
 
@@ -60,9 +59,7 @@ class BareSchema(Schema):
 
 
 def command_kind(data: dict[str, Any], game: str, types: Iterable[str]) -> str:
-    """The command's `type` taken out of `data`, without its game: `<game>.<type>` as commands
-    are listed, or the bare `<type>` that the API first took (still accepted), when it is one
-    of the game's `types`."""
+    """The command's `type` (one of `types`) taken out of `data`: `<game>.<type>`, or a bare `<type>` as before."""
     kind = data.pop("type", None)
     if isinstance(kind, str) and kind.startswith(f"{game}."):
         kind = kind.removeprefix(f"{game}.")
@@ -86,8 +83,7 @@ class Seconds(fields.Float):
 
 
 def _whole(value: Any) -> Any:
-    """A JSON number with no fraction (2.0) as the integer it is: JSON Schema's `integer` counts it
-    as one, and so do clients that write every number alike."""
+    """A JSON number with no fraction (2.0) as the integer it is, as JSON Schema's `integer` counts it."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
@@ -232,13 +228,10 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
 
 
 def settings_contract(game_name: str, bot: dict[str, Any]) -> list[dict[str, Any]]:
-    """check_settings as the contract states it for a game of `game_name` (a JSON Schema `allOf`
-    beside the settings, whose AI seat is the schema `bot`):
-    its AI levels, a budget only for a level that searches, each bot and each reservation on a
-    seat below `seats` and on a seat of its own, and a deadline's level with `auto` only. What it
-    leaves out: that no reservation takes a bot's seat (JSON Schema says it only through a
-    condition per seat, too many for the fuzzing's generator), that a player is reserved one seat,
-    and that the player exists."""
+    """check_settings as a JSON Schema `allOf` for a game of `game_name`, whose AI seat is the schema `bot`.
+
+    It leaves out that no reservation takes a bot's seat (a condition per seat, too many for the
+    fuzzing's generator), that a player is reserved one seat, and that the player exists."""
     game = GAMES[game_name]
     searching, levels = list(game.budgets()), list(game.bots)
     budgeted = {"anyOf": [{"required": ["level"], "properties": {"level": {"enum": searching}}},

@@ -15,10 +15,10 @@ from players.deadlines import Due
 
 
 def summary(record: GameRecord, seated: bool = False, viewer: str | None = None) -> dict[str, Any]:
-    """The game's record as the caller may see it: its rematch (an unlisted game) only if the caller
-    is `seated` in it; the game an unlisted origin that it copies only to its seats and its creator;
-    and the id of a player a seat is reserved for only to that player and to the game's creator
-    (`viewer`, the registered player reading), to anyone else only that the seat is reserved."""
+    """The game's record as the caller (`seated` in it, or the registered player `viewer`) may see it.
+
+    The rematch only to its seats; an unlisted origin only to its seats and creator; a reserved
+    seat's player only to that player and the creator, to anyone else only that it is reserved."""
     named = not record.private_origin or seated or (viewer is not None and viewer == record.creator)
     return {
         "id": record.id,
@@ -48,8 +48,7 @@ def _invitee(record: GameRecord, seat: int, viewer: str | None) -> str | None:
 
 
 def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) -> dict[str, Any]:
-    """The game as `seat` (or a spectator) may see it, at the loaded version, with the `deadlines`
-    of the seats to move."""
+    """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats' `deadlines`."""
     game, record, state = loaded.game, loaded.record, loaded.state
     status = game.status(state)
     started = loaded.version > 0
@@ -76,8 +75,7 @@ def _before_start(record: GameRecord) -> Lifecycle:
 
 
 def event(envelope: Envelope, game: Game, seat: int | None, finished: bool) -> dict[str, Any]:  # type: ignore[type-arg]
-    """One stored event as `seat` may see it, at its current schema version (a payload stored at
-    an earlier one is upcast); unredacted once the game is finished."""
+    """One stored event as `seat` may see it, upcast to its current schema version; unredacted once the game is over."""
     kind, schema_version, payload = envelope.type, envelope.schema_version, envelope.payload
     if not finished or schema_version != game.events.version(kind):
         decoded = game.events.decode(kind, schema_version, payload)

@@ -4,10 +4,7 @@ the same fields with the same values but for the last, written once with that la
 A run is `{"command": {"type": "djambi.play", "piece": "C9", "to": "B8"}, "field": "place",
 "values": ["D1", "E1", ...]}`: one command per value, `command` with `field` set to it, in the
 order of the list. A command of one field (`{"type": "djambi.resign"}`) is a run of its own with
-no `field`. Expanding the runs in order gives the list back, so a long list costs a fraction of
-its size: Djambi's runs are a piece and a destination with where the corpse may go, or a piece
-with where it may go; TAKI's a card with the colours it may name; Bahama Taxi's a pawn with the
-areas it may reach.
+no `field`. Expanding the runs in order gives the list back.
 """
 
 from __future__ import annotations
