@@ -44,6 +44,21 @@ export function notice(text, kind = "info") {
   return h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
 }
 
+/** A refused request's notice: the server's detail, else the error's own message. */
+export const problemNotice = (problem) => notice(problem.detail || problem.message, "error");
+
+/** Do `work` with `message` emptied, there saying why if it is refused; answers whether it was done. */
+export async function perform(message, work) {
+  fill(message);
+  try {
+    await work();
+    return true;
+  } catch (problem) {
+    fill(message, problemNotice(problem));
+    return false;
+  }
+}
+
 /** "in 3 h 02 min", "in 45 s", "overdue" for a time in milliseconds since the epoch. */
 export function countdown(at, now = Date.now()) {
   let left = Math.round((at - now) / 1000);

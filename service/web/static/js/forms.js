@@ -1,6 +1,6 @@
 // Form fields, and a refusal (a 422's `errors`, by field path) shown next to the fields it names.
 
-import { fill, h, notice } from "./dom.js";
+import { fill, h, notice, problemNotice } from "./dom.js";
 
 const idFor = (path) => `f-${path.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
@@ -54,7 +54,7 @@ export function showErrors(form, errors, message) {
 
 /** A refused request: the server's detail in `message`, and its errors at the form's fields. */
 export function refused(problem, form, message) {
-  fill(message, notice(problem.detail || problem.message, "error"));
+  fill(message, problemNotice(problem));
   if (problem.errors) showErrors(form, problem.errors, message);
 }
 

@@ -1,8 +1,11 @@
-// What every page says about a game, whichever game it is: its title and its seats.
+// What every page says about a game, whichever game it is: its title, its status and its seats.
 
-const TITLES = { taki: "TAKI", djambi: "Djambi", bahama_taxi: "Bahama Taxi" };
+/** The title the server gives game `name` among its `types` (GET /v1/games/types), else the name. */
+export const gameTitle = (types, name) => types.find((type) => type.name === name)?.title ?? name;
 
-export const gameTitle = (name) => TITLES[name] || name;
+export function statusWord(status) {
+  return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
+}
 
 /** A seat's name as people read it: the player's name, "free", or the AI's level. */
 export function seatName(seat) {

@@ -2,9 +2,9 @@
 
 import * as api from "./api.js";
 import { fill, h, tickCountdowns } from "./dom.js";
-import { showHome } from "./home.js";
-import { showReplay } from "./replay.js";
-import { showGame } from "./table.js";
+import { showGame } from "./pages/game.js";
+import { showHome } from "./pages/home.js";
+import { showReplay } from "./pages/replay.js";
 
 function drawAccount() {
   const bar = document.getElementById("account");

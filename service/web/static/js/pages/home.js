@@ -1,13 +1,13 @@
 // The home page: a visitor registers or signs in; a player sees their inbox first, then their
 // vacation and webhooks. The lobby and the form that creates a game follow.
 
-import { drawAccount } from "./account.js";
-import * as api from "./api.js";
-import { drawCreateForm } from "./create.js";
-import { fill, h, notice } from "./dom.js";
-import { drawInbox } from "./inbox.js";
-import { drawLobby } from "./lobby.js";
-import { logDrop } from "./replay.js";
+import * as api from "../api.js";
+import { fill, h, notice, problemNotice } from "../dom.js";
+import { drawAccount } from "../sections/account.js";
+import { drawCreateForm } from "../sections/create.js";
+import { drawInbox } from "../sections/inbox.js";
+import { drawLobby } from "../sections/lobby.js";
+import { logDrop } from "../sections/log_drop.js";
 
 export async function showHome(main) {
   const me = api.player();
@@ -16,7 +16,8 @@ export async function showHome(main) {
   const lobby = h("section", { id: "lobby", "aria-labelledby": "lobby-title" });
   const create = h("section", { id: "create", "aria-labelledby": "create-title" });
   const settings = me ? h("section", { id: "settings", class: "settings", "aria-labelledby": "settings-title" }) : null;
-  fill(main, me ? inbox : signIn(), settings, lobby, create);
+  const welcome = h("h1", { id: "sign-in-title" }, "Meeple");
+  fill(main, me ? inbox : signIn(welcome), settings, lobby, create);
   if (me) drawAccount(settings, me);
   main.append(logDrop());
   let types;
@@ -26,14 +27,14 @@ export async function showHome(main) {
     fill(lobby, notice(problem.message, "error"));
     return;
   }
-  const seats = me ? await drawInbox(inbox, me) : new Map();
+  welcome.textContent = `Play ${types.map((type) => type.title).join(", ").replace(/, ([^,]*)$/, " and $1")}`;
+  const seats = me ? await drawInbox(inbox, me, types) : new Map();
   drawLobby(lobby, types, seats);
   drawCreateForm(create, types);
 }
 
-function signIn() {
-  const section = h("section", { id: "sign-in", "aria-labelledby": "sign-in-title" },
-    h("h1", { id: "sign-in-title" }, "Play TAKI, Djambi and Bahama Taxi"),
+function signIn(welcome) {
+  const section = h("section", { id: "sign-in", "aria-labelledby": "sign-in-title" }, welcome,
     h("p", {}, "Register with a name to keep your games in an inbox, or sign in with the player token you were given."));
   const message = h("div", { class: "messages" });
   /** A form of one field whose submission finds the player (`find(value)`), keeps them, and goes home. */
@@ -46,7 +47,7 @@ function signIn() {
         api.keepPlayer(await find(input.value.trim()));
         location.assign("/");
       } catch (problem) {
-        fill(message, notice(problem.detail || problem.message, "error"));
+        fill(message, problemNotice(problem));
       }
     });
     return form;

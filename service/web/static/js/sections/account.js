@@ -2,9 +2,9 @@
 // their games wait for them, and the webhooks their notifications are POSTed to, with the log of
 // every delivery attempt. A refusal shows the server's message next to the field it names.
 
-import * as api from "./api.js";
-import { fill, h, notice } from "./dom.js";
-import { clearErrors, field, refused, showErrors } from "./forms.js";
+import * as api from "../api.js";
+import { fill, h, notice, perform, problemNotice } from "../dom.js";
+import { clearErrors, field, refused, showErrors } from "../forms.js";
 
 const DAY_MS = 86_400_000;
 const LOGGED = 20; // delivery attempts shown, newest first
@@ -32,7 +32,7 @@ export async function drawAccount(section, me) {
   try {
     answers = await Promise.all([api.me(me.token), api.webhooks(me.token)]);
   } catch (problem) {
-    fill(section, title, notice(problem.detail || problem.message, "error"));
+    fill(section, title, problemNotice(problem));
     return;
   }
   const [found, listed] = answers;
@@ -81,93 +81,92 @@ function drawVacation(details, me, current) {
   });
   end.addEventListener("click", async () => {
     clearErrors(form);
-    fill(message);
-    try {
-      await api.endVacation(me.token);
-    } catch (problem) {
-      fill(message, notice(problem.detail || problem.message, "error"));
-      return;
-    }
+    if (!(await perform(message, () => api.endVacation(me.token)))) return;
     show(null);
     save.focus(); // the button pressed is gone
   });
 }
 
-function drawWebhooks(details, me, hooks) {
-  const summary = h("summary", {});
-  const list = h("ul", { class: "hooks", "aria-label": "Your webhooks" });
+function drawWebhooks(details, me, listed) {
   const url = h("input", { type: "url", name: "url", maxlength: 2048, autocomplete: "off", spellcheck: "false",
     placeholder: "https://example.com/meeple" });
+  const hooks = {
+    me, url, listed,
+    summary: h("summary", {}),
+    list: h("ul", { class: "hooks", "aria-label": "Your webhooks" }),
+    message: h("div", { class: "messages" }),
+    secret: h("section", { class: "secret", tabindex: "-1", "aria-labelledby": "secret-title", hidden: true }),
+    log: h("ol", { class: "deliveries", "aria-label": "Latest deliveries" }),
+  };
   const address = field("url", "Webhook URL", url, "A public http(s) address; each notification is POSTed to it as JSON.");
-  const message = h("div", { class: "messages" });
-  const secret = h("section", { class: "secret", tabindex: "-1", "aria-labelledby": "secret-title", hidden: true });
   const form = h("form", { novalidate: true, "aria-label": "Add a webhook" },
     address, h("button", { type: "submit", class: "primary" }, "Add webhook"));
-  const log = h("ol", { class: "deliveries", "aria-label": "Latest deliveries" });
   const refresh = h("button", { type: "button" }, "Refresh");
-  fill(details, summary,
+  fill(details, hooks.summary,
     h("p", { class: "hint" }, "Your turn, reminders, deadlines applied, games over and cancelled: each notification "
       + "is POSTed to every webhook here."),
-    list, form, message, secret,
+    hooks.list, form, hooks.message, hooks.secret,
     h("div", { class: "log-head" }, h("h3", {}, "Latest deliveries"), refresh),
     h("p", { class: "hint" }, "Every attempt, newest first. One not answered 2xx is tried again a few times, "
       + "a little later each time."),
-    log);
-
-  const urls = () => new Map(hooks.map((hook) => [hook.id, hook.url]));
-  const drawHooks = () => {
-    fill(summary, "Webhooks: ", hooks.length ? String(hooks.length) : "none");
-    fill(list, hooks.length ? hooks.map((hook) => h("li", {},
-      h("code", {}, hook.url), " ", h("span", { class: "hint" }, "added ", stamp(hook.created)),
-      h("button", { type: "button", "aria-label": `Remove webhook ${hook.url}`, onclick: () => remove(hook) }, "Remove")))
-      : h("li", { class: "empty" }, "No webhooks yet."));
-  };
-  const remove = async (hook) => {
-    fill(message);
-    try {
-      await api.removeWebhook(hook.id, me.token);
-    } catch (problem) {
-      fill(message, notice(problem.detail || problem.message, "error"));
-      return;
-    }
-    hooks = hooks.filter((kept) => kept.id !== hook.id);
-    drawHooks();
-    fill(message, notice(`Removed: nothing more is sent to ${hook.url}.`));
-    url.focus();
-  };
-  const readLog = async () => {
-    log.setAttribute("aria-busy", "true");
-    try {
-      const { deliveries } = await api.deliveries(LOGGED, me.token);
-      const known = urls();
-      fill(log, deliveries.length ? deliveries.map((entry) => attempt(entry, known))
-        : h("li", { class: "empty" }, "No delivery attempts yet."));
-    } catch (problem) {
-      fill(log, h("li", {}, notice(problem.detail || problem.message, "error")));
-    }
-    log.setAttribute("aria-busy", "false");
-  };
-
-  form.addEventListener("submit", async (event) => {
+    hooks.log);
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
-    clearErrors(form);
-    fill(message);
-    secret.hidden = true;
-    let added;
-    try {
-      added = await api.addWebhook(url.value.trim(), me.token);
-    } catch (problem) {
-      refused(problem, form, message);
-      return;
-    }
-    hooks = [...hooks, { id: added.id, url: added.url, created: added.created }];
-    drawHooks();
-    url.value = "";
-    showSecret(secret, added, url);
+    addHook(hooks, form);
   });
-  refresh.addEventListener("click", readLog);
-  drawHooks();
-  readLog();
+  refresh.addEventListener("click", () => readLog(hooks));
+  drawHooks(hooks);
+  readLog(hooks);
+}
+
+function drawHooks(hooks) {
+  const { listed } = hooks;
+  fill(hooks.summary, "Webhooks: ", listed.length ? String(listed.length) : "none");
+  fill(hooks.list, listed.length ? listed.map((hook) => h("li", {},
+    h("code", {}, hook.url), " ", h("span", { class: "hint" }, "added ", stamp(hook.created)),
+    h("button", { type: "button", "aria-label": `Remove webhook ${hook.url}`, onclick: () => removeHook(hooks, hook) }, "Remove")))
+    : h("li", { class: "empty" }, "No webhooks yet."));
+}
+
+async function addHook(hooks, form) {
+  const { url, message, secret } = hooks;
+  clearErrors(form);
+  fill(message);
+  secret.hidden = true;
+  let added;
+  try {
+    added = await api.addWebhook(url.value.trim(), hooks.me.token);
+  } catch (problem) {
+    refused(problem, form, message);
+    return;
+  }
+  hooks.listed = [...hooks.listed, { id: added.id, url: added.url, created: added.created }];
+  drawHooks(hooks);
+  url.value = "";
+  showSecret(secret, added, url);
+}
+
+async function removeHook(hooks, hook) {
+  const { message } = hooks;
+  if (!(await perform(message, () => api.removeWebhook(hook.id, hooks.me.token)))) return;
+  hooks.listed = hooks.listed.filter((kept) => kept.id !== hook.id);
+  drawHooks(hooks);
+  fill(message, notice(`Removed: nothing more is sent to ${hook.url}.`));
+  hooks.url.focus();
+}
+
+async function readLog(hooks) {
+  const { log } = hooks;
+  log.setAttribute("aria-busy", "true");
+  try {
+    const { deliveries } = await api.deliveries(LOGGED, hooks.me.token);
+    const known = new Map(hooks.listed.map((hook) => [hook.id, hook.url]));
+    fill(log, deliveries.length ? deliveries.map((entry) => attempt(entry, known))
+      : h("li", { class: "empty" }, "No delivery attempts yet."));
+  } catch (problem) {
+    fill(log, h("li", {}, problemNotice(problem)));
+  }
+  log.setAttribute("aria-busy", "false");
 }
 
 /** The new webhook's signing secret, which the server tells once, and how a receiver checks it. */

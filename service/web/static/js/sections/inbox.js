@@ -2,13 +2,13 @@
 // then invitations (each with who sent it and a Decline button), then the rest; each links to its
 // table. It follows the player's inbox stream.
 
-import * as api from "./api.js";
-import { deadlineTag, fill, h, notice } from "./dom.js";
-import { describeSeats, gameTitle } from "./games.js";
-import { followInbox } from "./stream.js";
+import * as api from "../api.js";
+import { deadlineTag, fill, h, notice, problemNotice } from "../dom.js";
+import { describeSeats, gameTitle, statusWord } from "../games.js";
+import { followInbox } from "../stream.js";
 
-/** Draw the inbox into `section`; answers the seats the player holds, by game id. */
-export async function drawInbox(section, me) {
+/** Draw the inbox into `section`, its games titled as `types` say; answers the seats the player holds, by game id. */
+export async function drawInbox(section, me, types) {
   const held = new Map();
   const list = h("ul", { class: "games", "aria-label": "Your games" });
   fill(section,
@@ -31,13 +31,14 @@ export async function drawInbox(section, me) {
       return;
     }
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
-    fill(list, entries.length ? entries.map((entry) => item(entry, decline)) : h("li", { class: "empty" }, "No games yet: join one below or create one."));
+    fill(list, entries.length ? entries.map((entry) => item(entry, decline, types))
+      : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
   const decline = async (gameId, entry) => {
     try {
       await api.declineInvitation(gameId, me.token);
     } catch (problem) {
-      entry.append(notice(problem.detail || problem.message, "error"));
+      entry.append(problemNotice(problem));
       return;
     }
     await draw();
@@ -47,7 +48,7 @@ export async function drawInbox(section, me) {
   return held;
 }
 
-function item(entry, decline) {
+function item(entry, decline, types) {
   const { game } = entry;
   let state, declining = null;
   if (entry.your_turn) {
@@ -62,11 +63,7 @@ function item(entry, decline) {
   }
   const deadline = entry.deadline === null ? null : deadlineTag(entry.deadline);
   return h("li", { class: entry.your_turn ? "your-turn" : "" },
-    h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(game.game), " ", h("span", { class: "id" }, game.id)),
+    h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(types, game.game), " ", h("span", { class: "id" }, game.id)),
     " ", state, deadline ? [" ", deadline] : null, declining ? [" ", declining] : null,
     h("div", { class: "seats" }, describeSeats(game)));
-}
-
-export function statusWord(status) {
-  return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
 }

@@ -4,10 +4,10 @@
 // spectator delay, the lobby time, unlisted; sent with the signed-in player's token, which reserving
 // a seat needs. The server judges the form: each 422 error is shown next to the field it names.
 
-import * as api from "./api.js";
-import { fill, h, notice } from "./dom.js";
-import { clearErrors, field, refused, showErrors } from "./forms.js";
-import { takeSeat } from "./seats.js";
+import * as api from "../api.js";
+import { fill, h, problemNotice } from "../dom.js";
+import { clearErrors, field, refused, showErrors } from "../forms.js";
+import { takeSeat } from "../seats.js";
 
 const POLICIES = {
   skip: "skip: the game's own timeout move",
@@ -117,6 +117,95 @@ function deadlineFields(type) {
   };
 }
 
+/** How many seats, and who plays each. */
+function seatsFields(type, me) {
+  const seats = number(type.min_seats, type.min_seats, type.max_seats);
+  const rows = h("div", { class: "seat-rows" });
+  let seatRows = [];
+  const drawSeats = () => {
+    const count = Math.max(0, Math.min(Number(seats.value) || 0, type.max_seats));
+    seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat, Boolean(me)));
+    fill(rows, seatRows.map((row) => row.element));
+  };
+  seats.addEventListener("input", drawSeats);
+  drawSeats();
+  return {
+    element: h("fieldset", { class: "group", dataset: { field: "bots" } }, h("legend", {}, "Seats"),
+      field("seats", `Number of seats`, seats, `${type.min_seats} to ${type.max_seats}.`),
+      rows,
+      h("p", { class: "error", hidden: true, dataset: { errorOf: "bots" } }),
+      h("p", { class: "error", hidden: true, dataset: { errorOf: "reserved" } })),
+    count: () => numeric(seats),
+    read(chosen) {
+      seatRows.forEach((row, seat) => {
+        const level = row.level();
+        if (level) chosen.bots.push({ seat, level, ...(row.budget() && { budget: row.budget() }) });
+        else if (row.reservedFor()) chosen.reserved.push({ seat, player: row.reservedFor() });
+      });
+    },
+    // the first seat a person plays that is not reserved for someone else
+    mine: () => seatRows.findIndex((row) => !row.level() && (!row.reservedFor() || row.reservedFor() === me?.id)),
+  };
+}
+
+function optionFields(type) {
+  const options = type.options.map((option) => ({ option, control: optionControl(option) }));
+  return {
+    element: h("details", { class: "group rules" },
+      h("summary", {}, `${type.title} rules: ${type.options.length} options, each at its default until changed`),
+      options.map(({ option, control }) => field(`options.${option.name}`, words(option.name), control, optionHint(option)))),
+    read(chosen) {
+      for (const { option, control } of options) {
+        const value = option.kind === "boolean" ? control.checked : option.kind === "integer" ? numeric(control) : control.value;
+        if (value !== undefined) chosen[option.name] = value;
+      }
+    },
+  };
+}
+
+/** The spectator delay, the lobby time, unlisted, and whether (and as whom) the creator sits. */
+function tableFields(me) {
+  const delay = number(0, 0, 1000);
+  const lobby = number("", 1, 31536000);
+  const unlisted = h("input", { type: "checkbox" });
+  const sit = h("input", { type: "checkbox", checked: Boolean(me) });
+  const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
+  if (me) name.readOnly = true;
+  return {
+    element: h("fieldset", { class: "group" }, h("legend", {}, "Table"),
+      field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
+      field("lobby_seconds", "Lobby time (seconds)", lobby, "How long the game waits for its players; empty: the server's 14 days."),
+      field("unlisted", "Unlisted: only people given its address find it", unlisted),
+      field("sit", "Take a seat myself", sit),
+      field("name", "Your name", name)),
+    read(chosen) {
+      chosen.spectator_delay = numeric(delay) ?? 0;
+      if (numeric(lobby) !== undefined) chosen.lobby_seconds = numeric(lobby);
+      chosen.unlisted = unlisted.checked;
+    },
+    sits: () => sit.checked,
+    name: () => name.value.trim(),
+  };
+}
+
+/** The fields of game `type` drawn into `body`; answers what reads them: the game to create, and the seat to take as whom. */
+function drawGame(body, type, me) {
+  const seats = seatsFields(type, me);
+  const options = optionFields(type);
+  const deadline = deadlineFields(type);
+  const table = tableFields(me);
+  fill(body, seats.element, options.element, deadline.element, table.element);
+  return () => {
+    const chosen = { game: type.name, seats: seats.count(), options: {}, bots: [], reserved: [] };
+    options.read(chosen.options);
+    seats.read(chosen);
+    const turnDeadline = deadline.value();
+    if (turnDeadline) chosen.turn_deadline = turnDeadline;
+    table.read(chosen);
+    return { chosen, sit: table.sits() ? seats.mine() : null, name: table.name() };
+  };
+}
+
 export function drawCreateForm(section, types) {
   const me = api.player();
   const gameChoice = h("select", { name: "game" }, types.map((type) => h("option", { value: type.name }, type.title)));
@@ -126,93 +215,38 @@ export function drawCreateForm(section, types) {
     field("game", "Game", gameChoice), body,
     h("button", { type: "submit", class: "primary" }, "Create game"), message);
   let read = null;
-
-  const drawGame = () => {
-    const type = types.find((found) => found.name === gameChoice.value);
-    const seats = number(type.min_seats, type.min_seats, type.max_seats);
-    const rows = h("div", { class: "seat-rows" });
-    let seatRows = [];
-    const drawSeats = () => {
-      const count = Math.max(0, Math.min(Number(seats.value) || 0, type.max_seats));
-      seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat, Boolean(me)));
-      fill(rows, seatRows.map((row) => row.element));
-    };
-    seats.addEventListener("input", drawSeats);
-    drawSeats();
-    const options = type.options.map((option) => ({ option, control: optionControl(option) }));
-    const deadline = deadlineFields(type);
-    const delay = number(0, 0, 1000);
-    const lobby = number("", 1, 31536000);
-    const unlisted = h("input", { type: "checkbox" });
-    const sit = h("input", { type: "checkbox", checked: Boolean(me) });
-    const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
-    if (me) name.readOnly = true;
-    fill(body,
-      h("fieldset", { class: "group", dataset: { field: "bots" } }, h("legend", {}, "Seats"),
-        field("seats", `Number of seats`, seats, `${type.min_seats} to ${type.max_seats}.`),
-        rows,
-        h("p", { class: "error", hidden: true, dataset: { errorOf: "bots" } }),
-        h("p", { class: "error", hidden: true, dataset: { errorOf: "reserved" } })),
-      h("details", { class: "group rules" },
-        h("summary", {}, `${type.title} rules: ${type.options.length} options, each at its default until changed`),
-        options.map(({ option, control }) => field(`options.${option.name}`, words(option.name), control, optionHint(option)))),
-      deadline.element,
-      h("fieldset", { class: "group" }, h("legend", {}, "Table"),
-        field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
-        field("lobby_seconds", "Lobby time (seconds)", lobby, "How long the game waits for its players; empty: the server's 14 days."),
-        field("unlisted", "Unlisted: only people given its address find it", unlisted),
-        field("sit", "Take a seat myself", sit),
-        field("name", "Your name", name)));
-    read = () => {
-      const chosen = { game: type.name, seats: numeric(seats), options: {}, bots: [], reserved: [] };
-      for (const { option, control } of options) {
-        const value = option.kind === "boolean" ? control.checked : option.kind === "integer" ? numeric(control) : control.value;
-        if (value !== undefined) chosen.options[option.name] = value;
-      }
-      seatRows.forEach((row, seat) => {
-        if (row.level()) {
-          const bot = { seat, level: row.level() };
-          if (row.budget()) bot.budget = row.budget();
-          chosen.bots.push(bot);
-        } else if (row.reservedFor()) {
-          chosen.reserved.push({ seat, player: row.reservedFor() });
-        }
-      });
-      const turnDeadline = deadline.value();
-      if (turnDeadline) chosen.turn_deadline = turnDeadline;
-      chosen.spectator_delay = numeric(delay) ?? 0;
-      if (numeric(lobby) !== undefined) chosen.lobby_seconds = numeric(lobby);
-      chosen.unlisted = unlisted.checked;
-      const mySeat = seatRows.findIndex((row) => !row.level() && (!row.reservedFor() || row.reservedFor() === me?.id));
-      return { chosen, sit: sit.checked ? mySeat : null, name: name.value.trim() };
-    };
+  const change = () => {
+    read = drawGame(body, types.find((found) => found.name === gameChoice.value), me);
   };
-
-  gameChoice.addEventListener("change", drawGame);
-  drawGame();
-  form.addEventListener("submit", async (event) => {
+  gameChoice.addEventListener("change", change);
+  change();
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
-    clearErrors(form);
-    fill(message);
-    const { chosen, sit, name } = read();
-    if (sit !== null && sit >= 0 && !name) {
-      showErrors(form, { name: ["Give your name to take a seat."] }, message);
-      return;
-    }
-    let created;
-    try {
-      created = await api.createGame(chosen, me?.token); // the creator: reserving a seat for a player needs one
-    } catch (problem) {
-      refused(problem, form, message);
-      return;
-    }
-    try {
-      if (sit !== null && sit >= 0) await takeSeat(created.id, name, sit);
-    } catch (problem) {
-      fill(message, notice(problem.detail || problem.message, "error"));
-      return;
-    }
-    location.assign(`/games/${encodeURIComponent(created.id)}`);
+    create(form, message, read(), me);
   });
   fill(section, h("h2", { id: "create-title" }, "New game"), form);
+}
+
+/** Create the game, take the creator's seat if asked, and open the game's page; a refusal shows at its fields. */
+async function create(form, message, { chosen, sit, name }, me) {
+  clearErrors(form);
+  fill(message);
+  if (sit !== null && sit >= 0 && !name) {
+    showErrors(form, { name: ["Give your name to take a seat."] }, message);
+    return;
+  }
+  let created;
+  try {
+    created = await api.createGame(chosen, me?.token); // the creator: reserving a seat for a player needs one
+  } catch (problem) {
+    refused(problem, form, message);
+    return;
+  }
+  try {
+    if (sit !== null && sit >= 0) await takeSeat(created.id, name, sit);
+  } catch (problem) {
+    fill(message, problemNotice(problem));
+    return;
+  }
+  location.assign(`/games/${encodeURIComponent(created.id)}`);
 }
