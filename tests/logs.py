@@ -13,6 +13,13 @@ from events.envelope import Envelope, GameRecord, Lifecycle
 from events.log_file import export_lines
 from tests.playing import moves_on
 
+GENUINE: dict[str, list[tuple[int, int, dict[str, Any]]]] = {  # the games exported for tests: seats, seed, options
+    "taki": [(2, 1, {}), (3, 2, {"taki_close": "auto", "first_seat": 1}), (4, 3, {"play_for_places": True})],
+    "djambi": [(3, 1, {}), (4, 2, {})],
+    "bahama_taxi": [(2, 1, {"max_rounds": 30}), (3, 2, {"max_rounds": 15, "dice": True}),
+                    (2, 3, {"max_rounds": 20, "unknown_destination": True, "hand_size": 4})],
+}
+
 
 def genuine_export(name: str, seats: int, seed: int, options: dict[str, Any] | None = None,
                    first: tuple[Any, ...] = ()) -> list[str]:

@@ -11,7 +11,7 @@ from domain.bahama_taxi.evolve import evolve
 from domain.bahama_taxi.rules import legal_commands
 from domain.bahama_taxi.state import PawnKind, TaxiState, status
 from domain.core.game import Budget, Seat
-from domain.core.records import replace
+from domain.core.record_copies import replace
 from domain.core.rng import Rng
 from domain.core.search import Ismcts, Rules, redeal_unseen, softmax_shares
 

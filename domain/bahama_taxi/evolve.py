@@ -39,7 +39,7 @@ from domain.bahama_taxi.events import (
 )
 from domain.bahama_taxi.options import TaxiOptions, TwoPawnMode
 from domain.bahama_taxi.state import Citizen, Pawn, Phase, Result, TaxiState
-from domain.core.records import replace
+from domain.core.record_copies import replace
 
 
 def initial(options: TaxiOptions, seats: int) -> TaxiState:

@@ -9,7 +9,7 @@ from domain.bahama_taxi.cards import RANKS, SUITS
 from domain.bahama_taxi.events import DeckShuffled, Event, HandDealt, HiddenCardsRedealt
 from domain.bahama_taxi.state import Citizen, PawnKind, Phase, Result, TaxiState
 from domain.core.game import Seat
-from domain.core.records import replace
+from domain.core.record_copies import replace
 
 HIDDEN = "?"  # stands for a card of the draw pile
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from domain.core.records import replace
+from domain.core.record_copies import replace
 from domain.djambi.board import NAMES, SQUARES
 from domain.djambi.events import (
     ActionTaken,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from operator import attrgetter
 
 from domain.core.game import Budget, Seat
-from domain.core.records import replace
+from domain.core.record_copies import replace
 from domain.core.rng import Rng
 from domain.core.search import Ismcts, Rules, redeal_unseen, softmax_shares
 from domain.taki.cards import Card, Figure

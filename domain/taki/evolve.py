@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar, assert_never
 
 from domain.core.game import Seat
-from domain.core.records import replace
+from domain.core.record_copies import replace
 from domain.taki.cards import BY_ID, Card
 from domain.taki.events import (
     BreakerPenalty,

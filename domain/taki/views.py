@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.game import Seat
-from domain.core.records import replace
+from domain.core.record_copies import replace
 from domain.taki.cards import Color
 from domain.taki.events import CardsDrawn, DeckShuffled, DiscardReshuffled, Event, HandDealt, HiddenCardsRedealt
 from domain.taki.state import Phase, Plus3Window, Result, Run, TakiState

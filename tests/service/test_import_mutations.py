@@ -15,17 +15,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from tests.logs import entries, genuine_export, joined
+from tests.logs import GENUINE, entries, genuine_export, joined
 from tests.service.conftest import unlimited
 
 MUTATIONS = 1000  # per game
 CHUNKS = 10
-GENUINE: dict[str, list[tuple[int, int, dict[str, Any]]]] = {  # seats, seed, options
-    "taki": [(2, 1, {}), (3, 2, {"taki_close": "auto", "first_seat": 1}), (4, 3, {"play_for_places": True})],
-    "djambi": [(3, 1, {}), (4, 2, {})],
-    "bahama_taxi": [(2, 1, {"max_rounds": 30}), (3, 2, {"max_rounds": 15, "dice": True}),
-                    (2, 3, {"max_rounds": 20, "unknown_destination": True, "hand_size": 4})],
-}
 ODD = [None, -1, 0, 1.5, True, "?", "", [], {}, ["?"], [[0]], 10**9, "c1", "AS", "red.5.1", "E5"]
 
 

@@ -1,4 +1,4 @@
-"""Copying the frozen dataclasses the domain is made of, with some fields changed."""
+"""Copies of slotted frozen records made by copy functions compiled for each record type."""
 
 from __future__ import annotations
 
@@ -14,9 +14,7 @@ _COPIERS: dict[type, tuple[Callable[[Any], Any], dict[str, _Setter]]] = {}
 
 
 def replace(record: T, /, **changes: Any) -> T:
-    """`record` with `changes`, like dataclasses.replace. A state is copied on every event it
-    folds, so the copy sets each slot directly instead of passing every field through `__init__`
-    and `object.__setattr__` (the records run no code on creation, so the result is the same)."""
+    """`record` with `changes`, as dataclasses.replace makes it, its slots set directly."""
     kind = type(record)
     if kind not in _COPIERS:
         _COPIERS[kind] = _copier(kind)
@@ -31,8 +29,8 @@ def replace(record: T, /, **changes: Any) -> T:
 
 
 def _copier(kind: type) -> tuple[Callable[[Any], Any], dict[str, _Setter]]:
-    """A function copying a `kind` slot by slot, written out field by field for speed, and each
-    field's setter."""
+    """A function copying a `kind` slot by slot, written out field by field, and each field's
+    setter. Setting slots makes what `__init__` would only for records that run no code on creation."""
     names = [field.name for field in dataclasses.fields(kind)]
     slots: list[Any] = [getattr(kind, name, None) for name in names]
     if hasattr(kind, "__post_init__") or not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
