@@ -8,10 +8,11 @@ Each pickup draws a new citizen while the pile lasts. The game ends the moment n
 waiting; the highest income wins.
 
 Where each rule lives: the city and its fares `board.py`, the deck `cards.py`, setup
-`setup.py`, why a command is refused now and what a seat may send `rules.py` (each rule
-checked in one function), who may board `boarding.py`, what a command does `decide.py`, how a
-turn runs (drop-offs, pickups, the next pawn turn, dice rolls, the end of the game)
-`flow.py`, Contraband's arrests `contraband.py`. The full rules are
+`setup.py`; why a command is refused now and what a seat may send `rules.py` (each rule checked
+in one function), with who may board, who gets out and what a ride pays `passengers.py`, and
+which cab acts, where a pawn may drive and Contraband's arrests `pawns.py`; the events a command
+causes and the course of the turn it sets going (drop-offs, pickups, the next pawn turn, dice
+rolls, the end of the game) `decide.py`; the facts into state `evolve.py`. The full rules are
 `docs/rules/bahama_taxi.md`; functions cite their sections.
 """
 

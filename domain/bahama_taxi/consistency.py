@@ -6,6 +6,7 @@ log may."""
 from __future__ import annotations
 
 from domain.bahama_taxi.board import AREAS
+from domain.bahama_taxi.decide import TaxiRecorder, finish
 from domain.bahama_taxi.events import (
     CitizenAppeared,
     DestinationDrawn,
@@ -22,7 +23,6 @@ from domain.bahama_taxi.events import (
     PawnStepped,
     SmugglerArrested,
 )
-from domain.bahama_taxi.flow import Table, finish
 from domain.bahama_taxi.state import TaxiState
 from domain.core.game import places
 from domain.core.rng import ScriptedRng
@@ -40,11 +40,11 @@ def inconsistency(state: TaxiState, event: Event) -> str | None:
         case CitizenAppeared(citizen) | PassengerBoardedAtSetup(citizen=citizen) if citizen != f"c{len(state.citizens) + 1}":
             return f"the next citizen is c{len(state.citizens) + 1}, not {citizen}"
         case GameEnded(incomes, ranking, reason):
-            table = Table(state, ScriptedRng())  # the result draws on no chance
-            finish(table, reason)
-            if table.events != [event]:
+            recorder = TaxiRecorder(state, ScriptedRng())  # the result draws on no chance
+            finish(recorder, reason)
+            if recorder.events != [event]:
                 return f"the rules end this game with incomes {list(state.income)} and places " \
-                       f"{places(table.state.result.ranking if table.state.result else ())}, not {list(incomes)} and {places(ranking)}"
+                       f"{places(recorder.state.result.ranking if recorder.state.result else ())}, not {list(incomes)} and {places(ranking)}"
     if unknown := next((citizen for citizen in _citizens(event) if state.citizen(citizen) is None), None):
         return f"there is no citizen {unknown}"
     return None

@@ -1,7 +1,7 @@
-"""The Bahama Taxi rulebook (§6–§13): why a command is refused now, each rule checked in one
-function, and the commands a seat may send — exactly the candidates `violation` lets through.
-`decide` (decide.py) applies a command once `violation` has passed it; who may board is
-boarding.py, Contraband's arrests contraband.py, the course of a turn flow.py."""
+"""The Bahama Taxi rulebook (§6–§13): why a command is refused now, and what a seat may send.
+
+Each rule is checked in one function that `violation` and `legal_commands` share; `decide`
+(decide.py) raises what `violation` returns before it applies a command."""
 
 from __future__ import annotations
 
@@ -10,13 +10,6 @@ from itertools import combinations
 from typing import assert_never
 
 from domain.bahama_taxi.board import DISTANCE, NEIGHBOURS, adjacent
-from domain.bahama_taxi.boarding import (
-    carrier_violation,
-    group_violation,
-    pickup_violation,
-    presence_violation,
-    together,
-)
 from domain.bahama_taxi.commands import (
     CollectFromGod,
     Command,
@@ -34,10 +27,15 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
-from domain.bahama_taxi.contraband import SMUGGLER, Entry, entry, police_areas
-from domain.bahama_taxi.events import PawnTurnStarted
-from domain.bahama_taxi.evolve import evolve
-from domain.bahama_taxi.options import DoubleDropoff, Movement, TwoPawnMode
+from domain.bahama_taxi.options import DoubleDropoff, Movement
+from domain.bahama_taxi.passengers import (
+    carrier_violation,
+    group_violation,
+    pickup_violation,
+    presence_violation,
+    together,
+)
+from domain.bahama_taxi.pawns import Entry, acting, can_switch, collector, entry, must_drive_off, police_areas
 from domain.bahama_taxi.state import CAPACITY, Phase, TaxiState
 from domain.core.errors import RuleViolation
 from domain.core.game import Seat
@@ -82,35 +80,10 @@ def violation(state: TaxiState, command: Command) -> RuleViolation | None:
             assert_never(command)
 
 
-# §11.8, §11.12: which cab acts
-
-def can_switch(state: TaxiState) -> bool:
-    """Before its first movement, a seat moving both cabs may still send either first; with
-    dice the roll already belongs to the first cab (§11.8), and an arrested smuggler goes first."""
-    return (state.two_pawn_mode is TwoPawnMode.BOTH and not state.moved_this_turn and state.phase is Phase.START
-            and not state.options.dice and not state.arrested(state.current))
-
-
-def _pawn(state: TaxiState, pawn: int) -> RuleViolation | None:
-    """The command's cab is the one whose pawn turn it is — or, when a seat moves both cabs,
-    the other one, which then goes first (§11.8)."""
-    if pawn == state.pawn:
-        return None
-    if must_drive_off(state):
-        return RuleViolation("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
-    if not can_switch(state) or pawn not in state.pawns_to_go:
-        return RuleViolation("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
-    return None
-
-
-def acting(state: TaxiState, pawn: int) -> TaxiState:
-    """The city as the named cab's pawn turn sees it: its turn, if it goes first instead (§11.8)."""
-    return state if pawn == state.pawn else evolve(state, PawnTurnStarted(state.current, pawn))
-
-
-# §7: movement without dice
+# §7: movement
 
 def _drive_phase(state: TaxiState, what: str) -> RuleViolation | None:
+    """§6, §11.10: a cab moves or stays once, before it has moved, and not by dice."""
     if state.phase is not Phase.START:
         return RuleViolation("wrong_phase", f"{what} only before it has moved.")
     if state.options.dice:
@@ -119,6 +92,7 @@ def _drive_phase(state: TaxiState, what: str) -> RuleViolation | None:
 
 
 def _drive(state: TaxiState, to: str) -> RuleViolation | None:
+    """§7.1 after §11.3: a pending collection first, then one area along a road."""
     return _collection_pending(state) or _road(state, to)
 
 
@@ -132,20 +106,15 @@ def _road(state: TaxiState, to: str) -> RuleViolation | None:
     return None
 
 
-def must_drive_off(state: TaxiState) -> bool:
-    """§11.12: the arrested smuggler's pawn turn drives it off the police's area."""
-    return state.pawn == SMUGGLER and state.arrested(state.current)
+def can_drive(state: TaxiState) -> bool:
+    """§7.3: whether the acting pawn has somewhere to go."""
+    here = state.cab(state.current, state.pawn).area
+    return here is not None and any(_road(state, to) is None for to in NEIGHBOURS[here])
 
 
 def must_keep_moving(state: TaxiState) -> bool:
     """§7.2, §11.10: a cab moves under mandatory movement, and takes every step of a 4."""
     return state.options.movement is Movement.MANDATORY or state.die == 4
-
-
-def can_drive(state: TaxiState) -> bool:
-    """Whether the acting pawn has somewhere to go: a hemmed-in pawn has not (§7.3)."""
-    here = state.cab(state.current, state.pawn).area
-    return here is not None and any(_road(state, to) is None for to in NEIGHBOURS[here])
 
 
 def _staying(state: TaxiState) -> RuleViolation | None:
@@ -157,113 +126,26 @@ def _staying(state: TaxiState) -> RuleViolation | None:
     return _collection_pending(state)
 
 
-# §11.10: dice
-
-def _dice_phase(state: TaxiState) -> RuleViolation | None:
-    if not state.options.dice:
-        return RuleViolation("variant_not_enabled", "This game is played without dice (§11.10).")
-    if state.phase not in (Phase.START, Phase.MOVE):
-        return RuleViolation("wrong_phase", "The cab has finished moving.")
-    return None
-
-
-def _stepping(state: TaxiState, step: Step) -> RuleViolation | None:
-    if problem := _collection_pending(state):
-        return problem
-    if state.steps_left <= 0:
-        return RuleViolation("no_steps_left", "The roll allows no more steps.")
-    return _road(state, step.to) or _aim(state, step)
-
-
-def _aim(state: TaxiState, step: Step) -> RuleViolation | None:
-    """§11.10, a 4: every step brings the cab one area nearer the farthest destination aboard;
-    the seat names it, on its first step, only when several are equally far."""
-    choosing = state.die == 4 and len(state.targets) > 1
-    if choosing and step.target not in state.targets:
-        return RuleViolation("not_farthest_target", f"Name the target: one of {', '.join(state.targets)} (§11.10).")
-    if not choosing and step.target is not None:
-        return RuleViolation("target_not_needed", "A target is named only on the first step of a 4 with several "
-                                                  "farthest destinations (§11.10).")
-    if state.die != 4:
-        return None
-    aim, here = step.target or state.targets[0], state.cab(state.current, state.pawn).area
-    assert here is not None
-    if DISTANCE[step.to][aim] != DISTANCE[here][aim] - 1:
-        return RuleViolation("not_toward_target", f"On a 4 every step brings the cab one area nearer {aim} (§11.10).")
-    return None
-
-
-def _target_fixed(state: TaxiState) -> RuleViolation | None:
-    """§11.10: a 4's target is the farthest destination aboard at the roll, so until the cab
-    stops no passenger boards, changes cab or changes where it goes."""
-    if state.die == 4 and state.phase in (Phase.START, Phase.MOVE):
-        return RuleViolation("target_fixed", "On a 4 the cab's passengers and where they go stay as at the roll until it "
-                                             "stops (§11.10).")
-    return None
-
-
-def can_step(state: TaxiState) -> bool:
-    """Whether the roll still allows a step somewhere."""
-    here = state.cab(state.current, state.pawn).area
-    return state.steps_left > 0 and here is not None and any(
-        _road(state, to) is None and _aim(state, Step(state.current, to, state.pawn, target)) is None
-        for to in NEIGHBOURS[here] for target in _targets(state))
-
-
-def _targets(state: TaxiState) -> tuple[str | None, ...]:
-    return tuple(state.targets) if state.die == 4 and len(state.targets) > 1 else (None,)
-
-
-def _stopping(state: TaxiState) -> RuleViolation | None:
-    """§11.10: under optional movement the cab may stop early, except on a 4."""
-    if must_keep_moving(state):
-        return RuleViolation("must_keep_moving", "The cab must take every step of the roll (§11.10).")
-    return _collection_pending(state)
-
-
-# §11.2: passengers from God
-
-def _collecting(state: TaxiState, citizen: str) -> RuleViolation | None:
-    if not state.options.passengers_from_god:
-        return RuleViolation("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
-    if state.phase is not Phase.START:
-        return RuleViolation("wrong_phase", "A passenger from God is collected only before the cab moves.")
-    return _target_fixed(state) or pickup_violation(collector(state, citizen), citizen, from_god=True)
-
-
-def collector(state: TaxiState, citizen_id: str) -> TaxiState:
-    """The city as the cab that would collect `citizen_id` sees it: the cab whose pawn turn it
-    is, or the seat's other cab if it may go first and the citizen waits under it (§11.2, §11.8)."""
-    found = state.citizen(citizen_id)
-    if found is None or not can_switch(state):
-        return state
-    for pawn in (state.pawn, *state.pawns_to_go):
-        area = state.cab(state.current, pawn).area
-        if area is not None and found.waits_at(area, state.options.mirror_board):
-            return acting(state, pawn)
-    return state
-
-
-def collections(state: TaxiState) -> list[str]:
-    """The citizens the acting cab may collect from God now."""
-    area = state.cab(state.current, state.pawn).area
-    return [c.id for c in state.waiting_at(area or "") if _collecting(state, c.id) is None]
-
-
-def _collection_pending(state: TaxiState) -> RuleViolation | None:
-    """§11.3 with §11.2: a mandatory collection comes before any movement."""
-    if state.options.mandatory_pickup and collections(state):
-        return RuleViolation("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
-    return None
-
-
-# §8.2, §8.3, §11.7: the end phase
+# §8.2, §8.3, §8.5, §11.3, §11.7: the end phase, who gets out and who boards
 
 def _end_phase(state: TaxiState, what: str) -> RuleViolation | None:
+    """§6, §11.7: pickups and the end of the turn come after the move and a chosen drop-off."""
     if state.phase is not Phase.END:
         return RuleViolation("wrong_phase", f"{what} only after the cab has moved.")
     if state.dropoff_choice:
         return RuleViolation("dropoff_choice_pending", f"Choose the passenger who gets out: {', '.join(state.dropoff_choice)} (§11.7).")
+    return None
+
+
+def _dropping(state: TaxiState, passenger: str) -> RuleViolation | None:
+    """§11.7 separately: the seat names the one passenger bound here that gets out."""
+    if state.options.double_dropoff is DoubleDropoff.TOGETHER:
+        return RuleViolation("variant_not_enabled", "Every passenger bound here gets out by itself (§8.2).")
+    if not state.dropoff_choice:
+        return RuleViolation("wrong_phase", "No drop-off waits for a choice.")
+    if passenger not in state.dropoff_choice:
+        return RuleViolation("not_your_passenger", f"{passenger} is not one of the passengers bound here: "
+                                                   f"{', '.join(state.dropoff_choice)}.")
     return None
 
 
@@ -294,18 +176,6 @@ def pickups(state: TaxiState) -> list[PickUp]:
     return [pickup for pickup in candidates if _picking(state, pickup.citizens) is None]
 
 
-def _dropping(state: TaxiState, passenger: str) -> RuleViolation | None:
-    """§11.7 separately: the seat names the one passenger bound here that gets out."""
-    if state.options.double_dropoff is DoubleDropoff.TOGETHER:
-        return RuleViolation("variant_not_enabled", "Every passenger bound here gets out by itself (§8.2).")
-    if not state.dropoff_choice:
-        return RuleViolation("wrong_phase", "No drop-off waits for a choice.")
-    if passenger not in state.dropoff_choice:
-        return RuleViolation("not_your_passenger", f"{passenger} is not one of the passengers bound here: "
-                                                   f"{', '.join(state.dropoff_choice)}.")
-    return None
-
-
 def _ending(state: TaxiState) -> RuleViolation | None:
     """§11.3: a cab with room must take a citizen waiting where it stops."""
     if problem := _end_phase(state, "The turn ends"):
@@ -315,10 +185,136 @@ def _ending(state: TaxiState) -> RuleViolation | None:
     return None
 
 
+# §11.2, §11.3: passengers from God
+
+def _collecting(state: TaxiState, citizen: str) -> RuleViolation | None:
+    """§11.2: a citizen that appeared under the cab boards before it moves."""
+    if not state.options.passengers_from_god:
+        return RuleViolation("variant_not_enabled", "Passengers from God are off in this game (§11.2).")
+    if state.phase is not Phase.START:
+        return RuleViolation("wrong_phase", "A passenger from God is collected only before the cab moves.")
+    return _target_fixed(state) or pickup_violation(collector(state, citizen), citizen, from_god=True)
+
+
+def collections(state: TaxiState) -> list[str]:
+    """The citizens the acting cab may collect from God now."""
+    area = state.cab(state.current, state.pawn).area
+    return [c.id for c in state.waiting_at(area or "") if _collecting(state, c.id) is None]
+
+
+def _collection_pending(state: TaxiState) -> RuleViolation | None:
+    """§11.3 with §11.2: a mandatory collection comes before any movement."""
+    if state.options.mandatory_pickup and collections(state):
+        return RuleViolation("mandatory_pickup_pending", "A passenger from God waits under the cab: it must be collected (§11.3).")
+    return None
+
+
+# §11.8, §11.12: which cab acts, and two cabs passing passengers
+
+def _pawn(state: TaxiState, pawn: int) -> RuleViolation | None:
+    """§11.8: the cab whose pawn turn it is, or the seat's other one if it may go first."""
+    if pawn == state.pawn:
+        return None
+    if must_drive_off(state):
+        return RuleViolation("must_move_arrested_smuggler", "The arrested smuggler moves first, off its area (§11.12).")
+    if not can_switch(state) or pawn not in state.pawns_to_go:
+        return RuleViolation("wrong_pawn", f"It is cab {state.pawn}'s pawn turn.")
+    return None
+
+
+def _transferring(state: TaxiState, transfer: Transfer) -> RuleViolation | None:
+    """§11.8: at the start of the turn, between the seat's two cabs on adjacent areas, within capacity."""
+    if state.options.cabs_per_player != 2:
+        return RuleViolation("variant_not_enabled", "Passengers change cabs only in the two-cab game (§11.8).")
+    if not state.options.cab_transfer:
+        return RuleViolation("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
+    if state.phase is not Phase.START or state.moved_this_turn:
+        return RuleViolation("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
+    if problem := _target_fixed(state):
+        return problem
+    if {transfer.from_pawn, transfer.to_pawn} != {0, 1}:
+        return RuleViolation("wrong_pawn", "Name one cab to give and the other to take.")
+    giver, taker = state.cab(state.current, transfer.from_pawn), state.cab(state.current, transfer.to_pawn)
+    if giver.area is None or taker.area is None or not adjacent(giver.area, taker.area):
+        return RuleViolation("transfer_not_adjacent", "The two cabs must stand on adjacent areas (§11.8).")
+    named = transfer.passengers
+    if not named or len(set(named)) < len(named) or not set(named) <= set(giver.riders):
+        return RuleViolation("not_your_passenger", f"Cab {transfer.from_pawn} carries {', '.join(giver.riders) or 'nobody'}.")
+    if named != tuple(rider for rider in giver.riders if rider in named):
+        return RuleViolation("wrong_order", f"Name the passengers in the order they ride: {', '.join(giver.riders)}.")
+    if len(taker.riders) + len(named) > CAPACITY:
+        return RuleViolation("transfer_over_capacity", f"Cab {transfer.to_pawn} would carry more than {CAPACITY} (§11.8).")
+    return None
+
+
+# §11.10: dice
+
+def _dice_phase(state: TaxiState) -> RuleViolation | None:
+    """§11.10: steps and stops only with dice, until the cab has finished moving."""
+    if not state.options.dice:
+        return RuleViolation("variant_not_enabled", "This game is played without dice (§11.10).")
+    if state.phase not in (Phase.START, Phase.MOVE):
+        return RuleViolation("wrong_phase", "The cab has finished moving.")
+    return None
+
+
+def _stepping(state: TaxiState, step: Step) -> RuleViolation | None:
+    """§11.10: a step the roll still allows, along a road (§7.1), toward a 4's target."""
+    if problem := _collection_pending(state):
+        return problem
+    if state.steps_left <= 0:
+        return RuleViolation("no_steps_left", "The roll allows no more steps.")
+    return _road(state, step.to) or _aim(state, step)
+
+
+def _aim(state: TaxiState, step: Step) -> RuleViolation | None:
+    """§11.10: on a 4 every step nears the farthest destination, named on the first step if several tie."""
+    choosing = state.die == 4 and len(state.targets) > 1
+    if choosing and step.target not in state.targets:
+        return RuleViolation("not_farthest_target", f"Name the target: one of {', '.join(state.targets)} (§11.10).")
+    if not choosing and step.target is not None:
+        return RuleViolation("target_not_needed", "A target is named only on the first step of a 4 with several "
+                                                  "farthest destinations (§11.10).")
+    if state.die != 4:
+        return None
+    aim, here = step.target or state.targets[0], state.cab(state.current, state.pawn).area
+    assert here is not None
+    if DISTANCE[step.to][aim] != DISTANCE[here][aim] - 1:
+        return RuleViolation("not_toward_target", f"On a 4 every step brings the cab one area nearer {aim} (§11.10).")
+    return None
+
+
+def _target_fixed(state: TaxiState) -> RuleViolation | None:
+    """§11.10: until a 4's cab stops, no passenger boards, changes cab or changes where it goes."""
+    if state.die == 4 and state.phase in (Phase.START, Phase.MOVE):
+        return RuleViolation("target_fixed", "On a 4 the cab's passengers and where they go stay as at the roll until it "
+                                             "stops (§11.10).")
+    return None
+
+
+def can_step(state: TaxiState) -> bool:
+    """Whether the roll still allows a step somewhere."""
+    here = state.cab(state.current, state.pawn).area
+    return state.steps_left > 0 and here is not None and any(
+        _road(state, to) is None and _aim(state, Step(state.current, to, state.pawn, target)) is None
+        for to in NEIGHBOURS[here] for target in _targets(state))
+
+
+def _targets(state: TaxiState) -> tuple[str | None, ...]:
+    return tuple(state.targets) if state.die == 4 and len(state.targets) > 1 else (None,)
+
+
+def _stopping(state: TaxiState) -> RuleViolation | None:
+    """§11.10: under optional movement the cab may stop early, except on a 4."""
+    if must_keep_moving(state):
+        return RuleViolation("must_keep_moving", "The cab must take every step of the roll (§11.10).")
+    return _collection_pending(state)
+
+
 # §11.11: the four-card hand
 
 def _rerouting(state: TaxiState, reroute: Reroute) -> RuleViolation | None:
-    """In the start phase, or in the end phase once its drop-offs are done."""
+    """§11.11: a hand card replaces an end of a rider's trip, before the move or after the drop-offs."""
     if not state.options.hand_size:
         return RuleViolation("variant_not_enabled", "This game deals no hands (§11.11).")
     if state.phase is Phase.MOVE:
@@ -344,36 +340,10 @@ def _reroutes(state: TaxiState) -> Iterator[Reroute]:
         yield from (Reroute(state.current, rider, end, card) for end in End for card in hand)
 
 
-# §11.8: two cabs pass passengers
-
-def _transferring(state: TaxiState, transfer: Transfer) -> RuleViolation | None:
-    """At the start of the seat's turn, between its two cabs on adjacent areas, within capacity."""
-    if state.options.cabs_per_player != 2:
-        return RuleViolation("variant_not_enabled", "Passengers change cabs only in the two-cab game (§11.8).")
-    if not state.options.cab_transfer:
-        return RuleViolation("transfer_not_allowed", "Cabs may not pass passengers in this game (§11.8).")
-    if state.phase is not Phase.START or state.moved_this_turn:
-        return RuleViolation("wrong_phase", "Passengers change cabs only at the start of the turn, before any move (§11.8).")
-    if problem := _target_fixed(state):
-        return problem
-    if {transfer.from_pawn, transfer.to_pawn} != {0, 1}:
-        return RuleViolation("wrong_pawn", "Name one cab to give and the other to take.")
-    giver, taker = state.cab(state.current, transfer.from_pawn), state.cab(state.current, transfer.to_pawn)
-    if giver.area is None or taker.area is None or not adjacent(giver.area, taker.area):
-        return RuleViolation("transfer_not_adjacent", "The two cabs must stand on adjacent areas (§11.8).")
-    named = transfer.passengers
-    if not named or len(set(named)) < len(named) or not set(named) <= set(giver.riders):
-        return RuleViolation("not_your_passenger", f"Cab {transfer.from_pawn} carries {', '.join(giver.riders) or 'nobody'}.")
-    if named != tuple(rider for rider in giver.riders if rider in named):
-        return RuleViolation("wrong_order", f"Name the passengers in the order they ride: {', '.join(giver.riders)}.")
-    if len(taker.riders) + len(named) > CAPACITY:
-        return RuleViolation("transfer_over_capacity", f"Cab {transfer.to_pawn} would carry more than {CAPACITY} (§11.8).")
-    return None
-
-
 # §11.12: Bahama Contraband's setup
 
 def _placing(state: TaxiState, place: PlacePolice) -> RuleViolation | None:
+    """§11.12: before the first turn, each seat's police on one of its two 3s."""
     if not state.options.contraband:
         return RuleViolation("variant_not_enabled", "This is no game of Bahama Contraband (§11.12).")
     if state.phase is not Phase.PLACING:
@@ -384,7 +354,7 @@ def _placing(state: TaxiState, place: PlacePolice) -> RuleViolation | None:
     return None
 
 
-# what a seat may send now
+# §13.1: what a seat may send now
 
 def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
     """Every command `seat` may send now, in a stable order."""
@@ -394,8 +364,7 @@ def legal_commands(state: TaxiState, seat: Seat) -> tuple[Command, ...]:
 
 
 def _candidates(state: TaxiState, seat: Seat) -> Iterator[Command]:
-    """Every command that names something in play: the cabs' neighbours, the citizens around
-    them, the passengers aboard, the cards in hand."""
+    """Every command that names something in play: neighbours, citizens around, passengers, hand cards."""
     if state.phase is Phase.PLACING:
         yield from (PlacePolice(seat, area) for area in police_areas(seat))
         return
@@ -432,8 +401,7 @@ def listed_form(state: TaxiState, command: Command) -> Command | None:
 
 
 def timeout_command(state: TaxiState, seat: Seat) -> Command:
-    """A turn deadline under `skip`: the turn passes as it stands; a police not yet placed
-    goes on its seat's first 3 (§11.12)."""
+    """§11.12: a turn deadline skips the turn; a police not yet placed goes on its seat's first 3."""
     if state.phase is Phase.PLACING:
         return PlacePolice(seat, police_areas(seat)[0])
     return Skip(seat)

@@ -5,6 +5,7 @@ And a fork's fresh deal of the cards face down."""
 from __future__ import annotations
 
 from domain.bahama_taxi.cards import area_of, contraband_deck, deck
+from domain.bahama_taxi.decide import TaxiRecorder, next_turn
 from domain.bahama_taxi.events import (
     CardBurned,
     CitizenAppeared,
@@ -20,8 +21,8 @@ from domain.bahama_taxi.events import (
     StartCardRedrawn,
 )
 from domain.bahama_taxi.evolve import initial
-from domain.bahama_taxi.flow import Table, new_citizen, next_turn
 from domain.bahama_taxi.options import Setup, TaxiOptions, TwoPawnMode, decks
+from domain.bahama_taxi.passengers import new_citizen
 from domain.bahama_taxi.state import TaxiState
 from domain.core.rng import Rng
 from domain.core.shuffles import fresh_deal, seal
@@ -35,41 +36,41 @@ def full_deck(options: TaxiOptions, seats: int) -> tuple[str, ...]:
 
 
 def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
-    table = Table(initial(options, seats), rng)
+    recorder = TaxiRecorder(initial(options, seats), rng)
     order = rng.shuffled(full_deck(options, seats))
-    table.emit(DeckShuffled(order, *seal(order, rng)))
+    recorder.emit(DeckShuffled(order, *seal(order, rng)))
     if options.cabs_per_player == 2 or options.contraband:  # §11.8, §11.12: one coin for the whole game
         if options.two_cab_mode is TwoPawnMode.COIN:
             heads = rng.randint(0, 1) == 1
-            table.emit(CoinFlipped(Coin.HEADS if heads else Coin.TAILS, TwoPawnMode.BOTH if heads else TwoPawnMode.ALTERNATE))
+            recorder.emit(CoinFlipped(Coin.HEADS if heads else Coin.TAILS, TwoPawnMode.BOTH if heads else TwoPawnMode.ALTERNATE))
         else:
-            table.emit(CoinFlipped(Coin.CHOSEN, options.two_cab_mode))
+            recorder.emit(CoinFlipped(Coin.CHOSEN, options.two_cab_mode))
     if options.contraband:  # §11.12: the goods, then each seat places its police
         for _ in range(options.initial_citizens):
-            table.emit(new_citizen(table.state))
-        table.emit(PoliceToPlace(0))
-        return tuple(table.events)
+            recorder.emit(new_citizen(recorder.state))
+        recorder.emit(PoliceToPlace(0))
+        return tuple(recorder.events)
     special = options.setup is not Setup.STANDARD
     cabs = [(seat, pawn) for seat in range(seats) for pawn in range(options.cabs_per_player)]
     for seat, pawn in cabs:  # §4.2: each cab on its start card, discarded unless a special setup keeps it
-        while area_of(card := table.state.draw_pile[0]) in table.state.occupied():  # §11.7: a second copy
-            table.emit(StartCardRedrawn(seat, card))
-        table.emit(PawnPlaced(seat, pawn, area_of(card), card, kept=special))
+        while area_of(card := recorder.state.draw_pile[0]) in recorder.state.occupied():  # §11.7: a second copy
+            recorder.emit(StartCardRedrawn(seat, card))
+        recorder.emit(PawnPlaced(seat, pawn, area_of(card), card, kept=special))
     if options.hand_size:  # §11.11: one card at a time, round-robin from seat 0
-        dealt = table.state.draw_pile[: options.hand_size * seats]
+        dealt = recorder.state.draw_pile[: options.hand_size * seats]
         for seat in range(seats):
-            table.emit(HandDealt(seat, dealt[seat::seats]))
+            recorder.emit(HandDealt(seat, dealt[seat::seats]))
     if options.setup is Setup.SHIFT_CHANGE:
-        _shift_change(table, cabs)
+        _shift_change(recorder, cabs)
     elif options.setup is Setup.START_AS_DESTINATION:
-        for seat, start in enumerate(table.state.set_aside):  # §11.6: a new origin for each start card
-            table.emit(CitizenAppeared(f"c{seat + 1}", table.state.draw_pile[0], start))
-    if options.parity_burn and len(table.state.draw_pile) % 2:  # §4.3
-        table.emit(CardBurned(table.state.draw_pile[0]))
+        for seat, start in enumerate(recorder.state.set_aside):  # §11.6: a new origin for each start card
+            recorder.emit(CitizenAppeared(f"c{seat + 1}", recorder.state.draw_pile[0], start))
+    if options.parity_burn and len(recorder.state.draw_pile) % 2:  # §4.3
+        recorder.emit(CardBurned(recorder.state.draw_pile[0]))
     for _ in range(options.initial_citizens):  # §4.4
-        table.emit(new_citizen(table.state))
-    next_turn(table)
-    return tuple(table.events)
+        recorder.emit(new_citizen(recorder.state))
+    next_turn(recorder)
+    return tuple(recorder.events)
 
 
 def redeal(state: TaxiState, rng: Rng) -> tuple[Event, ...]:
@@ -81,13 +82,13 @@ def redeal(state: TaxiState, rng: Rng) -> tuple[Event, ...]:
     return () if dealt is None else (HiddenCardsRedealt(*dealt),)
 
 
-def _shift_change(table: Table, cabs: list[tuple[int, int]]) -> None:
+def _shift_change(recorder: TaxiRecorder, cabs: list[tuple[int, int]]) -> None:
     """§11.5: each start card and a second card make the first passenger; two more pairs fill
     the cab (second cards in seat order, then the pairs, two a cab)."""
-    starts = table.state.set_aside
+    starts = recorder.state.set_aside
     for number, (seat, pawn) in enumerate(cabs):
-        table.emit(PassengerBoardedAtSetup(seat, pawn, f"c{number + 1}", starts[number], table.state.draw_pile[0]))
+        recorder.emit(PassengerBoardedAtSetup(seat, pawn, f"c{number + 1}", starts[number], recorder.state.draw_pile[0]))
     for seat, pawn in cabs:
         for _ in range(2):
-            origin, destination = table.state.draw_pile[:2]
-            table.emit(PassengerBoardedAtSetup(seat, pawn, f"c{len(table.state.citizens) + 1}", origin, destination))
+            origin, destination = recorder.state.draw_pile[:2]
+            recorder.emit(PassengerBoardedAtSetup(seat, pawn, f"c{len(recorder.state.citizens) + 1}", origin, destination))
