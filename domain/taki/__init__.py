@@ -7,19 +7,26 @@ choose the colour (Change Color), open runs of one colour (TAKI, SuperTaki), can
 the next card (King), make everyone else draw three (+3) unless someone breaks it (+3 Breaker).
 A player on one card must say "Last card!" or draw four. The first player with no cards wins;
 in tournament mode players climb down stages 8 to 1 before they can win. A seat may also
-leave the game for good (`Forfeit`, Meeple's own rule: see `rules.forfeit`).
+leave the game for good (`Forfeit`, Meeple's own rule: see `decide.forfeit`).
 
-The full rules are `docs/rules/taki.md`; each function in `rules.py` cites the section it applies.
+Where each rule lives: the cards `cards.py`, the variants `options.py`, the shuffle and the deal
+`setup.py`; what a command causes, each rule checked where it applies (§6 which card, §7 a play,
+§8 what a card does, §9 runs, §11 the +3 window, §12 drawing, §13 "Last card!", §14 and §15 the
+end and the stages) `decide.py`; why a command is refused (by deciding it in trial), what a seat
+may send and what a deadline does (§17) `rules.py`; each fact into the state `evolve.py`; who
+sees what `views.py`. The full rules are `docs/rules/taki.md`; each function cites the section
+it applies.
 """
 
 from domain.core.game import Game
 from domain.taki.audit import audit
 from domain.taki.bot import BOTS
 from domain.taki.commands import Command, Forfeit
+from domain.taki.decide import decide
 from domain.taki.events import CODEC, Event
 from domain.taki.evolve import evolve, initial
 from domain.taki.options import TakiOptions, check_options
-from domain.taki.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
+from domain.taki.rules import legal_commands, listed_form, response_seconds, timeout_command
 from domain.taki.setup import MAX_SEATS, MIN_SEATS, redeal, setup
 from domain.taki.state import TakiState, status
 from domain.taki.views import redact, render, view

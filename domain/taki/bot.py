@@ -12,8 +12,9 @@ from domain.core.rng import Rng
 from domain.core.search import Ismcts, Rules, redeal_unseen, softmax_shares
 from domain.taki.cards import Card, Figure
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Pass, Play
+from domain.taki.decide import decide
 from domain.taki.evolve import evolve
-from domain.taki.rules import decide, legal_commands
+from domain.taki.rules import legal_commands
 from domain.taki.state import TakiState, status
 
 ATTACKS = {Figure.PLUS2: 6, Figure.STOP: 4, Figure.PLUS3: 5, Figure.CHANGE_DIRECTION: 2, Figure.PLUS: 3, Figure.TAKI: 3}
@@ -68,8 +69,7 @@ def _score(state: TakiState, seat: Seat, play: Play) -> float:
 
 
 def determinize(state: TakiState, seat: Seat, rng: Rng) -> TakiState:
-    """A table `seat` cannot tell from this one: its own hand and every public card where they
-    are, the other hands and the draw pile dealt anew from the cards it cannot see."""
+    """A table `seat` cannot tell from this one: the other hands and the draw pile dealt anew from the cards it cannot see."""
     hands, pile = redeal_unseen(state.hands, state.draw_pile, seat, rng, key=attrgetter("id"))
     return replace(state, hands=hands, draw_pile=pile)
 
@@ -87,8 +87,7 @@ COUNTED = (Figure.KING, Figure.CHANGE_COLOR, Figure.SUPER_TAKI, Figure.PLUS3_BRE
 
 
 def features(state: TakiState, seat: Seat) -> dict[str, int]:
-    """What a seat's position is judged by: the cards it has to go, the cards that matter most
-    by figure, how many colours it holds and can follow, and whether it moves or faces a +2 now."""
+    """What a seat's position is judged by: cards to go, the figures that matter, colours held and followed, a move or a +2 now."""
     hand = state.hands[seat]
     figures = Counter(card.figure for card in hand)
     moving = state.current == seat
@@ -104,8 +103,7 @@ def features(state: TakiState, seat: Seat) -> dict[str, int]:
 
 
 def evaluate(state: TakiState) -> list[float]:
-    """Each seat's chance of going out first: the first seat out has it all (it won, §14.3);
-    otherwise the active seats share it by the weighted features of their positions."""
+    """Each seat's chance of going out first: all of it for a winner (§14.3), else shared by the weighted features."""
     if state.out:
         return [float(seat == state.out[0]) for seat in range(state.seats)]
     active = state.active_seats()

@@ -7,9 +7,9 @@ from __future__ import annotations
 from domain.core.game import places
 from domain.core.rng import ScriptedRng
 from domain.taki.cards import BY_ID
+from domain.taki.decide import TakiRecorder
 from domain.taki.events import CardPlayed, CardsDrawn, Event, GameEnded, HandDealt, LeadingCardTurned, TakiRunClosed
 from domain.taki.state import TakiState
-from domain.taki.table import Table
 
 
 def inconsistency(state: TakiState, event: Event) -> str | None:
@@ -20,10 +20,10 @@ def inconsistency(state: TakiState, event: Event) -> str | None:
         case CardPlayed(seat, card) if BY_ID[card] not in state.hands[seat]:
             return f"seat {seat} does not hold {card}"
         case GameEnded(ranking, reason):
-            table = Table(state, ScriptedRng())  # the ranking draws on no chance
-            table.finish(reason)
-            if table.events != [event]:
-                return f"the rules rank this game {places(table.state.result.ranking if table.state.result else ())}, not {places(ranking)}"
+            recorder = TakiRecorder(state, ScriptedRng())  # the ranking draws on no chance
+            recorder.finish(reason)
+            if recorder.events != [event]:
+                return f"the rules rank this game {places(recorder.state.result.ranking if recorder.state.result else ())}, not {places(ranking)}"
     return None
 
 

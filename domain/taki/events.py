@@ -208,8 +208,7 @@ class LastCardAnnounced:
 
 @dataclass(frozen=True, slots=True)
 class LastCardOwed:
-    """The seat is on one card unannounced; its first turn action in `deadline_turn` or later
-    (by anyone) makes it pay the penalty first."""
+    """The seat is on one card unannounced; the first turn action from `deadline_turn` on makes it pay first (§13.1)."""
 
     seat: Seat
     deadline_turn: int

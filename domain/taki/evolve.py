@@ -70,6 +70,7 @@ def initial(options: TakiOptions, seats: int) -> TakiState:
 def evolve(state: TakiState, event: Event) -> TakiState:
     """Record one fact. Never validates, never fails."""
     match event:
+        # §3 setup, and §12 drawing, which deals alike
         case DeckShuffled(order):
             return replace(state, draw_pile=_cards(order))
         case HandDealt(seat, cards) | CardsDrawn(seat, cards):
@@ -79,6 +80,7 @@ def evolve(state: TakiState, event: Event) -> TakiState:
             if buried:
                 return replace(state, draw_pile=rest + (card,))
             return replace(state, draw_pile=rest, discard=state.discard + (card,), active_color=card.color)
+        # §5 the turn; §7 a card played
         case TurnStarted(seat, turn_no):
             return replace(
                 state, current=seat, turn_no=turn_no, phase=Phase.NORMAL,
@@ -86,22 +88,25 @@ def evolve(state: TakiState, event: Event) -> TakiState:
             )
         case CardPlayed(seat, card_id, role, announce):
             return _played(state, seat, BY_ID[card_id], role, announce)
+        # §8 card effects: +2, Change Direction, Plus, Change Color, TAKI, King
+        case Plus2Stacked(total):
+            return replace(state, plus2_stack=total)
+        case DirectionChanged(direction):
+            return replace(state, direction=direction)
+        case PlusFollowUp():
+            return replace(state, phase=Phase.PLUS_FOLLOW_UP)
         case ColorChosen(color=color):
             return replace(state, active_color=color)
         case TakiRunOpened(seat, color):
             return replace(state, run=Run(color, seat), active_color=color, phase=Phase.IN_RUN)
-        case TakiRunClosed():
-            return replace(state, run=None, phase=Phase.NORMAL)
-        case DirectionChanged(direction):
-            return replace(state, direction=direction)
-        case Plus2Stacked(total):
-            return replace(state, plus2_stack=total)
-        case Plus2StackCancelled() | Plus2StackTaken():
-            return replace(state, plus2_stack=0)
-        case PlusFollowUp():
-            return replace(state, phase=Phase.PLUS_FOLLOW_UP)
         case KingFollowUp():
             return replace(state, phase=Phase.KING_FOLLOW_UP)
+        case Plus2StackCancelled() | Plus2StackTaken():  # §8.9 a King, §10 the stack drawn
+            return replace(state, plus2_stack=0)
+        # §9 runs
+        case TakiRunClosed():
+            return replace(state, run=None, phase=Phase.NORMAL)
+        # §11 the +3 window
         case Plus3WindowOpened(source, awaiting):
             return replace(state, plus3=Plus3Window(source, awaiting), phase=Phase.PLUS3_WINDOW)
         case Plus3Passed(seat):
@@ -113,28 +118,34 @@ def evolve(state: TakiState, event: Event) -> TakiState:
             return replace(state, plus3=None, phase=Phase.NORMAL)
         case Plus3Cancelled():
             return replace(state, plus3=None)
+        # §12 the discard pile reshuffled
         case DiscardReshuffled(order):
             reshuffled = set(order)
             kept = tuple(card for card in state.discard if card.id not in reshuffled)
             return replace(state, draw_pile=state.draw_pile + _cards(order), discard=kept)
-        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
-            dealt = sum(len(hand) for hand in hands)
-            return replace(state, hands=tuple(_cards(hand) for hand in hands), draw_pile=_cards(order[dealt:]))
+        # §13.1 "Last card!"
         case LastCardAnnounced(seat):
             return replace(state, announced=_set(state.announced, seat, True), owed=_set(state.owed, seat, None))
         case LastCardOwed(seat, deadline_turn):
             return replace(state, owed=_set(state.owed, seat, deadline_turn))
         case LastCardLapsed(seat) | LastCardPenalty(seat):
             return replace(state, owed=_set(state.owed, seat, None))
-        case StageCompleted(seat, stage):
-            return replace(state, stages=_set(state.stages, seat, stage))
+        # §14 the end, §15 tournament stages
         case PlayerWentOut(seat):
             return replace(state, out=state.out + (seat,), plus3=_without(state.plus3, seat))
-        case PlayerForfeited(seat):
-            return replace(state, forfeited=state.forfeited + (seat,), plus3=_without(state.plus3, seat))
         case GameEnded(ranking, reason):
             return replace(state, result=Result(ranking, reason), phase=Phase.FINISHED, plus3=None)
-        case TakiRunLeftOpen() | PlayerSkipped() | BreakerPenalty() | DrawShortfall() | PlusUnfulfilled():
+        case StageCompleted(seat, stage):
+            return replace(state, stages=_set(state.stages, seat, stage))
+        # Meeple's own rules: leaving, and a fork's fresh deal
+        case PlayerForfeited(seat):
+            return replace(state, forfeited=state.forfeited + (seat,), plus3=_without(state.plus3, seat))
+        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
+            dealt = sum(len(hand) for hand in hands)
+            return replace(state, hands=tuple(_cards(hand) for hand in hands), draw_pile=_cards(order[dealt:]))
+        # facts for the log alone: §8.2 a skip, §8.11 a Breaker's penalty, §9.6 an open run,
+        # §12 a short draw, §14.2 an unfulfilled Plus
+        case PlayerSkipped() | BreakerPenalty() | TakiRunLeftOpen() | DrawShortfall() | PlusUnfulfilled():
             return state
         case _:
             assert_never(event)

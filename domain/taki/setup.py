@@ -32,9 +32,8 @@ def setup(options: TakiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
 
 
 def redeal(state: TakiState, rng: Rng) -> tuple[Event, ...]:
-    """A fork's secrets (Meeple's own rule): the original's log shows every hand and the draw
-    pile, so the hands and the pile are shuffled together and dealt again, each seat a hand of
-    the size it had; the discard pile, face up, stays as it is."""
+    """A fork's secrets (Meeple's own rule): the hands and the draw pile shuffled together and dealt again, hands the same size."""
+    # the original's log shows every hand and the pile; the discard pile, face up, stays as it is
     hands = [state.hand_ids(seat) for seat in range(state.seats)]
     dealt = fresh_deal(hands, [card.id for card in state.draw_pile], rng)
     return () if dealt is None else (HiddenCardsRedealt(*dealt),)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from events.execute import Executor
 from service.app import create_app
-from tests.domain.taki.table import card_ids
+from tests.domain.taki.positions import card_ids
 from tests.service.conftest import unlimited
 
 

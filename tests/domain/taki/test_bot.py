@@ -12,8 +12,8 @@ from domain.taki import TAKI
 from domain.taki.bot import evaluate, greedy_bot, random_bot
 from domain.taki.commands import Play
 from domain.taki.options import Mode, TakiOptions
-from tests.domain.taki.table import given as table
-from tests.domain.taki.table import play
+from tests.domain.taki.positions import given as table
+from tests.domain.taki.positions import play
 
 
 @settings(max_examples=20, deadline=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.taki.commands import Draw, Forfeit, Pass
 from domain.taki.events import CardsDrawn, GameEnded, PlayerForfeited
 from domain.taki.rules import legal_commands
-from tests.domain.taki.table import apply, given, play, rejected
+from tests.domain.taki.positions import apply, given, play, rejected
 
 A, B, C, D = 0, 1, 2, 3
 

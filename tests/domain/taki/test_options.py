@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.errors import RuleViolation
-from domain.core.options import OptionsInvalid
+from domain.core.errors import OptionsInvalid, RuleViolation
 from domain.core.rng import ScriptedRng, SeededRng
 from domain.taki import TAKI
 from domain.taki.cards import Color
 from domain.taki.commands import Command, Draw, EndTurn, Pass
+from domain.taki.decide import decide
 from domain.taki.events import CardsDrawn, GameEnded, LastCardPenalty, PlayerSkipped, TurnStarted
 from domain.taki.options import KingOnPlus3, LastCardRule, SuperTakiAfterKing, TakiClose, TakiOptions
-from domain.taki.rules import decide
 from domain.taki.state import Run, TakiState
-from tests.domain.taki.table import apply, given, play, rejected
+from tests.domain.taki.positions import apply, given, play, rejected
 
 A, B, C, D = 0, 1, 2, 3
 

@@ -14,7 +14,7 @@ from domain.taki.events import LeadingCardTurned
 from domain.taki.options import KingOnPlus3, LastCardRule, Mode, SuperTakiAfterKing, TakiClose, TakiOptions
 from domain.taki.rules import violation
 from domain.taki.state import TakiState
-from tests.domain.taki.table import card_ids
+from tests.domain.taki.positions import card_ids
 from tests.playing import random_game
 
 

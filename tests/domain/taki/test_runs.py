@@ -6,7 +6,7 @@ import pytest
 
 from domain.taki.cards import Color
 from domain.taki.events import TakiRunClosed
-from tests.domain.taki.table import apply, given, ids, play
+from tests.domain.taki.positions import apply, given, ids, play
 
 A, B, C, D = 0, 1, 2, 3
 

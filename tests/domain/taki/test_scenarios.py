@@ -33,7 +33,7 @@ from domain.taki.options import Mode, TakiOptions
 from domain.taki.rules import legal_commands
 from domain.taki.setup import setup
 from domain.taki.state import Phase, Run
-from tests.domain.taki.table import apply, codes, given, hand, ids, play, rejected
+from tests.domain.taki.positions import apply, codes, given, hand, ids, play, rejected
 
 A, B, C, D = 0, 1, 2, 3
 TOURNAMENT = TakiOptions(mode=Mode.TOURNAMENT)

@@ -13,10 +13,10 @@ from domain.core.errors import RuleViolation
 from domain.core.rng import Rng, ScriptedRng
 from domain.taki.cards import BY_ID, DECK, Card, Color
 from domain.taki.commands import Command, Play
+from domain.taki.decide import decide
 from domain.taki.events import Event
 from domain.taki.evolve import evolve
 from domain.taki.options import TakiOptions
-from domain.taki.rules import decide
 from domain.taki.state import TakiState
 
 FILLER = "y1 y3 y4 g8 g9 b8 b9 y8 y9 g6"  # cards no scenario names, padding hands to a safe size
