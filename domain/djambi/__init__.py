@@ -9,19 +9,22 @@ army that player controlled; a chief shut in by corpses dies too, and its armies
 for the next player in power. The last player with a living chief wins.
 
 Where each rule lives: the board `board.py`, the armies `pieces.py`, what one action may do
-(movement, targets, each piece, the maze) `moves.py`, everything around it (validation, army
-capture, the end of a turn, encirclement, devolution, turn order, passes, draws) `rules.py`.
-The full rules are `docs/rules/djambi.md`; each function cites the section it applies.
+(movement, targets, each piece, the maze) `moves.py`; why a command is refused (validation,
+draw offers) and what a seat may send `rules.py`; what a command causes (army capture, the end
+of a turn, encirclement, devolution, turn order, passes, draws) `decide.py`; each fact into
+the state `evolve.py`. The full rules are `docs/rules/djambi.md`; each function cites the
+section it applies.
 """
 
 from domain.core.game import Game
 from domain.djambi.audit import audit
 from domain.djambi.bot import BOTS
 from domain.djambi.commands import Command, Resign
+from domain.djambi.decide import decide
 from domain.djambi.events import CODEC, Event
 from domain.djambi.evolve import evolve, initial
 from domain.djambi.options import DjambiOptions, check_options
-from domain.djambi.rules import decide, legal_commands, listed_form, response_seconds, timeout_command
+from domain.djambi.rules import legal_commands, listed_form, response_seconds, timeout_command
 from domain.djambi.setup import MAX_SEATS, MIN_SEATS, setup
 from domain.djambi.state import DjambiState, status
 from domain.djambi.views import redact, render, view

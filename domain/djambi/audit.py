@@ -39,8 +39,7 @@ def _broken_action(state: DjambiState, action: ActionTaken) -> str | None:
 
 
 def _ended_otherwise(state: DjambiState, result: str, winners: tuple[int, ...], reason: EndReason) -> str | None:
-    """§10: the last player left wins; §11.2: players all encircled at once draw; §16: the other
-    draws are among those still playing."""
+    """How the end differs from the rules', or None: the last player wins (§10), all encircled draw (§11.2), other draws among those playing (§16)."""
     expected: tuple[str, tuple[int, ...]] | None
     if reason is EndReason.WON:
         expected = (Outcome.WIN, state.remaining) if len(state.remaining) == 1 else None

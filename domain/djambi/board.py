@@ -60,3 +60,8 @@ def _ray(at: Square, direction: tuple[int, int]) -> tuple[Square, ...]:
 RAYS = tuple(tuple(ray for direction in DIRECTIONS if (ray := _ray(at, direction))) for at in SQUARES)
 NEIGHBOURS = tuple(tuple(s for d in DIRECTIONS if (s := step(at, d)) is not None) for at in SQUARES)
 ORTHOGONAL_NEIGHBOURS = tuple(tuple(s for d in ORTHOGONAL if (s := step(at, d)) is not None) for at in SQUARES)
+
+
+def optional_name(at: Square | None) -> str | None:
+    """`name(at)`, or None for no square."""
+    return None if at is None else name(at)

@@ -9,10 +9,11 @@ from domain.core.game import Budget, Clock, Seat
 from domain.core.rng import Rng, SeededRng
 from domain.djambi.board import NEIGHBOURS, ORTHOGONAL_NEIGHBOURS, Square, column_of, row_of
 from domain.djambi.commands import Command, Play, Resign
+from domain.djambi.decide import decide
 from domain.djambi.evolve import evolve
 from domain.djambi.moves import Action, Choice, actions, choices, kills_at_destination, needs_place
 from domain.djambi.pieces import Kind, Piece, kind_of
-from domain.djambi.rules import as_play, decide
+from domain.djambi.rules import as_play
 from domain.djambi.state import DjambiState, status
 
 NO_CHANCE = SeededRng(0)  # Djambi has no chance; `decide` asks for a source all the same
@@ -37,10 +38,8 @@ def greedy_bot(state: DjambiState, seat: Seat, rng: Rng) -> Command:
 
 @dataclass(frozen=True)
 class MaxN:
-    """A max^n search: each of the seat's best-looking plays, best first, is answered by every
-    other seat in turn with the play that suits that seat best (its greedy reply), until this
-    seat is to move again; the play whose outcome scores best for this seat wins. An iteration
-    looks into one play; the first is looked into whatever the budget."""
+    """A max^n search: each of the seat's best-looking plays, answered by every other seat's greedy reply, scored for this seat."""
+    # an iteration looks into one play; the first is looked into whatever the budget
 
     budget: Budget
     clock: Clock | None = None  # what the budget's seconds are read on; a budget in seconds needs one
@@ -81,8 +80,7 @@ def _played(state: DjambiState, command: Command) -> DjambiState:
 
 
 def _candidates(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action) -> list[Choice]:
-    """A few sensible completions instead of all of them: every report and exit, but only the
-    best-looking square to put a displaced piece on."""
+    """A few sensible completions: every report and exit, but only the best-looking square to put a displaced piece on."""
     every = list(choices(state, seat, piece, to, act))
     if not needs_place(piece, act):
         return every

@@ -50,8 +50,8 @@ class Resign:
 
 @dataclass(frozen=True, slots=True)
 class Skip:
-    """The turn passes without an action: what a turn deadline does under the `skip` policy.
-    Not a player's choice (§5 allows no voluntary pass), so not listed nor accepted over the API."""
+    """The turn passes without an action: what a turn deadline does under the `skip` policy."""
+    # not a player's choice (§5 allows no voluntary pass), so neither listed nor accepted over the API
 
     seat: Seat
 

@@ -106,8 +106,7 @@ class DrawDeclined:
 
 @dataclass(frozen=True, slots=True)
 class DrawOfferLapsed:
-    """The open draw offer ends unanswered: an action was taken (§18.4), or the player who
-    made it left the game (§16)."""
+    """The open draw offer ends unanswered: an action was taken (§18.4), or its proposer left the game (§16)."""
 
 
 class Outcome(StrEnum):

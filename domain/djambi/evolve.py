@@ -48,7 +48,9 @@ def initial(options: DjambiOptions, seats: int) -> DjambiState:
 
 
 def evolve(state: DjambiState, event: Event) -> DjambiState:
+    """Record one fact. Never validates, never fails."""
     match event:
+        # §4 the armies seated; §5 a turn
         case GameStarted(players, hostage):
             controllers = tuple(players.index(color) if color in players else None for color in COLORS)
             return replace(state, players=players, hostage=hostage, controllers=controllers,
@@ -56,6 +58,7 @@ def evolve(state: DjambiState, event: Event) -> DjambiState:
         case TurnStarted(seat, kind, turn_no):
             anchor = seat if kind is TurnKind.REGULAR else state.anchor
             return replace(state, current=seat, kind=kind, anchor=anchor, turn_no=turn_no)
+        # §6–§9 an action
         case ActionTaken(_, _, moves, kills):
             board, where, alive = list(state.board), list(state.where), list(state.alive)
             for move in moves:  # all at once: lift every moving piece, then set each down
@@ -68,6 +71,7 @@ def evolve(state: DjambiState, event: Event) -> DjambiState:
                 alive[IDS[kill.piece]] = False
             return replace(state, board=tuple(board), where=tuple(where), alive=tuple(alive),
                            quiet=0 if kills else state.quiet + 1, passed=frozenset(), timed_out=False)
+        # §11 a chief's death, §12 devolution, §14 the hostage army
         case PlayerEliminated(seat, reason, _):
             living = state.alive
             if reason is not Elimination.KILLED:  # the chief dies where it stands
@@ -81,6 +85,7 @@ def evolve(state: DjambiState, event: Event) -> DjambiState:
             index = COLORS.index(army)
             controllers = state.controllers[:index] + (to,) + state.controllers[index + 1:]
             return replace(state, controllers=controllers, hostage=None if army is state.hostage else state.hostage)
+        # §16 passes, draws and the end; §18.4 draw offers
         case TurnPassed(seat, reason):
             return replace(state, quiet=state.quiet + 1, passed=state.passed | {seat},
                            timed_out=state.timed_out or reason is PassReason.TIMEOUT)

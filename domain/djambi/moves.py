@@ -40,8 +40,7 @@ class Choice:
 # §5: one piece of an army the player controls
 
 def piece_violation(state: DjambiState, seat: Seat, piece: Piece) -> RuleViolation | None:
-    """A player acts with a living piece of an army it controls, one it `is_own` (§5): never an
-    orphaned (§12) or a hostage (§14) piece."""
+    """A player acts with a living piece of an army it controls (§5): never an orphaned (§12) or hostage (§14) one."""
     if is_own(state, seat, piece):
         return None
     whose = "an orphaned piece (§12)" if state.is_orphaned(piece) else (
@@ -52,8 +51,7 @@ def piece_violation(state: DjambiState, seat: Seat, piece: Piece) -> RuleViolati
 # §6: movement — straight lines, no jumping; militants go one or two squares
 
 def reachable(state: DjambiState, start: Square, kind: Kind) -> Iterator[Square]:
-    """Every square a piece of `kind` on `start` can move to, ignoring what stands there: along
-    each line up to and including the first occupied square."""
+    """Every square a piece of `kind` on `start` reaches along each line, up to and including the first occupied (§6)."""
     reach = 2 if kind is Kind.MILITANT else len(SQUARES)
     board = state.board
     for ray in RAYS[start]:
@@ -73,8 +71,7 @@ def is_own(state: DjambiState, seat: Seat, piece: Piece) -> bool:
 
 
 def is_killable(state: DjambiState, seat: Seat, piece: Piece) -> bool:
-    """A living piece that is not orphaned, not the player's own chief, and (with
-    `self_kill = false`) not an own piece at all."""
+    """A living piece, not orphaned, not the player's own chief, nor (`self_kill = false`) an own piece (§7)."""
     if not state.alive[piece] or state.is_orphaned(piece) or piece == chief_of(state.color_of(seat)):
         return False
     return state.options.self_kill or not is_own(state, seat, piece)
@@ -125,8 +122,7 @@ def action(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> Action |
 
 
 def _enter_maze(state: DjambiState, seat: Seat, piece: Piece, where: str) -> Action | RuleViolation:
-    """A maze action, if the piece has somewhere to leave the maze to: an entry with no exit
-    cannot be completed, so it is no legal destination (§9.3)."""
+    """A maze action, if the piece has an exit: an entry that cannot be completed is no legal destination (§9.3)."""
     if not exits(state, seat, piece):
         return RuleViolation("illegal_destination", f"{where}: the {kind_of(piece)} would find no exit from the maze (§9.3).")
     return Action.MAZE
@@ -141,8 +137,7 @@ def _why_not_killable(state: DjambiState, seat: Seat, piece: Piece) -> str:
 
 
 def kills_at_destination(act: Action, piece: Piece) -> bool:
-    """Whether the action kills what stands where it goes: a militant's or chief's kill, an
-    assassination, or an assassin's maze action."""
+    """Whether the action kills what stands where it goes: a militant's or chief's kill, an assassination, an assassin's maze action."""
     return act in (Action.KILL, Action.ASSASSINATE) or (act is Action.MAZE and kind_of(piece) is Kind.ASSASSIN)
 
 
@@ -157,8 +152,7 @@ def choice_violation(state: DjambiState, seat: Seat, piece: Piece, to: Square, a
 
 
 def exit_problem(state: DjambiState, seat: Seat, piece: Piece, act: Action, exit: Square | None) -> str | None:
-    """A maze action names where the piece leaves E5 to, one of its `exits` (§9.3 step 2); no
-    other action names an exit."""
+    """A maze action names where the piece leaves E5 to, one of its `exits` (§9.3 step 2); no other action names an exit."""
     if act is not Action.MAZE:
         return None if exit is None else "exit_forbidden"
     if exit is None:
@@ -167,9 +161,8 @@ def exit_problem(state: DjambiState, seat: Seat, piece: Piece, act: Action, exit
 
 
 def needs_place(piece: Piece, act: Action) -> bool:
-    """Whether the player puts down a displaced piece (`place`): a militant's or chief's victim,
-    a diplomat's or necromobile's load, also in their maze actions; never the assassin's
-    victim, whose corpse goes to the assassin's start square (§8, §9.3, §18.1)."""
+    """Whether the player puts down a displaced piece (`place`): any victim or load but the assassin's (§8, §9.3, §18.1)."""
+    # the assassin's victim goes to the assassin's start square instead
     return act in _PLACING or (act is Action.MAZE and kind_of(piece) is not Kind.ASSASSIN)
 
 
@@ -178,8 +171,7 @@ _PLACING = frozenset({Action.KILL, Action.MANIPULATE, Action.CARRY})
 
 def place_problem(state: DjambiState, piece: Piece, to: Square, act: Action, exit: Square | None,
                   place: Square | None) -> str | None:
-    """An action that displaces a piece names a square `is_place` allows for it; no other
-    action names a place."""
+    """An action that displaces a piece names a square `is_place` allows for it; no other action names a place."""
     if not needs_place(piece, act):
         return None if place is None else "place_forbidden"
     if place is None:
@@ -188,9 +180,9 @@ def place_problem(state: DjambiState, piece: Piece, to: Square, act: Action, exi
 
 
 def is_place(state: DjambiState, piece: Piece, to: Square, exit: Square | None, square: Square) -> bool:
-    """Whether a displaced piece may be put on `square`: an empty field square once the action
-    has moved (the acting piece's start square is free, its final square is not); E5 only for
-    a chief a diplomat manipulated off a field square (`diplomat_chief_into_maze`, §8.5)."""
+    """Whether a displaced piece may be put on `square`: an empty field square once the action has moved, or E5 (§8.5)."""
+    # the acting piece's start square is free, its final square is not; E5 only for a chief a
+    # diplomat manipulated off a field square (`diplomat_chief_into_maze`)
     if square == (to if exit is None else exit):
         return False
     if square == MAZE:
@@ -201,8 +193,7 @@ def is_place(state: DjambiState, piece: Piece, to: Square, exit: Square | None, 
 
 
 def report_problem(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Action, report: Square | None) -> str | None:
-    """Only a reporter reports, on one of its `report_targets`; it may abstain unless
-    `reporter_may_abstain` is off and it has a target (§8.4)."""
+    """Only a reporter reports, on one of its `report_targets`; it may abstain unless `reporter_may_abstain` is off and it has a target (§8.4)."""
     if act is not Action.REPORT:
         return None if report is None else "report_forbidden"
     targets = report_targets(state, seat, piece, to)
@@ -246,9 +237,9 @@ def _explain(reason: str, state: DjambiState, seat: Seat, piece: Piece, to: Squa
 
 
 def exits(state: DjambiState, seat: Seat, piece: Piece) -> dict[Square, bool]:
-    """Where a piece that entered the maze may leave to (§9.3 step 2), each marked True if it is
-    a master move onto a living chief (§9.5). The held piece is off the board and the start
-    square is free, but the assassin may not exit onto it: its victim's corpse goes there."""
+    """Where a piece in the maze may leave to (§9.3 step 2), each marked True for a master move onto a chief (§9.5)."""
+    # the held piece is off the board and the start square is free, but the assassin may not
+    # exit onto it: its victim's corpse goes there
     start, kind = state.where[piece], kind_of(piece)
     found: dict[Square, bool] = {}
     for ray in RAYS[MAZE]:
@@ -293,8 +284,7 @@ def choices(state: DjambiState, seat: Seat, piece: Piece, to: Square, act: Actio
 
 def choice_sets(state: DjambiState, seat: Seat, piece: Piece, to: Square,
                 act: Action) -> Iterator[tuple[Square | None, Square | None, Sequence[Square | None]]]:
-    """The complete choices for an action, grouped as §18.3 suggests: each `report` and `exit`
-    their rules let through, with the `place`s left for that exit, in a stable order."""
+    """An action's complete choices grouped as §18.3 suggests: each `report` and `exit`, with the `place`s left for it."""
     reports = [report for report in (REPORTS[to] if act is Action.REPORT else NONE)
                if report_problem(state, seat, piece, to, act, report) is None]
     leaving = [exit for exit in (EXITS if act is Action.MAZE else NONE) if exit_problem(state, seat, piece, act, exit) is None]
@@ -307,9 +297,8 @@ def choice_sets(state: DjambiState, seat: Seat, piece: Piece, to: Square,
 
 
 def actions(state: DjambiState, seat: Seat) -> Iterator[tuple[Piece, Square, Action]]:
-    """Every (piece, destination) `seat` may play, with its action: of its pieces (§5) and the
-    squares they reach (§6), those where the move means an action (§6 table, §9.3). Each can
-    be completed: a maze entry has an exit, and 36 pieces leave empty squares to place on."""
+    """Every (piece, destination, action) `seat` may play (§5, §6, §9.3), each one that can be completed."""
+    # a maze entry has an exit, and 36 pieces leave empty squares to place on
     for piece in state.pieces_of(seat):
         start = state.where[piece]
         assert start is not None

@@ -11,8 +11,7 @@ MIN_SEATS, MAX_SEATS = 3, 4
 
 
 def setup(options: DjambiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
-    """Seats take the armies in play order, red first; with three seats the `hostage_army`
-    is nobody's. The first seat (red, unless red is the hostage) opens on a regular turn."""
+    """Seats take the armies in play order, red first, the `hostage_army` nobody's; the first seat opens on a regular turn."""
     hostage = options.hostage_army if seats == 3 else None
     players = tuple(color for color in COLORS if color is not hostage)
     return GameStarted(players, hostage), TurnStarted(0, TurnKind.REGULAR, 1)

@@ -84,8 +84,7 @@ class DjambiState:
 
 
 def status(state: DjambiState) -> GameStatus:
-    """Who is to move, and the places once the game is over: the winner (or the players who
-    drew) first, then the others, the later out the better."""
+    """Who is to move, and once over the places: the winner (or those who drew) first, then the later out the better."""
     if state.result is None:
         return GameStatus(to_move=() if state.current is None else (state.current,), finished=False)
     places: list[tuple[Seat, ...]] = [state.result.winners]

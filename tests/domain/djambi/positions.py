@@ -10,12 +10,13 @@ from domain.core.errors import RuleViolation
 from domain.core.rng import SeededRng
 from domain.djambi.board import SQUARES
 from domain.djambi.commands import Play
+from domain.djambi.decide import decide, next_player
 from domain.djambi.events import Event, TurnKind, TurnStarted
 from domain.djambi.evolve import evolve, initial
 from domain.djambi.notation import Move, format_move, parse_move, parse_position, piece_notation
 from domain.djambi.options import DjambiOptions
 from domain.djambi.pieces import COLORS, PIECES, SLOTS, Color, army_of, kind_of
-from domain.djambi.rules import decide, legal_plays, next_player
+from domain.djambi.rules import legal_plays
 from domain.djambi.state import DjambiState
 
 RED, BLUE, YELLOW, GREEN = COLORS
