@@ -1,7 +1,7 @@
 """What a TAKI command causes. TAKI checks a command by deciding it: its cards are played one at
 a time on a TakiRecorder, each rule raising where it applies (§6 which card, §7 and §9 a play
 and runs, §8 what a card does, §11 the +3 window, §12 drawing, §13 announcements), so that a
-batch is judged on the recorder its earlier cards left; `rules.violation` is this, in trial."""
+batch is judged on the table its earlier cards left; `rules.violation` is this, in trial."""
 
 from __future__ import annotations
 
