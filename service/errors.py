@@ -12,8 +12,7 @@ from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from domain.core.errors import RuleViolation
-from domain.core.options import OptionsInvalid
+from domain.core.errors import OptionsInvalid, RuleViolation
 from events.durability import NotReplicated
 from events.envelope import (
     GameNotFound,

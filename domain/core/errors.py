@@ -1,9 +1,15 @@
-"""Rule violations: the one way the domain refuses a command."""
+"""The domain's own errors: a refused command, refused options, an event the codec cannot read."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 
-class RuleViolation(Exception):
+
+class DomainError(Exception):
+    """An error the domain raises on purpose, as opposed to a bug."""
+
+
+class RuleViolation(DomainError):
     """A command the rules refuse, with a stable snake_case reason and a sentence for people."""
 
     def __init__(self, reason: str, message: str, index: int | None = None) -> None:
@@ -28,3 +34,28 @@ class RuleViolation(Exception):
     def __repr__(self) -> str:
         where = "" if self.index is None else f", index={self.index}"
         return f"RuleViolation({self.reason!r}, {self.message!r}{where})"
+
+
+class OptionsInvalid(DomainError):
+    """Options that name unknown variants or values out of range; `errors` maps name → problem."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        super().__init__("; ".join(f"{name}: {problem}" for name, problem in errors.items()))
+        self.errors = dict(errors)
+
+
+class UnknownEvent(DomainError):
+    """A stored event whose wire name or schema version this server does not know."""
+
+
+class PayloadInvalid(UnknownEvent):
+    """A payload that is not of its event's type, naming the value at fault by its `path`."""
+
+    def __init__(self, says: str, *path: str) -> None:
+        super().__init__(says)
+        self.says = says  # "must be a string, not 3", "is missing" …
+        self.path = list(path)  # ".to", "[0]", ".moves": innermost first; each reader the complaint rises through adds its part
+
+    def __str__(self) -> str:
+        where = "".join(reversed(self.path)).removeprefix(".") or "payload"
+        return f"`{where}` {self.says}"

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar, cast
 
 from domain.core.codec import EventCodec
-from domain.core.options import OptionsInvalid, describe_options, parse_options
+from domain.core.errors import OptionsInvalid
+from domain.core.options import describe_options, parse_options
 from domain.core.rng import Rng
 
 SEAT = "seat"

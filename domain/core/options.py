@@ -8,15 +8,9 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from domain.core.errors import OptionsInvalid
+
 T = TypeVar("T")
-
-
-class OptionsInvalid(Exception):
-    """Options that name unknown variants or values out of range; `errors` maps name → problem."""
-
-    def __init__(self, errors: Mapping[str, str]) -> None:
-        super().__init__("; ".join(f"{name}: {problem}" for name, problem in errors.items()))
-        self.errors = dict(errors)
 
 
 def option(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None) -> Any:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from domain import GAMES
-from domain.core.codec import EventCodec, UnknownEvent
+from domain.core.codec import EventCodec
+from domain.core.errors import UnknownEvent
 from domain.taki.events import CardPlayed, Role
 
 

@@ -16,7 +16,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from domain import GAMES
-from domain.core.codec import PayloadInvalid
+from domain.core.errors import PayloadInvalid
 from domain.core.rng import SeededRng
 from events.envelope import Envelope
 from service.contract.events import ENVELOPE, HIDDEN, PREFIXES, REFERENCE, Named, components, json_schema

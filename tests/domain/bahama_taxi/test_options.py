@@ -16,7 +16,7 @@ from domain.bahama_taxi.events import (
     TurnEnded,
     TurnSkipped,
 )
-from domain.core.options import OptionsInvalid
+from domain.core.errors import OptionsInvalid
 from domain.core.rng import ScriptedRng, SeededRng
 from tests.domain.bahama_taxi.city import A, B, C, city, rejected, send
 

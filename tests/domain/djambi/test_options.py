@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.core.options import OptionsInvalid
+from domain.core.errors import OptionsInvalid
 from domain.core.rng import SeededRng
 from domain.djambi import DJAMBI
 from domain.djambi.events import Elimination, GameEnded, PlayerEliminated
