@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter
 
+from application.lobby import Lobby
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
@@ -59,7 +60,6 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_MAX_IMPORT_EVENTS"] = config.max_import_events
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
-    app.config["MEEPLE_LOBBY_SECONDS"] = config.lobby_seconds
     app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"] = config.webhook_resolve_seconds
     app.config["MEEPLE_GAMES_PER_ADDRESS"] = config.games_per_address
     app.config["MEEPLE_IPV6_PREFIX"] = config.ipv6_prefix
@@ -68,10 +68,11 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     if config.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
     store = connections.event_store(config, client, waiting)
-    app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
-    app.extensions["meeple.players"] = PlayerStore(client)
+    executor = app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
+    player_store = app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client, config.webhooks_per_player)
-    app.extensions["meeple.invitations"] = Invitations(client, config.max_blocks)
+    invitations = app.extensions["meeple.invitations"] = Invitations(client, config.max_blocks)
+    app.extensions["meeple.lobby"] = Lobby(executor, player_store, invitations, config.lobby_seconds)
     app.extensions["meeple.tickets"] = StreamTickets(client)
     app.extensions["meeple.leases"] = StreamLeases(client, config.streams_per_address, config.streams_per_token,
                                                    config.stream_heartbeat_ms)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import re
-import secrets
 
 from flask import current_app, request
 
@@ -27,10 +26,6 @@ TICKET = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 
 def unauthorized(reason: str, detail: str) -> ApiError:
     return ApiError(401, "unauthorized", detail, reason=reason)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 def bearer_token() -> str | None:

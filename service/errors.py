@@ -12,11 +12,12 @@ from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from application.errors import ApplicationError, Invalid, NotNow, NotReached, TooLong, Unreadable
 from domain.core.errors import OptionsInvalid, RuleViolation
-from events.durability import NotReplicated
-from events.envelope import (
+from events.errors import (
     GameNotFound,
     IdempotencyKeyReused,
+    NotReplicated,
     SeatNotLeft,
     SeatReserved,
     SeatUnavailable,
@@ -26,6 +27,8 @@ from events.slots import AWAY
 from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
+# the status of each kind of the application's refusals
+APPLICATION_STATUS = {Unreadable: 400, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422}
 
 
 class ApiError(Exception):
@@ -36,12 +39,11 @@ class ApiError(Exception):
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
 
 
-class StaleIfMatch(Exception):
+class StaleIfMatch(ApiError):
     """`If-Match` named a version the game has moved past."""
 
     def __init__(self, conflict: VersionConflict) -> None:
-        super().__init__(str(conflict))
-        self.conflict = conflict
+        super().__init__(412, "version_conflict", str(conflict), current=conflict.actual)
 
 
 def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
@@ -68,6 +70,8 @@ def handle_error(error: Exception) -> Response:
             if error.status == 401:
                 answer.headers["WWW-Authenticate"] = challenge(error.extra.get("reason"))
             return answer
+        case ApplicationError():
+            return problem(APPLICATION_STATUS[type(error)], error.code, error.detail, **error.extra)
         case ValidationError():
             return problem(422, "validation_error", "The request is not valid.", errors=error.messages)
         case OptionsInvalid():
@@ -76,8 +80,6 @@ def handle_error(error: Exception) -> Response:
             code = "not_your_turn" if error.reason == "not_your_turn" else "illegal_move"
             extra = {} if error.index is None else {"index": error.index}
             return problem(409, code, error.message, reason=error.reason, **extra)
-        case StaleIfMatch():
-            return problem(412, "version_conflict", str(error), current=error.conflict.actual)
         case VersionConflict():
             return problem(409, "version_conflict", str(error), current=error.actual)
         case IdempotencyKeyReused():

@@ -22,14 +22,14 @@ import redis
 from rq import Queue
 from rq.job import JobStatus
 
+from application.lobby import start
 from domain.core.game import GameStatus
 from events import clock
-from events.envelope import GameNotFound, GameRecord, Lifecycle
+from events.envelope import GameRecord, Lifecycle
+from events.errors import GameNotFound, GroupLost
 from events.execute import Executor, Loaded, awaited
-from events.feed import GroupLost
 from events.slots import AWAY
 from players.deadlines import due
-from players.invitations import met
 from workers.bots import play_bot_turn
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, remind
@@ -174,7 +174,7 @@ class Reactor:
         store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
-                self._guarded(partial(self._start, game_id), failed=None)
+                self._guarded(partial(start, self.executor, game_id), failed=None)
             else:
                 self._guarded(partial(store.seats.cancel_lobby, game_id), failed=False)
             yield
@@ -184,12 +184,6 @@ class Reactor:
         for game_id in store.games.cancelled_before(clock.now() - int(self.keep_cancelled * 1000)):
             self._guarded(partial(store.games.purge, game_id, _cancelled_markers), failed=False)
             yield
-
-    def _start(self, game_id: str) -> None:
-        """Start a full game that the API process which filled it did not start (it died first);
-        its registered players become each other's contacts, as they do when the API starts it."""
-        met(self.redis, set(self.executor.store.games.get(game_id).holders.values()))
-        self.executor.start(game_id)
 
     def run(self, stop: threading.Event) -> None:
         """Consume the feed until `stop` is set, sweeping every `sweep_seconds` (from the end of

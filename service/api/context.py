@@ -8,8 +8,10 @@ from typing import Any
 
 from flask import current_app, request
 
+from application.lobby import Lobby
 from events import keys
-from events.envelope import GameNotFound, GameRecord, Lifecycle
+from events.envelope import GameRecord, Lifecycle
+from events.errors import GameNotFound
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
@@ -45,6 +47,10 @@ def known_game(game_id: str) -> str:
     if not keys.GAME_ID.match(game_id):
         raise GameNotFound(game_id)
     return game_id
+
+
+def lobby() -> Lobby:
+    return current_app.extensions["meeple.lobby"]  # type: ignore[no-any-return]
 
 
 def invitations() -> Invitations:

@@ -3,29 +3,29 @@ rematches."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import re
-import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request, url_for
-from marshmallow import ValidationError
 
+from application import copies, playing
+from application.lobby import Bot, Opened, Settings
 from domain import GAMES
 from domain.bahama_taxi import board
 from domain.core.game import Budget
-from events.durability import NotReplicated
-from events.envelope import CANCELLED, GameRecord, Lifecycle, NewEvent, Origin, TurnDeadline, VersionConflict
+from events.envelope import Lifecycle, TurnDeadline
+from events.errors import VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
 from players.deadlines import Due, due
-from players.invitations import met
-from service import auth, imports, limits
-from service.api.context import executor, invitations, json_body, known_game, legal, players, seen_by, visible_version
+from service import auth, imports
+from service.api.caller import RequestCaller
+from service.api.context import executor, json_body, known_game, legal, lobby, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import GAME_SCHEMAS, responses
 from service.schemas.common import (
@@ -44,7 +44,6 @@ from service.schemas.common import (
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
-T = TypeVar("T")
 IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
@@ -96,76 +95,24 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = parse(CreateGameSchema, json_body())
     game = GAMES[body["game"]]
     game.parse_options(body["options"], body["seats"])  # 422 naming each bad option
-    return _new_game(game.name, body["options"], body["seats"], body)
+    return _opened(lobby().open(game.name, body["options"], body["seats"], _settings(body), RequestCaller()))
 
 
-def _new_game(game: str, options: dict[str, Any], seats: int, settings: dict[str, Any],
-              forked_from: Origin | None = None, private_origin: bool = False) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """Create a game with its settings (turn deadline, spectator delay, lobby time, AI seats,
-    starting it if they fill it, seats reserved for registered players, unlisted); the answer to
-    its creation. A copy of an unlisted game (`private_origin`) is unlisted too."""
-    reserved = {reservation["seat"]: reservation["player"] for reservation in settings["reserved"]}
-    creator = _creator(reserving=bool(reserved))
-    if unknown := [player_id for player_id in reserved.values() if players().get(player_id) is None]:
-        raise ValidationError({"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
-    _count_game()
-    reached = invitations().reaching(creator, reserved.values())
-    if creator is not None:
-        limits.limit_invitations(executor().store.redis, invitations().strangers(creator, reached),
-                                 current_app.config["MEEPLE_INVITATIONS_PER_DAY"])
-    game_id = auth.new_token()[:16]
-    _open_game(
-        game_id, game, options, seats,
-        deadline=TurnDeadline(**settings["turn_deadline"]) if settings["turn_deadline"] else None,
-        spectator_delay=settings["spectator_delay"],
-        lobby_seconds=settings["lobby_seconds"] or current_app.config["MEEPLE_LOBBY_SECONDS"],
-        bots=[(bot["seat"], bot["level"], bot["budget"]) for bot in settings["bots"]],
-        unlisted=settings["unlisted"] or private_origin, reserved=reserved, forked_from=forked_from,
-        creator=creator, private_origin=private_origin,
-    )
-    _invite(game_id, reached)
-    return (responses.summary(executor().store.games.get(game_id), viewer=creator), 201,
-            {"Location": url_for(".get_game", game_id=game_id)})
+def _settings(body: dict[str, Any]) -> Settings:
+    """A new game's settings (turn deadline, spectator delay, lobby time, AI seats, seats reserved
+    for registered players, unlisted) as the body creating or forking it states them."""
+    deadline = body["turn_deadline"]
+    return Settings(deadline=TurnDeadline(**deadline) if deadline else None, spectator_delay=body["spectator_delay"],
+                    lobby_seconds=body["lobby_seconds"], unlisted=body["unlisted"],
+                    bots=tuple(Bot(bot["seat"], bot["level"], bot["budget"]) for bot in body["bots"]),
+                    reserved={reservation["seat"]: reservation["player"] for reservation in body["reserved"]})
 
 
-def _creator(reserving: bool) -> str | None:
-    """The registered player whose token the request sends, if any: who creates the game. Reserving
-    a seat for a player needs one (401 otherwise), so that every invitation has a sender."""
-    token = auth.bearer_token()
-    found = None if token is None else players().by_token(token)
-    if reserving and found is None:
-        raise auth.unauthorized("token_missing" if token is None else "token_unknown",
-                                "Reserving a seat for a player needs the creator's player token: "
-                                "send 'Authorization: Bearer <player token>'.")
-    return None if found is None else found.id
-
-
-def _count_game() -> None:
-    """Count one more game created from the request's client address (429 past MEEPLE_GAMES_PER_ADDRESS)."""
-    limits.limit_games(executor().store.redis, current_app.config["MEEPLE_GAMES_PER_ADDRESS"])
-
-
-def _open_game(game_id: str, game: str, options: dict[str, Any], seats: int, *, deadline: TurnDeadline | None,
-               spectator_delay: int, lobby_seconds: int, bots: list[tuple[int, str, Budget | None]], unlisted: bool,
-               reserved: Mapping[int, str], forked_from: Origin | None = None, rematch_of: str | None = None,
-               creator: str | None = None, private_origin: bool = False) -> None:
-    """Store a new game and seat its AIs (each a seat, a level and a budget), starting it if they fill it."""
-    store = executor().store
-    store.games.create(game_id, game, options, seats, deadline, spectator_delay, forked_from, lobby_seconds,
-                       unlisted=unlisted, reserved=reserved, rematch_of=rematch_of, creator=creator,
-                       private_origin=private_origin)
-    for seat, level, budget in bots:
-        seated = store.seats.claim(game_id, seat, f"{level} bot", None, bot=level, budget=budget)
-        if seated.taken == seated.seats:
-            _start(game_id)
-
-
-def _invite(game_id: str, reached: list[str]) -> None:
-    """Put the game in the inbox of each invitee it reaches (Invitations.reaching), and tell their
-    inbox streams."""
-    if reached:
-        invitations().deliver(game_id, reached)
-        executor().store.feed.tell(game_id)
+def _opened(opened: Opened) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The answer to a game opened (201), or to the rematch offered before (200): the game as its
+    creator sees it, and where it is."""
+    return (responses.summary(executor().store.games.get(opened.game_id), viewer=opened.creator),
+            201 if opened.new else 200, {"Location": url_for(".get_game", game_id=opened.game_id)})
 
 
 @bp.post("/games/<game:game_id>/fork")
@@ -173,46 +120,25 @@ def fork(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new game that opens with this game's events up to a version and goes on from there,
     with new seats: once the game is over (or before, to the admin token)."""
     body = parse(ForkSchema, json_body())
-    store = executor().store
-    origin = store.games.get(known_game(game_id))
+    origin = executor().store.games.get(known_game(game_id))
     check_settings(origin.game, origin.seats, body)
-    if origin.status is not Lifecycle.FINISHED and not auth.is_admin():
-        raise ApiError(409, "game_not_finished", "A game can be forked once it is over.")
-    version = body["version"]
-    if version > origin.version:
-        raise ApiError(404, "version_not_found", f"The game is at version {origin.version}.", current=origin.version)
-    at, *following = store.streams.read(game_id, after=version - 1, limit=2)
-    if following and following[0].command_id == at.command_id:
-        raise ApiError(422, "not_a_move_boundary", f"Version {version} falls inside a move; fork where one ends.")
-    loaded = executor().load(game_id, version)
-    if loaded.game.status(loaded.state).finished:
-        raise ApiError(422, "game_over_at_version", f"The game is already over at version {version}.")
-    return _new_game(origin.game, origin.options, origin.seats, body, forked_from=Origin(game_id, version),
-                     private_origin=origin.unlisted)
+    return _opened(copies.fork(lobby(), origin, body["version"], _settings(body), RequestCaller()))
 
 
 @bp.post("/games/import")
 def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     """A new, finished, read-only game from an exported log (JSON Lines), checked as strictly as a
-    live game before anything is stored (service/imports.py)."""
+    live game before anything is stored (application.copies)."""
     request.max_content_length = current_app.config["MEEPLE_MAX_IMPORT_BYTES"]
     if request.mimetype != "application/x-ndjson":
         raise ApiError(415, "unsupported_media_type", "Send the log as application/x-ndjson, as the export gives it.")
-    creator = _creator(reserving=False)
-    _count_game()  # before the log is read and checked: an address past its bound costs no check
+    caller = RequestCaller()
+    creator = caller.creator(reserving=False)
+    caller.count_game()  # before the log is read and checked: an address past its bound costs no check
     body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
-    log = imports.off_the_loop(lambda: imports.checked_log(body, limit))
-    store = executor().store
-    private = imports.is_private(store, log)
-    game_id = auth.new_token()[:16]
-    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,
-                       original_id=None if private else log.original_id, creator=creator)
-    for seat, name in enumerate(log.names):
-        store.seats.claim(game_id, seat, name, None)
-    events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
-    with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
-        store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
-    return responses.summary(store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    log = imports.off_the_loop(lambda: copies.checked_log(body, limit))
+    game_id = copies.import_log(executor().store, log, creator)
+    return responses.summary(executor().store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 @bp.get("/games")
@@ -231,28 +157,18 @@ def join(game_id: str) -> tuple[dict[str, Any], int]:
     body = parse(JoinSchema, json_body())
     record = executor().store.games.get(known_game(game_id))
     holder = auth.player(players(), required=False)
-    bot = body["bot"]
-    if bot is not None and bot not in GAMES[record.game].bots:
-        raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[record.game].bots)}."]})
-    if problem := check_budget(record.game, bot, body["budget"]):
+    _check_bot(record.game, body["bot"], body["budget"])
+    joined = lobby().join(game_id, body["seat"], body["name"], player_id=None if holder is None else holder.id,
+                          bot=body["bot"], budget=body["budget"])
+    return {"game_id": game_id, "seat": joined.seat, "token": joined.token}, 201
+
+
+def _check_bot(game: str, bot: str | None, budget: Budget | None) -> None:
+    """422 for an AI level the game has not, or a budget for a level that takes none."""
+    if bot is not None and bot not in GAMES[game].bots:
+        raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[game].bots)}."]})
+    if problem := check_budget(game, bot, budget):
         raise ApiError(422, "validation_error", "This AI level takes no budget.", errors={"budget": [problem]})
-    token = None if bot else auth.new_token()
-    seated = executor().store.seats.claim(game_id, body["seat"], body["name"], token, bot=bot,
-                                         player_id=None if holder is None or bot else holder.id, budget=body["budget"])
-    if holder is not None and not bot:
-        players().joined(holder.id, game_id)
-    if seated.taken == seated.seats:
-        _start(game_id)
-    return {"game_id": game_id, "seat": seated.seat, "token": token}, 201
-
-
-def _start(game_id: str) -> None:
-    """Start the game whose last seat was just taken. The seat is taken whatever becomes of the
-    opening: if no replica confirms it in time and a failover loses it, the reactor's sweep starts
-    the game again. Its registered players become each other's contacts."""
-    met(executor().store.redis, set(executor().store.games.get(game_id).holders.values()))
-    with contextlib.suppress(NotReplicated):
-        executor().start(game_id)
 
 
 @bp.post("/games/<game:game_id>/leave")
@@ -261,10 +177,7 @@ def leave(game_id: str) -> dict[str, Any]:
     player leaving the seat reserved for them declines the invitation (it is free for anyone)."""
     store = executor().store
     record = store.games.get(known_game(game_id))
-    seat = auth.require_seat(store, record)
-    player_id = store.seats.leave(game_id, seat)
-    if player_id is not None:
-        invitations().decline(game_id, record.reserved, player_id)
+    player_id = lobby().leave(record, auth.require_seat(store, record))
     return responses.summary(store.games.get(game_id), viewer=player_id)
 
 
@@ -275,36 +188,7 @@ def rematch(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     and each AI's kept. One rematch per game: asked again, the same one answers."""
     store = executor().store
     origin = store.games.get(known_game(game_id))
-    creator = origin.holders.get(auth.require_seat(store, origin))
-    if origin.status is not Lifecycle.FINISHED:
-        raise ApiError(409, "game_not_finished", "A rematch is offered once the game is over.")
-    if origin.rematch is not None:
-        return _rematch_answer(origin.rematch, 200, creator)
-    _count_game()  # its invitations are to players who held seats beside the one asking: contacts, not limited
-    rematch_id = auth.new_token()[:16]
-    reserved = _rotated(origin, origin.holders)
-    budgets = _rotated(origin, origin.budgets)
-    bots = [(seat, level, budgets.get(seat)) for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items()
-            if level is not None]
-    lobby = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else current_app.config["MEEPLE_LOBBY_SECONDS"]
-    _open_game(rematch_id, origin.game, origin.options, origin.seats, deadline=origin.deadline,
-               spectator_delay=origin.spectator_delay, lobby_seconds=lobby, bots=bots, unlisted=True,
-               reserved=reserved, rematch_of=game_id, creator=creator, private_origin=origin.unlisted)
-    if (named := store.games.name_rematch(game_id, rematch_id)) != rematch_id:
-        store.games.discard(rematch_id)  # another seat asked at the same time, and its rematch was named first
-        return _rematch_answer(named, 200, creator)
-    _invite(rematch_id, invitations().reaching(creator, reserved.values()))
-    return _rematch_answer(rematch_id, 201, creator)
-
-
-def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
-    """What each seat had, moved on to the next seat (the last seat's to seat 0)."""
-    return {(seat + 1) % record.seats: value for seat, value in by_seat.items()}
-
-
-def _rematch_answer(rematch_id: str, status: int, viewer: str | None) -> tuple[dict[str, Any], int, dict[str, str]]:
-    return (responses.summary(executor().store.games.get(rematch_id), viewer=viewer), status,
-            {"Location": url_for(".get_game", game_id=rematch_id)})
+    return _opened(copies.rematch(lobby(), origin, auth.require_seat(store, origin), RequestCaller()))
 
 
 @bp.get("/games/<game:game_id>")
@@ -360,10 +244,7 @@ def legal_commands(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
 @bp.post("/games/<game:game_id>/commands")
 def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """One command for the caller's seat; `If-Match` makes it conditional, `Idempotency-Key` retryable."""
-    loaded = executor().held(known_game(game_id)) or executor().load(game_id)
-    seat = auth.require_seat(executor().store, loaded.record)
-    if loaded.held and seat not in loaded.game.status(loaded.state).to_move:
-        loaded = executor().load(game_id)  # another process likely served the last move: read the game
+    loaded, seat = playing.game_to_play(executor(), known_game(game_id), partial(auth.require_seat, executor().store))
     body = json_body()
     key = request.headers.get("Idempotency-Key")
     fingerprint = "" if key is None else json.dumps({"seat": seat, "body": body}, sort_keys=True)
@@ -373,11 +254,9 @@ def submit_command(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     g.game = loaded.game.name  # for the commands metric
     command = _command(loaded, seat, body)
     with _stale_if_match(conditional):
-        done = executor().execute(
-            game_id, command, actor=f"seat:{seat}",
-            expected_version=conditional if conditional is not None else expected,
-            idempotency_key=key, fingerprint=fingerprint, loaded=loaded,
-        )
+        done = playing.play(executor(), loaded, seat, command,
+                            expected_version=conditional if conditional is not None else expected,
+                            idempotency_key=key, fingerprint=fingerprint)
     body = {"version": done.version, "events": [responses.event(e, loaded.game, seat, done.finished) for e in done.events]}
     headers = etag(done.version) | ({"Idempotent-Replayed": "true"} if done.replayed else {})
     return body, 201, headers
@@ -419,10 +298,7 @@ def _stale_if_match(conditional: int | None) -> Iterator[None]:
 
 def _command(loaded: Loaded, seat: int, body: dict[str, Any]) -> Any:
     """The command `body` asks of `seat`, in a game that is under way."""
-    if loaded.record.status is Lifecycle.CANCELLED:
-        raise ApiError(409, "game_cancelled", CANCELLED)
-    if loaded.version == 0:
-        raise ApiError(409, "game_not_started", "The game starts when every seat is taken.")
+    playing.check_under_way(loaded)
     return GAME_SCHEMAS[loaded.game.name].load_command(seat, body)
 
 

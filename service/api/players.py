@@ -9,10 +9,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from application.tokens import new_id, new_token
 from players import egress
 from players.accounts import Player
 from players.deadlines import due
-from players.webhooks import WebhookLimitReached
+from players.errors import WebhookLimitReached
 from service import auth
 from service.api.context import executor, invitations, json_body, known_game, players, seen_by, webhooks
 from service.errors import ApiError
@@ -26,8 +27,8 @@ bp = Blueprint("players", __name__, url_prefix="/v1/players")
 def register() -> tuple[dict[str, Any], int]:
     """Register a player: a name, an id and a token that can join games and act in them."""
     body = parse(RegisterSchema, json_body())
-    token = auth.new_token()
-    player = players().register(auth.new_token()[:16], body["name"], token)
+    token = new_token()
+    player = players().register(new_id(), body["name"], token)
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201
 
 
@@ -74,7 +75,7 @@ def add_webhook() -> tuple[dict[str, Any], int]:
             f"A webhook must reach a public address, not a private, loopback or link-local one; {found.host} "
             "resolves to no public address."]})
     try:
-        hook = webhooks().add(player.id, auth.new_token()[:12], url, secrets.token_hex(32))
+        hook = webhooks().add(player.id, new_token()[:12], url, secrets.token_hex(32))
     except WebhookLimitReached as error:
         raise ApiError(409, "too_many_webhooks", f"A player has at most {error.limit} webhooks: remove one first.",
                        limit=error.limit) from None

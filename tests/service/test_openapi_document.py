@@ -40,10 +40,13 @@ def test_every_problem_code_the_server_names_is_listed_and_the_spec_lists_them()
     assert SPEC["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(CODES)
     calls = re.compile(r'(?:ApiError|problem|problem_body)\(\d+, "(\w+)"')  # ApiError(404, "game_not_found", ...
     chosen = re.compile(r'\bcode(?:, detail)? = "(\w+)"(?: if .* else "(\w+)")?')  # code = "a" if ... else "b"
+    refusals = re.compile(r'\b(?:Invalid|NotReached|NotNow|TooLong|Unreadable)\("(\w+)"')  # application.errors
     named: set[str] = set()
-    for source in (Path(__file__).parents[2] / "service").rglob("*.py"):
+    root = Path(__file__).parents[2]
+    for source in [*(root / "service").rglob("*.py"), *(root / "application").rglob("*.py")]:
         text = source.read_text()
         named |= set(calls.findall(text)) | {code for found in chosen.findall(text) for code in found if code}
+        named |= set(refusals.findall(text))
     assert {"game_not_found", "not_your_turn", "illegal_move", "internal_error"} <= named <= set(CODES), named - set(CODES)
     assert {http_code(status) for status in HTTPStatus if status >= 400} <= set(CODES)
 

@@ -1,0 +1,130 @@
+"""New games made of others: a fork goes on from a version of a game, a rematch offers a finished
+game again, an import stores a game exported from a server."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Mapping
+from typing import TypeVar
+
+from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
+from application.lobby import Bot, Caller, Lobby, Opened, Settings
+from application.tokens import new_id
+from events import keys
+from events.envelope import GameRecord, Lifecycle, NewEvent, Origin
+from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
+from events.execute import Executor
+from events.log_file import GameLog, read_log
+from events.store import EventStore
+
+T = TypeVar("T")
+
+
+def fork(lobby: Lobby, origin: GameRecord, version: int, settings: Settings, caller: Caller) -> Opened:
+    """A new game that opens with `origin`'s events up to `version` and goes on from there, with
+    new seats: once the game is over (or before, to the admin)."""
+    _check_fork(lobby.executor, origin, version, caller)
+    return lobby.open(origin.game, origin.options, origin.seats, settings, caller,
+                      forked_from=Origin(origin.id, version), private_origin=origin.unlisted)
+
+
+def _check_fork(executor: Executor, origin: GameRecord, version: int, caller: Caller) -> None:
+    """Refuse a fork of a game not over (but to the admin), at a version it has not reached,
+    inside a move, or at which it was already over."""
+    if origin.status is not Lifecycle.FINISHED and not caller.is_admin():
+        raise NotNow("game_not_finished", "A game can be forked once it is over.")
+    if version > origin.version:
+        raise NotReached("version_not_found", f"The game is at version {origin.version}.", current=origin.version)
+    at, *following = executor.store.streams.read(origin.id, after=version - 1, limit=2)
+    if following and following[0].command_id == at.command_id:
+        raise Invalid("not_a_move_boundary", f"Version {version} falls inside a move; fork where one ends.")
+    loaded = executor.load(origin.id, version)
+    if loaded.game.status(loaded.state).finished:
+        raise Invalid("game_over_at_version", f"The game is already over at version {version}.")
+
+
+def rematch(lobby: Lobby, origin: GameRecord, seat: int, caller: Caller) -> Opened:
+    """Offer a finished game again, asked by one of its seats: a new unlisted game of the same
+    game, options and settings, seats rotated by one, each registered player's seat reserved for
+    them and each AI's kept. One rematch per game: asked again, the one offered first answers."""
+    creator = origin.holders.get(seat)
+    if origin.status is not Lifecycle.FINISHED:
+        raise NotNow("game_not_finished", "A rematch is offered once the game is over.")
+    if origin.rematch is not None:
+        return Opened(origin.rematch, creator, new=False)
+    caller.count_game()  # its invitations are to players who held seats beside the one asking: contacts, not limited
+    rematch_id, settings = new_id(), _rematch_settings(origin, lobby.lobby_seconds)
+    lobby.create(rematch_id, origin.game, origin.options, origin.seats, settings, creator=creator,
+                 rematch_of=origin.id, private_origin=origin.unlisted)
+    games = lobby.executor.store.games
+    if (named := games.name_rematch(origin.id, rematch_id)) != rematch_id:
+        games.discard(rematch_id)  # another seat asked at the same time, and its rematch was named first
+        return Opened(named, creator, new=False)
+    lobby.invite(rematch_id, lobby.invitations.reaching(creator, settings.reserved.values()))
+    return Opened(rematch_id, creator)
+
+
+def _rematch_settings(origin: GameRecord, lobby_seconds: int) -> Settings:
+    """The settings of `origin`'s rematch: its own, unlisted, with each seat's player (reserved)
+    and AI moved on by one seat; its lobby time, or else `lobby_seconds`."""
+    budgets = _rotated(origin, origin.budgets)
+    bots = tuple(Bot(seat, level, budgets.get(seat))
+                 for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items() if level is not None)
+    lobby = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
+    return Settings(origin.deadline, origin.spectator_delay, lobby, bots, unlisted=True,
+                    reserved=_rotated(origin, origin.holders))
+
+
+def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
+    """What each seat had, moved on to the next seat (the last seat's to seat 0)."""
+    return {(seat + 1) % record.seats: value for seat, value in by_seat.items()}
+
+
+def checked_log(body: bytes, max_events: int) -> GameLog:
+    """The finished game an exported log holds, checked as strictly as a live game; refused
+    naming the first event the rules would not have written, and why."""
+    try:
+        log = read_log(body.decode("utf-8").splitlines(), max_events=max_events, first_problem=True)
+    except UnicodeDecodeError:
+        raise Unreadable("invalid_log", "The log is not UTF-8 text.") from None
+    except LogTooLong as problem:
+        raise TooLong("log_too_long", str(problem), limit=max_events) from None
+    except LogInvalid as problem:
+        raise Invalid("invalid_log", str(problem)) from None
+    if log.problems:
+        raise Invalid("invalid_log", log.first_problem() or "", event=log.problems[0][0])
+    if not log.game.status(log.state).finished:
+        raise Invalid("invalid_log", "Only the log of a finished game can be imported.")
+    return log
+
+
+def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
+    """A new, finished, read-only game holding a checked log (`checked_log`); its id. The import
+    of a private game is unlisted and names no origin."""
+    private = _is_private(store, log)
+    game_id = new_id()
+    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,
+                       original_id=None if private else log.original_id, creator=creator)
+    for seat, name in enumerate(log.names):
+        store.seats.claim(game_id, seat, name, None)
+    events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
+    with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
+        store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
+    return game_id
+
+
+def _is_private(store: EventStore, log: GameLog) -> bool:
+    """Whether an imported log is of a private game: its header says the game was unlisted (the
+    export of an unlisted game says so, and names no id), or it names a game of this server that
+    is unlisted. A log naming a game this server does not know was listed where it was exported
+    (that server's export names no unlisted game) or was written by someone who knows the id
+    already."""
+    if log.unlisted:
+        return True
+    if log.original_id is None or not keys.GAME_ID.match(log.original_id):
+        return False
+    try:
+        return store.games.get(log.original_id).unlisted
+    except GameNotFound:
+        return False

@@ -1,0 +1,165 @@
+"""Games before they start: opened with their settings, their seats taken and given up, and
+started once the last seat is taken."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from application.errors import Invalid
+from application.tokens import new_id, new_token
+from domain.core.game import Budget
+from events.envelope import GameRecord, Origin, TurnDeadline
+from events.errors import NotReplicated
+from events.execute import Executor
+from events.seats import Seated
+from events.streams import Appended
+from players.accounts import PlayerStore
+from players.invitations import Invitations, met
+
+
+class Caller(Protocol):
+    """Who asks for a game, as the lobby needs to know them (the API answers from the request's
+    token and client address)."""
+
+    def creator(self, reserving: bool) -> str | None:
+        """The registered player asking, if any; reserving a seat needs one (raise otherwise)."""
+
+    def is_admin(self) -> bool:
+        """Whether the caller holds the server's admin token."""
+
+    def count_game(self) -> None:
+        """Count one more game created by the caller; raise to refuse it."""
+
+    def count_invitations(self, strangers: list[str]) -> None:
+        """Count one invitation from a stranger to each of `strangers`; raise to refuse them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bot:
+    """An AI seat: its level, and the budget it thinks within (None: as its level does)."""
+
+    seat: int
+    level: str
+    budget: Budget | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a new game is played and filled."""
+
+    deadline: TurnDeadline | None = None
+    spectator_delay: int = 0  # moves a spectator sees the game behind
+    lobby_seconds: int | None = None  # how long it waits for its seats; None (or 0) when opened: the server's
+    bots: tuple[Bot, ...] = ()
+    unlisted: bool = False
+    reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A game just opened (`new`), or the rematch offered before, and the registered player who asked."""
+
+    game_id: str
+    creator: str | None
+    new: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken, and its bearer token (None for an AI's)."""
+
+    seat: int
+    token: str | None
+
+
+def start(executor: Executor, game_id: str) -> Appended | None:
+    """Append the opening of a game whose seats are all taken (None if it has started already);
+    its registered players become each other's contacts."""
+    met(executor.store.redis, set(executor.store.games.get(game_id).holders.values()))
+    return executor.start(game_id)
+
+
+class Lobby:
+    """Opens games, seats and unseats their players and starts them, over one store."""
+
+    def __init__(self, executor: Executor, players: PlayerStore, invitations: Invitations, lobby_seconds: int) -> None:
+        """`lobby_seconds`: how long a game waits for its seats, unless its settings say."""
+        self.executor = executor
+        self.players = players
+        self.invitations = invitations
+        self.lobby_seconds = lobby_seconds
+
+    def open(self, game: str, options: dict[str, Any], seats: int, settings: Settings, caller: Caller, *,
+             forked_from: Origin | None = None, private_origin: bool = False) -> Opened:
+        """Open a game waiting for its players: seat its AIs (starting it if they fill it) and
+        invite the players its seats are reserved for. Refused for a reservation naming no
+        registered player, and by the caller's bounds. A copy of an unlisted game
+        (`private_origin`) is unlisted too."""
+        creator = caller.creator(reserving=bool(settings.reserved))
+        if unknown := [player_id for player_id in settings.reserved.values() if self.players.get(player_id) is None]:
+            raise Invalid("validation_error", "The request is not valid.",
+                          errors={"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
+        caller.count_game()
+        reached = self.invitations.reaching(creator, settings.reserved.values())
+        if creator is not None:
+            caller.count_invitations(self.invitations.strangers(creator, reached))
+        game_id = new_id()
+        settings = dataclasses.replace(settings, lobby_seconds=settings.lobby_seconds or self.lobby_seconds,
+                                       unlisted=settings.unlisted or private_origin)
+        self.create(game_id, game, options, seats, settings, creator=creator, forked_from=forked_from,
+                    private_origin=private_origin)
+        self.invite(game_id, reached)
+        return Opened(game_id, creator)
+
+    def create(self, game_id: str, game: str, options: dict[str, Any], seats: int, settings: Settings, *,
+               creator: str | None, forked_from: Origin | None = None, rematch_of: str | None = None,
+               private_origin: bool = False) -> None:
+        """Store a new game and seat its AIs, starting it if they fill it."""
+        store = self.executor.store
+        store.games.create(game_id, game, options, seats, settings.deadline, settings.spectator_delay, forked_from,
+                           settings.lobby_seconds, unlisted=settings.unlisted, reserved=settings.reserved,
+                           rematch_of=rematch_of, creator=creator, private_origin=private_origin)
+        for bot in settings.bots:
+            seated = store.seats.claim(game_id, bot.seat, f"{bot.level} bot", None, bot=bot.level, budget=bot.budget)
+            self._start_if_full(game_id, seated)
+
+    def invite(self, game_id: str, reached: list[str]) -> None:
+        """Put the game in the inbox of each player its invitation reaches (Invitations.reaching),
+        and tell their inbox streams."""
+        if reached:
+            self.invitations.deliver(game_id, reached)
+            self.executor.store.feed.tell(game_id)
+
+    def join(self, game_id: str, seat: int | None, name: str, *, player_id: str | None = None,
+             bot: str | None = None, budget: Budget | None = None) -> Joined:
+        """Take a seat (`seat`, or else the one reserved for `player_id`, or else the lowest free
+        one): as a person, given a new token (the seat is also `player_id`'s, if given), or for
+        the AI at level `bot`. The game starts when its last seat is taken."""
+        token = None if bot else new_token()
+        seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot,
+                                                 player_id=None if bot else player_id, budget=budget)
+        if player_id is not None and not bot:
+            self.players.joined(player_id, game_id)
+        self._start_if_full(game_id, seated)
+        return Joined(seated.seat, token)
+
+    def leave(self, record: GameRecord, seat: int) -> str | None:
+        """Give up `seat` before the game starts; its token then acts for nothing. A player leaving
+        the seat reserved for them declines the invitation (it is free for anyone). The registered
+        player who held the seat, if any."""
+        player_id = self.executor.store.seats.leave(record.id, seat)
+        if player_id is not None:
+            self.invitations.decline(record.id, record.reserved, player_id)
+        return player_id
+
+    def _start_if_full(self, game_id: str, seated: Seated) -> None:
+        """Start the game if `seated` took its last seat. The seat is taken whatever becomes of
+        the opening: if no replica confirms it in time and a failover loses it, the reactor's
+        sweep starts the game again."""
+        if seated.taken == seated.seats:
+            with contextlib.suppress(NotReplicated):
+                start(self.executor, game_id)
