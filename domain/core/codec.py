@@ -1,9 +1,4 @@
-"""Turning domain values into plain JSON data and back, with explicit event wire names.
-
-Events are forever: a stored event is never rewritten. When an event's payload changes, its
-schema version goes up by one and an upcaster turns a payload of the version before into one of
-the new version; decoding chains them (v1 → v2 → v3 …) in memory, so a stream or an exported
-log written at any earlier version still reads as the events of today."""
+"""Domain values as plain JSON data and back, events under explicit wire names."""
 
 from __future__ import annotations
 
@@ -50,10 +45,11 @@ RecordReader = Callable[[type, list[FieldReader]], Structure]  # a dataclass's r
 
 
 class StrictReaders:
-    """What reads plain data as a type exactly as its type hints say, converting nothing: an int
-    that is an int (not a bool, not 1.5), a string, an enum by its value, a list for a tuple,
-    null only where the hint allows None, a dataclass's fields and no others. Its events'
-    dataclasses are thus each event's schema, in one place. Each type's reader is made once."""
+    """Readers of plain data as a type exactly as its hints say, converting nothing, each made once."""
+
+    # An int is an int (not a bool, not 1.5), an enum is read by its value, a tuple from a list,
+    # null only where the hint allows None, a dataclass from its fields and no others: each
+    # event's dataclass is thus its schema, in one place.
 
     def __init__(self, record: RecordReader) -> None:
         self._record = record
@@ -234,10 +230,13 @@ plain_readers = StrictReaders(field_by_field)  # the reference the generated rea
 readers = StrictReaders(_written_out)
 
 
+# Events are forever: a stored event is never rewritten. When an event's payload changes, its
+# schema version goes up by one and an upcaster turns a payload of the version before into one of
+# the new version; decoding chains them (v1 → v2 → v3 …) in memory, so a stream or an exported log
+# written at any earlier version still reads as the events of today.
 @dataclass(frozen=True)
 class EventCodec(Generic[E]):
-    """Maps each event type to its wire name and payload schema version, both ways, reading a
-    payload of an earlier version through its upcasters."""
+    """Each event type's wire name and schema version, both ways, with the upcasters of its past versions."""
 
     names: Mapping[type, str]
     schema_versions: Mapping[str, int] = field(default_factory=dict)  # wire name → current version, default 1
@@ -266,9 +265,8 @@ class EventCodec(Generic[E]):
         return name, self.version(name), converter.unstructure(event)
 
     def decode(self, name: str, schema_version: int, payload: Mapping[str, Any]) -> E:
-        """The event a stored (wire name, schema version, payload) stands for, a payload of an
-        earlier version upcast step by step to the current one; `payload` itself is left as it is.
-        Raises PayloadInvalid, naming the field, for a payload not of the event's type."""
+        """The event a stored (wire name, schema version, payload) stands for; raises PayloadInvalid naming the field."""
+        # a payload of an earlier version is upcast step by step on a copy: `payload` is left as it is
         known = self._reads.get(name)
         if known is None or type(schema_version) is not int or schema_version > known[0]:
             raise UnknownEvent(f"no event {name!r} at schema version {schema_version!r}")

@@ -80,10 +80,10 @@ class GameStatus:
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long an AI level that searches thinks per move: at most `iterations` (each search
-    says what one is) and at most `seconds`, whichever runs out first; None sets no limit.
-    Seconds are read on the clock the search is handed, never on one of its own."""
+    """How long an AI level that searches thinks per move: `iterations`, `seconds`, whichever runs out first."""
 
+    # What one iteration is, each search says; None sets no limit. Seconds are read on the clock
+    # the search is handed, never on one of its own.
     iterations: int | None = None
     seconds: float | None = None
 
@@ -94,8 +94,7 @@ class Budget:
             raise ValueError("a budget allows at least one iteration, and no less than no time")
 
     def timer(self, clock: Clock | None) -> Callable[[], bool]:
-        """Whether the seconds of this budget, from now on `clock`, have run out; never, if it
-        sets none. A budget in seconds needs a clock."""
+        """A test of whether this budget's seconds, from now on `clock`, have run out (never, if it sets none)."""
         if self.seconds is None:
             return lambda: False
         if clock is None:
@@ -152,8 +151,7 @@ class Game(Generic[S, C, E, Opt]):
         return options
 
     def bot(self, level: str, budget: Budget | None = None, clock: Clock | None = None) -> Callable[[S, Seat, Rng], C]:
-        """The AI at `level`; if it searches, thinking within `budget` if one is given and timing
-        itself on `clock` (a level that does not search needs no clock)."""
+        """The AI at `level`; one that searches thinks within `budget`, if given, timed on `clock`."""
         bot = self.bots[level]
         if level not in self.budgets():
             if budget is not None:
@@ -170,8 +168,8 @@ class Game(Generic[S, C, E, Opt]):
         return describe_options(self.options_type)
 
     def check(self, seats: int, state: S, event: E) -> str | None:
-        """What is wrong with `event` coming after `state` in a log of `seats` seats, or None: an
-        event after the end, a seat that does not play, or what the game's audit finds."""
+        """What is wrong with `event` after `state` in a log of `seats` seats, or None."""
+        # an event after the end, a seat that does not play, or what the game's audit finds
         if self.status(state).finished:
             return "the game is already over"
         if (seat := next((seat for seat in seats_named(event) if not 0 <= seat < seats), None)) is not None:
@@ -179,9 +177,9 @@ class Game(Generic[S, C, E, Opt]):
         return self.audit(state, event)
 
     def audit_log(self, options: Opt, seats: int, events: Sequence[E]) -> list[tuple[int, str]]:
-        """Each (version, problem) of a complete log whose shuffles are revealed: an empty list
-        means every shuffle matches its commitment, every card came from the committed order and
-        every event names what is there (see `check`)."""
+        """Each (version, problem) of a complete log whose shuffles are revealed, as `check` finds them."""
+        # none: every shuffle matches its commitment, every card came from the committed order and
+        # every event names what is there
         problems, state = [], self.initial(options, seats)
         for version, event in enumerate(events, start=1):
             if problem := self.check(seats, state, event):

@@ -29,8 +29,8 @@ def replace(record: T, /, **changes: Any) -> T:
 
 
 def _copier(kind: type) -> tuple[Callable[[Any], Any], dict[str, _Setter]]:
-    """A function copying a `kind` slot by slot, written out field by field, and each field's
-    setter. Setting slots makes what `__init__` would only for records that run no code on creation."""
+    """A function copying a `kind` slot by slot, written out field by field, and each field's setter."""
+    # Setting slots makes what `__init__` makes only for records of slots that run no code on creation.
     names = [field.name for field in dataclasses.fields(kind)]
     slots: list[Any] = [getattr(kind, name, None) for name in names]
     if hasattr(kind, "__post_init__") or not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):

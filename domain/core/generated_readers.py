@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 
 def written_out(kind: type, fields: list[FieldReader], careful: Structure) -> Structure:
-    """Reads what `careful` reads: an object of exactly `kind`'s fields, each plain one of exactly
-    its type, by code written out field by field; any other payload, or one a field's reader
-    refuses, is left to `careful`, which reads it or names its fault."""
+    """A reader of `kind` that reads as `careful` does, by code written out for its fields."""
+    # The code reads an object of exactly `kind`'s fields, each plain one of exactly its type; any
+    # other payload, or one a field's reader refuses, is left to `careful`, which reads it or names its fault.
     scope: dict[str, Any] = {"kind": kind, "new": object.__new__, "careful": careful, "PayloadInvalid": PayloadInvalid}
     tests, reads = [], []
     for i, (each, put) in enumerate(zip(fields, _setters(kind))):  # a plain field's value is tested, any other read
@@ -44,8 +44,9 @@ def written_out(kind: type, fields: list[FieldReader], careful: Structure) -> St
 
 
 def _setters(kind: type) -> list[typing.Callable[[Any, Any], None]]:
-    """What sets each field's slot. Setting slots makes a record as its `__init__` would only if the
-    dataclass has slots, sets every field in `__init__`, and runs no code on creation."""
+    """What sets each field's slot of `kind`, which must make a record as its `__init__` would."""
+    # Setting slots makes what `__init__` makes only if the dataclass has slots, sets every field in
+    # `__init__`, and runs no code on creation.
     declared = dataclasses.fields(kind)
     slots: list[Any] = [getattr(kind, each.name, None) for each in declared]
     if hasattr(kind, "__post_init__") or not all(

@@ -10,8 +10,9 @@ E = TypeVar("E")  # event
 
 
 class Recorder(Generic[S, E]):
-    """A state that applies and records every event emitted into it, so each rule of a
-    command sees the state the rules before it left, and `events` is what the command caused."""
+    """A state that applies and records each event emitted into it; `events` is what a command caused."""
+
+    # each rule of a command thus sees the state the rules before it left
 
     def __init__(self, state: S, evolve: Callable[[S, E], S]) -> None:
         self.state = state

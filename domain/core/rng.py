@@ -44,16 +44,18 @@ class SeededRng:
 
 
 class SystemRng(SeededRng):
-    """Unpredictable chance for live games: the operating system's random source, whose
-    outcomes cannot be foretold from earlier ones."""
+    """Unpredictable chance for live games: the operating system's random source."""
+
+    # its outcomes cannot be foretold from earlier ones, as a seeded generator's can
 
     def __init__(self) -> None:
         self._random = random.SystemRandom()
 
 
 class ScriptedRng:
-    """Chance that follows a script: each shuffle returns the next given order, each die
-    the next given value. Tests use it to state outcomes literally."""
+    """Chance that follows a script, each shuffle the next given order, each die the next value."""
+
+    # tests use it to state outcomes literally
 
     def __init__(self, orders: Sequence[Sequence[object]] = (), dice: Sequence[int] = ()) -> None:
         self._orders = [tuple(order) for order in orders]

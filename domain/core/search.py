@@ -1,15 +1,14 @@
-"""Information-set Monte Carlo tree search: the `search` level of the games with hidden cards.
+"""Information-set Monte Carlo tree search: the `search` level of the games with hidden cards."""
 
-A single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) made to work on a small
-budget. Each iteration samples a world the searching seat cannot tell from the true one
-(`determinize` sees only what the seat may see) and tries every candidate command in it,
-all with the same chance, so that commands are compared on the same deals. Below each
-candidate grows a tree shared by all worlds: a node chooses among the commands legal in the
-world at hand by UCB1 with availability counts, widening progressively (the `policy`'s
-choice first, one more child as visits grow), and the policy plays a new leaf on for
-`depth` moves before `evaluate` judges the position. The heuristic's own choice is played
-unless another command beat it, world by world, by a clear margin.
-"""
+# A single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) made to work on a small
+# budget. Each iteration samples a world the searching seat cannot tell from the true one
+# (`determinize` sees only what the seat may see) and tries every candidate command in it,
+# all with the same chance, so that commands are compared on the same deals. Below each
+# candidate grows a tree shared by all worlds: a node chooses among the commands legal in the
+# world at hand by UCB1 with availability counts, widening progressively (the `policy`'s
+# choice first, one more child as visits grow), and the policy plays a new leaf on for
+# `depth` moves before `evaluate` judges the position. The heuristic's own choice is played
+# unless another command beat it, world by world, by a clear margin.
 
 from __future__ import annotations
 
@@ -108,8 +107,8 @@ class Ismcts(Generic[S, C, E]):
         return max(candidates, key=lambda command: (self._margin(results[command], results[heuristic]), command == heuristic))
 
     def _margin(self, results: Sequence[float], heuristic: Sequence[float]) -> float:
-        """How surely a command beats the heuristic's choice over the same worlds: the mean gain
-        less `confidence` standard errors, and 0 for the heuristic's choice itself."""
+        """How surely a command beats the heuristic's choice over the same worlds (0 for that choice itself)."""
+        # the mean gain less `confidence` standard errors
         gains = [mine - theirs for mine, theirs in zip(results, heuristic, strict=True)]
         if not any(gains):
             return 0.0
@@ -159,9 +158,8 @@ class Ismcts(Generic[S, C, E]):
 
 def redeal_unseen(hands: Sequence[Sequence[T]], pile: Sequence[T], seat: Seat, rng: Rng,
                   key: Callable[[T], str]) -> tuple[tuple[tuple[T, ...], ...], tuple[T, ...]]:
-    """The hands and draw pile dealt anew from the cards `seat` cannot see (the other hands
-    and the pile), each hand keeping its size. The unseen cards are sorted by `key` before
-    the shuffle, so the deal depends on which cards are unseen and never on where they are."""
+    """The other hands and the draw pile dealt anew from the cards `seat` cannot see, each hand keeping its size."""
+    # sorted by `key` before the shuffle: the deal depends on which cards are unseen, never on where they are
     others = [other for other in range(len(hands)) if other != seat]
     unseen = sorted([card for other in others for card in hands[other]] + list(pile), key=key)
     order, dealt = rng.shuffled(unseen), list(map(tuple, hands))

@@ -1,6 +1,7 @@
-"""Sealed shuffles: each secret order is published at once as a commitment - the SHA-256 of a
-random salt and the order - and shown with its salt only when the game is over, so that anyone
-can check that every card came from the order the game committed to before play."""
+"""Sealed shuffles: secret orders committed to at once and shown only when the game is over."""
+
+# The commitment is the SHA-256 of a random salt and the order; shown with its salt when the game
+# is over, it lets anyone check that every card came from the order committed to before play.
 
 from __future__ import annotations
 
@@ -45,9 +46,9 @@ def deal_in_turn(order: Sequence[str], sizes: Sequence[int]) -> tuple[tuple[str,
 
 def fresh_deal(hands: Sequence[Sequence[str]], pile: Sequence[str],
                rng: Rng) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], str, str] | None:
-    """A fork's fresh deal of the cards no seat of it may know: `hands` and `pile` shuffled into
-    one order, sealed, and each seat dealt a hand of the size it had, off the top in turn (the
-    rest is the new pile); (order, hands, salt, commitment), or None with nothing hidden."""
+    """A fork's fresh deal of the cards no seat may know: (order, hands, salt, commitment), or None."""
+    # `hands` and `pile` shuffled into one order, sealed, and each seat dealt a hand of the size
+    # it had, off the top in turn (the rest is the new pile); None with nothing hidden
     hidden = [card for hand in hands for card in hand] + list(pile)
     if not hidden:
         return None
