@@ -28,7 +28,7 @@ from service.bodies import CappedRequest
 from service.errors import handle_error
 from service.leases import StreamLeases
 from service.legal import LegalCommands
-from service.routing import RoutingMap
+from service.routing_without_cycles import RoutingMap
 from service.web import bp as web
 
 

@@ -1,4 +1,5 @@
-"""The API's URL matcher matches as Werkzeug's does, and leaves nothing for the garbage collector."""
+"""The fork of Werkzeug's URL matcher routes every path as Werkzeug's own does, and leaves
+nothing for the garbage collector."""
 
 from __future__ import annotations
 
@@ -12,19 +13,21 @@ from werkzeug.routing import BaseConverter, Map, MapAdapter, RequestRedirect, Ru
 from werkzeug.routing.matcher import StateMachineMatcher
 
 from service.app import create_app
-from service.routing import Matcher
+from service.routing_without_cycles import Matcher
+from service.web import STATIC
 from tests.service.conftest import unlimited
 
 GAME = "g_0123456789abcdef"
 SAMPLES = {"<game:game_id>": GAME, "<game_id>": GAME, "<int:version>": "7", "<path:filename>": "app/table.js",
-           "<name>": "taki", "<webhook_id>": "w_1"}
+           "<name>": "taki", "<webhook_id>": "w_1", "<player_id>": "p_1"}
 METHODS = ["GET", "POST", "PUT", "DELETE", "OPTIONS", "HEAD"]
 
 
 def _paths(url_map: Map) -> list[str]:
-    """Each rule's path with sample values, and beside it what a client may get wrong: a trailing
-    slash, doubled slashes, a value its converter refuses, a part too many."""
+    """Each rule's path with sample values, each file of the web client, and beside them what a
+    client may get wrong: a trailing slash, doubled slashes, a value its converter refuses, a part too many."""
     paths = {"", "//", "/nothing", "/v1/games/not-an-id/commands", f"/v1/games/{GAME}/states/x"}
+    paths |= {f"/web/{file.relative_to(STATIC).as_posix()}" for file in STATIC.rglob("*") if file.is_file()}
     for rule in url_map.iter_rules():
         path = rule.rule
         for placeholder, sample in SAMPLES.items():
