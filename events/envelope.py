@@ -10,9 +10,9 @@ from typing import Any, NamedTuple
 from domain.core.game import Budget
 
 
+# A named tuple rather than a frozen dataclass: one is built for every event read, at under a third of the cost.
 class Envelope(NamedTuple):
-    """One stored event. `version` counts 1, 2, 3 … with no gaps within a game. A named tuple,
-    not a frozen dataclass: one is built for every event read, at under a third of the cost."""
+    """One stored event; `version` counts 1, 2, 3 … with no gaps within a game."""
 
     game_id: str
     version: int
