@@ -1,4 +1,4 @@
-"""Facts into state, nothing else: evolve records what `decide` already ruled."""
+"""Facts into state, nothing else, in the order of the rules' sections: evolve records what `decide` ruled."""
 
 from __future__ import annotations
 
@@ -78,25 +78,7 @@ def evolve(state: TaxiState, event: Event) -> TaxiState:
     """`state` after `event`: copied once, with what the event changes and the next version."""
     version = state.version + 1
     match event:
-        # the events of every turn first: nearly all of a game, and a match tries its cases in order
-        case TurnStarted(seat, turn_no, round_no, pawns):
-            alternation = state.alternation or (0,) * state.seats
-            if state.two_pawn_mode is TwoPawnMode.ALTERNATE:
-                alternation = alternation[:seat] + (1 - pawns[0],) + alternation[seat + 1:]
-            return replace(state, version=version, current=seat, pawn=pawns[0], pawns_to_go=pawns[1:],
-                           phase=Phase.START, turn_no=turn_no, round_no=round_no, die=None, steps_left=0, targets=(),
-                           moved_this_turn=False, alternation=alternation)
-        case PawnMoved(seat, pawn, _, to):
-            cab = state.cab(seat, pawn)
-            return replace(state, version=version, citizens=_left(state, cab.riders),
-                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, area=to)), phase=Phase.END,
-                           moved_this_turn=True, end_started=version)
-        case TurnEnded(seat, pawn):
-            cab = state.cab(seat, pawn)
-            return replace(state, version=version,
-                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, last_turn_end=version)),
-                           dropoff_choice=())
-        # the rest as a game meets them: setup, then the turn
+        # §4: setup
         case DeckShuffled(order):
             return replace(state, version=version, draw_pile=order)
         case PawnPlaced(seat, pawn, area, card, kept, kind):
@@ -106,62 +88,35 @@ def evolve(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, version=version, pawns=placed, draw_pile=state.draw_pile[1:],
                            discard=state.discard if kept else state.discard + (card,),
                            set_aside=state.set_aside + (card,) if kept else state.set_aside)
-        case PoliceToPlace(seat):
-            return replace(state, version=version, current=seat, phase=Phase.PLACING)
-        case SmugglerArrested(police_seat, smuggler_seat, _, confiscated, reward):
-            smuggler = state.cab(smuggler_seat, 0)
-            income = state.income[:police_seat] + (state.income[police_seat] + reward,) + state.income[police_seat + 1:]
-            return replace(state, version=version, income=income,
-                           discard=state.discard + tuple(c for r in confiscated for c in state.person(r).cards),
-                           pawns=_with_pawn(state.pawns, smuggler_seat, 0, replace(smuggler, riders=())))
-        case StartCardRedrawn(_, card):
-            return replace(state, version=version, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
-        case DropOffChoice(_, _, candidates):
-            return replace(state, version=version, dropoff_choice=candidates)
         case CardBurned(card):
             return replace(state, version=version, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
-        case CitizenAppeared(citizen, origin, destination):
-            return replace(state, version=version, **_take(state, origin, destination),
-                           waiting=state.waiting + (citizen,),
-                           citizens=_with_citizen(state.citizens, Citizen.drawn(citizen, origin, destination, version)))
-        case PassengerBoardedAtSetup(seat, pawn, citizen, origin, destination):
+        # §6: the turn
+        case TurnStarted(seat, turn_no, round_no, pawns):
+            alternation = state.alternation or (0,) * state.seats
+            if state.two_pawn_mode is TwoPawnMode.ALTERNATE:
+                alternation = alternation[:seat] + (1 - pawns[0],) + alternation[seat + 1:]
+            return replace(state, version=version, current=seat, pawn=pawns[0], pawns_to_go=pawns[1:],
+                           phase=Phase.START, turn_no=turn_no, round_no=round_no, die=None, steps_left=0, targets=(),
+                           moved_this_turn=False, alternation=alternation)
+        case TurnEnded(seat, pawn):
             cab = state.cab(seat, pawn)
-            return replace(state, version=version, **_take(state, origin, destination),
-                           citizens=_with_citizen(state.citizens, Citizen.drawn(citizen, origin, destination, version)),
-                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
-        case CoinFlipped(_, mode):
-            return replace(state, version=version, two_pawn_mode=mode)
-        case PawnTurnStarted(_, pawn):
-            switched = (state.pawn,) if state.phase is Phase.START else ()  # chosen to go second
-            return replace(state, version=version, pawn=pawn,
-                           pawns_to_go=tuple(p for p in state.pawns_to_go if p != pawn) + switched, phase=Phase.START,
-                           die=None, steps_left=0, targets=())
-        case PassengersTransferred(seat, from_pawn, to_pawn, passengers):
-            giver, taker = state.cab(seat, from_pawn), state.cab(seat, to_pawn)
-            given = _with_pawn(state.pawns, seat, from_pawn,
-                               replace(giver, riders=tuple(r for r in giver.riders if r not in passengers)))
             return replace(state, version=version,
-                           pawns=_with_pawn(given, seat, to_pawn, replace(taker, riders=taker.riders + passengers)))
+                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, last_turn_end=version)),
+                           dropoff_choice=())
+        # §7: movement
+        case PawnMoved(seat, pawn, _, to):
+            cab = state.cab(seat, pawn)
+            return replace(state, version=version, citizens=_left(state, cab.riders),
+                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, area=to)), phase=Phase.END,
+                           moved_this_turn=True, end_started=version)
+        case PawnStayed():
+            return replace(state, version=version, phase=Phase.END, end_started=version, moved_this_turn=True)
         case TurnSkipped(seat, _, reason):  # a skipped pawn turn does nothing at all (§7.3)
             if reason is SkipReason.SKIPPED_BY_FIVE:  # the whole turn
                 return replace(state, version=version, skip_pending=state.skip_pending - {seat}, pawns_to_go=())
             # over: no cab was chosen to go first
             return replace(state, version=version, phase=Phase.END, dropoff_choice=())
-        case DieRolled(_, _, value, targets):
-            return replace(state, version=version, die=value, steps_left={4: 4, 5: 1}.get(value, value),
-                           targets=targets)
-        case PawnStepped(seat, pawn, _, to, target):
-            cab = state.cab(seat, pawn)
-            return replace(state, version=version, citizens=_left(state, cab.riders),
-                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
-                           moved_this_turn=True, steps_left=state.steps_left - 1,
-                           targets=(target,) if target else state.targets)
-        case MovementEnded():
-            return replace(state, version=version, phase=Phase.END, end_started=version, moved_this_turn=True)
-        case TurnSkipPending(seat):
-            return replace(state, version=version, skip_pending=state.skip_pending | {seat})
-        case PawnStayed():
-            return replace(state, version=version, phase=Phase.END, end_started=version, moved_this_turn=True)
+        # §8: citizens and passengers
         case PassengerDroppedOff(seat, pawn, citizen, _, fare):
             cab = state.cab(seat, pawn)
             income = state.income[:seat] + (state.income[seat] + fare,) + state.income[seat + 1:]
@@ -176,12 +131,63 @@ def evolve(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, version=version, waiting=tuple(c for c in state.waiting if c != citizen),
                            citizens=_with_citizen(state.citizens, replace(boarded, reverse=reverse)),
                            pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
+        case CitizenAppeared(citizen, origin, destination):  # each replenishment (§8.4), and the first citizens (§4.4)
+            return replace(state, version=version, **_take(state, origin, destination),
+                           waiting=state.waiting + (citizen,),
+                           citizens=_with_citizen(state.citizens, Citizen.drawn(citizen, origin, destination, version)))
+        # §9: the end of the game
+        case GameEnded(incomes, ranking, reason):
+            return replace(state, version=version, phase=Phase.OVER, result=Result(incomes, ranking, reason))
+        # §11.5, §11.7: shift change, two decks
+        case PassengerBoardedAtSetup(seat, pawn, citizen, origin, destination):
+            cab = state.cab(seat, pawn)
+            return replace(state, version=version, **_take(state, origin, destination),
+                           citizens=_with_citizen(state.citizens, Citizen.drawn(citizen, origin, destination, version)),
+                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, riders=cab.riders + (citizen,))))
+        case StartCardRedrawn(_, card):
+            return replace(state, version=version, draw_pile=state.draw_pile[1:], discard=state.discard + (card,))
+        case DropOffChoice(_, _, candidates):
+            return replace(state, version=version, dropoff_choice=candidates)
+        # §11.8: two cabs
+        case CoinFlipped(_, mode):
+            return replace(state, version=version, two_pawn_mode=mode)
+        case PawnTurnStarted(_, pawn):
+            switched = (state.pawn,) if state.phase is Phase.START else ()  # chosen to go second
+            return replace(state, version=version, pawn=pawn,
+                           pawns_to_go=tuple(p for p in state.pawns_to_go if p != pawn) + switched, phase=Phase.START,
+                           die=None, steps_left=0, targets=())
+        case PassengersTransferred(seat, from_pawn, to_pawn, passengers):
+            giver, taker = state.cab(seat, from_pawn), state.cab(seat, to_pawn)
+            given = _with_pawn(state.pawns, seat, from_pawn,
+                               replace(giver, riders=tuple(r for r in giver.riders if r not in passengers)))
+            return replace(state, version=version,
+                           pawns=_with_pawn(given, seat, to_pawn, replace(taker, riders=taker.riders + passengers)))
+        # §11.9: unknown destinations
+        case DestinationDrawn(citizen, card):
+            waited = state.person(citizen)
+            cancelled = Citizen.drawn(citizen, waited.origin, card, waited.appeared_at).cancelled
+            return replace(state, version=version, **_take(state, card),
+                           citizens=_with_citizen(state.citizens,
+                                                  replace(waited, destination=card, cancelled=cancelled)))
+        # §11.10: dice
+        case DieRolled(_, _, value, targets):
+            return replace(state, version=version, die=value, steps_left={4: 4, 5: 1}.get(value, value),
+                           targets=targets)
+        case PawnStepped(seat, pawn, _, to, target):
+            cab = state.cab(seat, pawn)
+            return replace(state, version=version, citizens=_left(state, cab.riders),
+                           pawns=_with_pawn(state.pawns, seat, pawn, replace(cab, area=to)), phase=Phase.MOVE,
+                           moved_this_turn=True, steps_left=state.steps_left - 1,
+                           targets=(target,) if target else state.targets)
+        case MovementEnded():
+            return replace(state, version=version, phase=Phase.END, end_started=version, moved_this_turn=True)
+        case TurnSkipPending(seat):
+            return replace(state, version=version, skip_pending=state.skip_pending | {seat})
+        # §11.11: the four-card hand
         case HandDealt(seat, cards):
             hands = state.hands or ((),) * state.seats
             return replace(state, version=version, draw_pile=tuple(c for c in state.draw_pile if c not in cards),
                            hands=hands[:seat] + (cards,) + hands[seat + 1:])
-        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
-            return replace(state, version=version, hands=hands, draw_pile=order[sum(len(hand) for hand in hands):])
         case PassengerRerouted(seat, passenger, _, old_card, new_card):
             rider = state.person(passenger)
             rerouted = replace(rider, origin=new_card) if rider.origin == old_card else replace(rider, destination=new_card)
@@ -189,12 +195,16 @@ def evolve(state: TaxiState, event: Event) -> TaxiState:
             return replace(state, version=version, citizens=_with_citizen(state.citizens, rerouted),
                            discard=state.discard + (old_card,),
                            hands=state.hands[:seat] + (hand,) + state.hands[seat + 1:])
-        case DestinationDrawn(citizen, card):
-            waited = state.person(citizen)
-            cancelled = Citizen.drawn(citizen, waited.origin, card, waited.appeared_at).cancelled
-            return replace(state, version=version, **_take(state, card),
-                           citizens=_with_citizen(state.citizens,
-                                                  replace(waited, destination=card, cancelled=cancelled)))
+        # §11.12: Bahama Contraband
+        case PoliceToPlace(seat):
+            return replace(state, version=version, current=seat, phase=Phase.PLACING)
+        case SmugglerArrested(police_seat, smuggler_seat, _, confiscated, reward):
+            smuggler = state.cab(smuggler_seat, 0)
+            income = state.income[:police_seat] + (state.income[police_seat] + reward,) + state.income[police_seat + 1:]
+            return replace(state, version=version, income=income,
+                           discard=state.discard + tuple(c for r in confiscated for c in state.person(r).cards),
+                           pawns=_with_pawn(state.pawns, smuggler_seat, 0, replace(smuggler, riders=())))
+        # Meeple's own rules: leaving the game, a fork's fresh deal
         case PlayerForfeited(seat):
             riders = [c for pawn in state.pawns[seat] for c in pawn.riders]
             cards = tuple(card for c in riders for card in state.person(c).cards)
@@ -202,7 +212,7 @@ def evolve(state: TaxiState, event: Event) -> TaxiState:
             its_turn = dict(pawns_to_go=(), dropoff_choice=()) if seat == state.current else {}  # its turn ends
             return replace(state, version=version, pawns=gone, discard=state.discard + cards,
                            forfeited=state.forfeited + (seat,), **its_turn)
-        case GameEnded(incomes, ranking, reason):
-            return replace(state, version=version, phase=Phase.OVER, result=Result(incomes, ranking, reason))
+        case HiddenCardsRedealt(order, hands):  # hands of the same sizes: nothing else changes
+            return replace(state, version=version, hands=hands, draw_pile=order[sum(len(hand) for hand in hands):])
         case _:
             assert_never(event)
