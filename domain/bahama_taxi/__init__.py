@@ -2,8 +2,9 @@
 
 Each player drives a cab (or two; in Bahama Contraband, a smuggler and a police). A citizen
 is a pair of cards: it waits at the area of the first and wants to go to the area of the
-second, and pays the shortest-path distance between them when delivered. On its turn a cab moves to an adjacent free area; passengers bound there get out
-and pay, then the cab may take waiting citizens there (three at most; fewer near the end).
+second, and pays the shortest-path distance between them when delivered. On its turn a cab
+moves to an adjacent free area; passengers bound there get out and pay, then the cab may take
+waiting citizens there (three at most; fewer near the end).
 Each pickup draws a new citizen while the pile lasts. The game ends the moment no citizen is
 waiting; the highest income wins.
 

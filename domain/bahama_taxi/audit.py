@@ -1,7 +1,4 @@
-"""Checking a finished game's log against its sealed shuffle: the pile is the one committed to
-and holds the game's cards, and every card placed, burned, dealt or drawn for a citizen came off
-the top of the pile in the committed order (§4, §6, §11); and what else the rules would not have
-written (`consistency.py`)."""
+"""What an imported event must satisfy: the sealed pile's cards, taken off its top in order (§4, §6, §11)."""
 
 from __future__ import annotations
 
@@ -24,7 +21,7 @@ from domain.core.shuffles import broken_redeal, broken_seal, taken_in_order
 
 
 def audit(state: TaxiState, event: Event) -> str | None:
-    """What in `event` does not follow from the sealed shuffle or the rules, given the state before it."""
+    """What in `event` does not follow from the sealed shuffle or the rules (consistency.py), given the state before it."""
     if problem := inconsistency(state, event):
         return problem
     pile = state.draw_pile

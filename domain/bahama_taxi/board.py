@@ -1,5 +1,4 @@
-"""The 52-area city (§2): adjacency from `board.json` (derived from the published board, see
-its `source`), and fares as shortest-path distances (§2.4)."""
+"""The 52-area city (§2): adjacency from `board.json` (see its `source`), fares as shortest paths (§2.4)."""
 
 from __future__ import annotations
 

@@ -25,8 +25,7 @@ def random_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
 
 
 def greedy_bot(state: TaxiState, seat: Seat, rng: Rng) -> Command:
-    """Take the best-paying citizen it may, then drive toward the nearest place where it can
-    drop a passenger off or pick one up."""
+    """Take the best-paying citizen it may, then drive toward the nearest drop-off or pickup."""
     legal = legal_commands(state, seat)
     boardings = [c for c in legal if isinstance(c, (PickUp, CollectFromGod))]
     if boardings:
@@ -59,15 +58,13 @@ def _goals(state: TaxiState, seat: Seat, pawn: int) -> list[Area]:
 
 
 def determinize(state: TaxiState, seat: Seat, rng: Rng) -> TaxiState:
-    """A city `seat` cannot tell from this one: the draw pile in a new order and, with hands
-    (§11.11), the other hands dealt anew from the cards it cannot see (§10)."""
+    """A city `seat` cannot tell from this one: the pile reshuffled, others' hands (§11.11) dealt anew (§10)."""
     hands, pile = redeal_unseen(state.hands, state.draw_pile, seat, rng, key=str)
     return replace(state, hands=hands, draw_pile=pile)
 
 
 def evaluate(state: TaxiState) -> list[float]:
-    """Each seat's chance of the highest income, guessed from its income and what its
-    passengers will pay, each fare discounted by the areas still to drive."""
+    """Each seat's chance of the highest income, from its income and its passengers' fares discounted by distance."""
     worth = []
     for seat, pawns in enumerate(state.pawns):
         value = float(state.income[seat])

@@ -1,5 +1,4 @@
-"""The deck (§1.1): one card per area; two decks for 5–8 players, each card then carrying its
-copy (`5D.1`, `5D.2`)."""
+"""The deck (§1.1): one card per area; with two decks (5–8 players) each card names its copy (`5D.1`)."""
 
 from __future__ import annotations
 

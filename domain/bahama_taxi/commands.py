@@ -1,5 +1,4 @@
-"""What a Bahama Taxi seat may ask for (§13.1). Citizens are named by id (`c7`), areas as on
-the cards (`10H`); `pawn` is the seat's cab, 0 when it has one."""
+"""What a Bahama Taxi seat may ask for (§13.1): citizens by id (`c7`), areas as cards (`10H`), cabs by `pawn`."""
 
 from __future__ import annotations
 
@@ -121,7 +120,7 @@ class Skip:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """Leave the game for good (Meeple's rule, see `decide._forfeit`)."""
+    """Leave the game for good (Meeple's rule, see `rules.forfeit`)."""
 
     seat: Seat
 

@@ -1,7 +1,4 @@
-"""What the fold would record all the same but the rules never write: an area, pawn or citizen
-that is not there, a citizen appearing out of turn, a game ending with other incomes or another
-ranking than the rules give (§9). The log of a game played here never shows one; an imported
-log may."""
+"""What an imported log may hold but the rules never write: a missing area, pawn or citizen, another result (§9)."""
 
 from __future__ import annotations
 

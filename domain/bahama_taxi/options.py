@@ -74,8 +74,7 @@ def decks(seats: int) -> int:
 
 
 def check_options(options: TaxiOptions, seats: int) -> Mapping[str, str]:
-    """Problems between the options and the seat count: the deck must serve the setup and deal
-    the citizens (§4)."""
+    """Problems between the options and the seat count, by option (§4, §12)."""
     if options.unknown_destination and options.mirror_board:
         return {"unknown_destination": "cannot be combined with mirror_board: there is no second end to board at (§12)"}
     if options.unknown_destination and options.setup is Setup.START_AS_DESTINATION:

@@ -1,6 +1,4 @@
-"""Setting up the city (§4): shuffle, place the cabs on start cards, burn a card for parity,
-draw the first citizens, and start seat 0's turn; or one of the special setups of §11.5–§11.6.
-And a fork's fresh deal of the cards face down."""
+"""Setting up the city through the rng (§4, §11.5, §11.6, §11.12), and a fork's fresh deal of the hidden cards."""
 
 from __future__ import annotations
 
@@ -74,17 +72,15 @@ def setup(options: TaxiOptions, seats: int, rng: Rng) -> tuple[Event, ...]:
 
 
 def redeal(state: TaxiState, rng: Rng) -> tuple[Event, ...]:
-    """A fork's secrets (Meeple's own rule): the original's log shows the draw pile's order and
-    every hand, so the pile and the hands (§11.11) are shuffled together and dealt again, each
-    seat a hand of the size it had; everything face up - cabs, passengers, waiting citizens, the
-    discard - stays as it is."""
+    """A fork's fresh deal (Meeple's own rule): the pile and the hands (§11.11) reshuffled, hands of the same sizes."""
+    # the original's log shows the pile's order and every hand; what lies face up stays as it is
     dealt = fresh_deal(state.hands, state.draw_pile, rng)
     return () if dealt is None else (HiddenCardsRedealt(*dealt),)
 
 
 def _shift_change(recorder: TaxiRecorder, cabs: list[tuple[int, int]]) -> None:
-    """§11.5: each start card and a second card make the first passenger; two more pairs fill
-    the cab (second cards in seat order, then the pairs, two a cab)."""
+    """§11.5: each cab's first passenger is its start card and the next card; two more pairs fill it."""
+    # the draws' order: the second cards in seat order, then the pairs, two a cab
     starts = recorder.state.set_aside
     for number, (seat, pawn) in enumerate(cabs):
         recorder.emit(PassengerBoardedAtSetup(seat, pawn, f"c{number + 1}", starts[number], recorder.state.draw_pile[0]))

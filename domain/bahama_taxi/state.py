@@ -138,8 +138,7 @@ class TaxiState:
         return [(seat, index) for seat, pawns in enumerate(self.pawns) for index, pawn in enumerate(pawns) if pawn.area == area]
 
     def arrested(self, seat: Seat) -> bool:
-        """Contraband: the seat's smuggler shares its area with the police that arrested it and
-        must drive off on its next pawn turn (§11.12)."""
+        """§11.12: the seat's smuggler shares its area with the police that arrested it."""
         pawns = self.pawns[seat]
         return bool(pawns) and pawns[0].kind is PawnKind.SMUGGLER and pawns[0].area is not None and len(self.pawns_on(pawns[0].area)) > 1
 
@@ -148,14 +147,12 @@ class TaxiState:
 
     @property
     def supply_exhausted(self) -> bool:
-        """No further citizen can ever be drawn: fewer than 2 cards in the pile (§5, §8.6); with
-        unknown destinations, fewer than 2 beyond the one kept for each waiting citizen (§11.9)."""
+        """No further citizen can be drawn: fewer than 2 cards left (§5, §8.6), beyond one kept per waiting one (§11.9)."""
         spare = len(self.draw_pile) - (len(self.waiting) if self.options.unknown_destination else 0)
         return spare < 2
 
     def pickup_limit(self) -> int:
-        """How full a pickup may make a cab now (§8.5): 1 once few citizens wait, 2 once the
-        pile has run out, else the capacity."""
+        """§8.5: how full a pickup may make a cab: 1 once few citizens wait, 2 once the pile has run out, else CAPACITY."""
         if len(self.waiting) <= self.options.second_passenger_threshold:
             return 1
         return 2 if self.supply_exhausted else CAPACITY

@@ -1,5 +1,4 @@
-"""Who may see what (§10): the order of the draw pile and the hands (§11.11) are secret;
-everything else — cabs, passengers, waiting citizens, the discard pile, incomes — is public."""
+"""Who may see what (§10): the draw pile's order and the hands (§11.11) are secret; the rest is public."""
 
 from __future__ import annotations
 
@@ -94,8 +93,7 @@ def view(state: TaxiState, seat: Seat | None) -> TaxiView:
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """The shuffle (and a fork's deal) shows nobody the order of the pile or its salt; a hand
-    shows only its size to others."""
+    """The event as `seat` sees it: nobody the pile's order or salt, others' hands by size only."""
     if isinstance(event, DeckShuffled):
         return replace(event, order=(HIDDEN,) * len(event.order), salt=HIDDEN)
     if isinstance(event, HandDealt) and event.seat != seat:
@@ -107,8 +105,7 @@ def redact(event: Event, seat: Seat | None) -> Event:
 
 
 def render(state: TaxiState, seat: Seat | None) -> str:
-    """The city as text: each district's areas with the pawns (seat number, P for police, S
-    for a smuggler) and waiting citizens (*) on them, then cabs, passengers and incomes."""
+    """The city as text: each district's areas with pawns (seat, P police, S smuggler) and citizens (*), then cabs."""
     seen = view(state, seat)
     marks = {PawnKind.TAXI: "", PawnKind.SMUGGLER: "S", PawnKind.POLICE: "P"}
     here = {cab.area: f"{cab.seat}{marks[cab.kind]}" for cab in seen.cabs if cab.area}
