@@ -86,8 +86,8 @@ class StrictReaders:
 
     def _fields(self, kind: type) -> list[FieldReader]:
         hints = typing.get_type_hints(kind)
-        return [FieldReader(each.name, self(hints[each.name]), hints[each.name] if hints[each.name] in (int, str, bool) else None,
-                            each.default) for each in dataclasses.fields(kind)]
+        return [FieldReader(each.name, self(hint), hint if hint in (int, str, bool) else None, each.default)
+                for each in dataclasses.fields(kind) for hint in [hints[each.name]]]
 
 
 _NAMES = {int: "an integer", str: "a string", bool: "true or false", float: "a number"}
@@ -99,6 +99,7 @@ def _wrong(wanted: str, data: Any) -> PayloadInvalid:
 
 
 def _scalar(kind: type) -> Structure:
+    """A reader of an int, a string or a bool, of exactly that type."""
     def scalar(data: Any) -> Any:
         if not isinstance(data, kind) or (kind is int and isinstance(data, bool)):
             raise _wrong(_NAMES[kind], data)
@@ -107,12 +108,14 @@ def _scalar(kind: type) -> Structure:
 
 
 def _number(data: Any) -> Any:
+    """A float read from any number but a bool."""
     if not isinstance(data, (int, float)) or isinstance(data, bool):
         raise _wrong("a number", data)
     return float(data)
 
 
 def _member(kind: type[enum.Enum]) -> Structure:
+    """A reader of a member of `kind` by its value."""
     values = {member.value: member for member in kind}
     listed = ", ".join(repr(value) for value in values)
 
@@ -126,6 +129,7 @@ def _member(kind: type[enum.Enum]) -> Structure:
 
 
 def _optional(kind: Any, readers: StrictReaders) -> Structure:
+    """A reader of `X | None`: null, or what reads an X."""
     options = [argument for argument in typing.get_args(kind) if argument is not type(None)]
     if len(options) != 1:
         raise TypeError(f"no strict reading of {kind!r}: a union other than X | None")
@@ -142,6 +146,7 @@ def _optional(kind: Any, readers: StrictReaders) -> Structure:
 
 
 def _items(item: Structure, plain: type | None) -> Structure:
+    """A reader of a tuple of any length from a list, each item read by `item`."""
     def items(data: Any) -> Any:
         if type(data) not in (list, tuple):
             raise _wrong("a list", data)
@@ -163,6 +168,7 @@ def _items(item: Structure, plain: type | None) -> Structure:
 
 
 def _pair(fixed: list[Structure]) -> Structure:
+    """A reader of a tuple of fixed length from a list, each item read by its place's reader."""
     def pair(data: Any) -> Any:
         if not isinstance(data, (list, tuple)) or len(data) != len(fixed):
             raise _wrong(f"a list of {len(fixed)}", data)
@@ -172,6 +178,7 @@ def _pair(fixed: list[Structure]) -> Structure:
 
 
 def _members(element: Structure) -> Structure:
+    """A reader of a frozenset from a list, each member read by `element`."""
     def members(data: Any) -> Any:
         if not isinstance(data, (list, tuple, AbstractSet)):
             raise _wrong("a list", data)
@@ -221,12 +228,13 @@ def _field(read: Structure, value: Any, name: str) -> Any:
 
 
 def _written_out(kind: type, fields: list[FieldReader]) -> Structure:
+    """The generated reader of `kind`, leaving what it does not read to `field_by_field`."""
     return written_out(kind, fields, careful=field_by_field(kind, fields))
 
 
 plain_readers = StrictReaders(field_by_field)  # the reference the generated readers are held equal to
-# Every rebuild decodes every stored event: its records are read by code written out for each
-# record's fields, which a loop over the fields cost several times over.
+# Every rebuild decodes every stored event: records are read by code written out for each one's
+# fields, as a loop over the fields was most of what decoding a nested record cost.
 readers = StrictReaders(_written_out)
 
 
