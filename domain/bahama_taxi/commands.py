@@ -120,7 +120,7 @@ class Skip:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """Leave the game for good (Meeple's rule, see `rules.forfeit`)."""
+    """Leave the game for good (Meeple's own rule, see `decide._forfeit`)."""
 
     seat: Seat
 

@@ -62,7 +62,7 @@ class AnnounceLastCard:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """Leave the game for good (see `rules.forfeit`); not listed among the legal commands."""
+    """Leave the game for good (see `decide.forfeit`); not listed among the legal commands."""
 
     seat: Seat
 
