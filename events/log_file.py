@@ -67,6 +67,21 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
         header, *entries = [json.loads(row) for row in rows]
     except (ValueError, RecursionError):
         raise LogInvalid("A line is not JSON (or is nested too deep).") from None
+    game, seats, options, parsed = _header(header)
+    events = _events(game, entries)
+    state, problems = _fold(game, parsed, seats, events, entries, first_problem)
+    given = header.get("names")
+    names = tuple(
+        name if _printable(name) else f"seat {seat}"
+        for seat, name in enumerate(given if isinstance(given, list) and len(given) == seats else [None] * seats)
+    )
+    original = header.get("id")
+    return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
+                   original if _printable(original) else None, header.get("unlisted") is True)
+
+
+def _header(header: Any) -> tuple[Game, int, dict[str, Any], Any]:  # type: ignore[type-arg]
+    """The game, its seats, its options and the options read by the game, from a log's header line."""
     if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
         raise LogInvalid(f"The first line must be a {FORMAT} header of format_version {FORMAT_VERSION}.")
     game = GAMES.get(header.get("game"))  # type: ignore[arg-type]
@@ -79,6 +94,11 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
         parsed = game.parse_options(options, seats)
     except Exception as error:  # noqa: BLE001 - any bad option makes the file unusable
         raise LogInvalid(f"Bad options: {error}") from None
+    return game, seats, options, parsed
+
+
+def _events(game: Game, entries: list[Any]) -> list[Any]:  # type: ignore[type-arg]
+    """The events of a log's lines, decoded at their versions 1, 2, 3 …"""
     events = []
     for number, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or entry.get("version") != number:
@@ -87,15 +107,7 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
             events.append(game.events.decode(entry["type"], entry["schema_version"], entry["payload"]))
         except Exception as error:  # noqa: BLE001 - a missing field, a wrong type, an unknown event
             raise LogInvalid(f"Event {number} ({_kind(entry)}): {error}") from None
-    state, problems = _fold(game, parsed, seats, events, entries, first_problem)
-    given = header.get("names")
-    names = tuple(
-        name if _printable(name) else f"seat {seat}"
-        for seat, name in enumerate(given if isinstance(given, list) and len(given) == seats else [None] * seats)
-    )
-    original = header.get("id")
-    return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
-                   original if _printable(original) else None, header.get("unlisted") is True)
+    return events
 
 
 def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]

@@ -91,7 +91,7 @@ class TaxiRecorder(Recorder[TaxiState, Event]):
         return self.state.result is not None
 
 
-def _apply(recorder: TaxiRecorder, command: Command) -> None:
+def _apply(recorder: TaxiRecorder, command: Command) -> None:  # noqa: C901 - one case per command
     state = recorder.state
     match command:
         case Forfeit(seat):

@@ -41,7 +41,7 @@ from domain.core.errors import RuleViolation
 from domain.core.game import Seat
 
 
-def violation(state: TaxiState, command: Command) -> RuleViolation | None:
+def violation(state: TaxiState, command: Command) -> RuleViolation | None:  # noqa: C901 - one case per command
     """Why `command` is refused now, or None. `decide` and `legal_commands` both ask."""
     if state.result is not None:
         return RuleViolation("game_over", "The game is over.")

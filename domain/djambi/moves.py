@@ -86,19 +86,35 @@ def is_manipulable(state: DjambiState, seat: Seat, piece: Piece) -> bool:
 
 def action(state: DjambiState, seat: Seat, piece: Piece, to: Square) -> Action | RuleViolation:
     """The action of moving `piece` onto `to` (a square it can reach), or why it may not."""
-    kind, occupant, start = kind_of(piece), state.board[to], state.where[piece]
+    occupant, start = state.board[to], state.where[piece]
     assert start is not None
     where = f"{name(start)}-{name(to)}"
     if occupant is None:
-        if to != MAZE:
-            return Action.REPORT if kind is Kind.REPORTER else Action.MOVE
-        if kind is Kind.CHIEF:
-            return Action.MOVE
-        return RuleViolation("illegal_destination", f"{where}: only a chief may stay on the maze (§9.1).")
+        return _onto_empty(kind_of(piece), to, where)
     if not state.alive[occupant]:
-        if kind is Kind.NECROMOBILE:
-            return _enter_maze(state, seat, piece, where) if to == MAZE else Action.CARRY
-        return RuleViolation("illegal_destination", f"{where}: only a necromobile may move onto a corpse (§6).")
+        return _onto_corpse(state, seat, piece, to, where)
+    return _onto_living(state, seat, piece, to, occupant, where)
+
+
+def _onto_empty(kind: Kind, to: Square, where: str) -> Action | RuleViolation:
+    """A move onto an empty square: any piece's, but only a chief's onto the maze (§9.1)."""
+    if to != MAZE:
+        return Action.REPORT if kind is Kind.REPORTER else Action.MOVE
+    if kind is Kind.CHIEF:
+        return Action.MOVE
+    return RuleViolation("illegal_destination", f"{where}: only a chief may stay on the maze (§9.1).")
+
+
+def _onto_corpse(state: DjambiState, seat: Seat, piece: Piece, to: Square, where: str) -> Action | RuleViolation:
+    """A move onto a corpse: the necromobile's alone (§6)."""
+    if kind_of(piece) is Kind.NECROMOBILE:
+        return _enter_maze(state, seat, piece, where) if to == MAZE else Action.CARRY
+    return RuleViolation("illegal_destination", f"{where}: only a necromobile may move onto a corpse (§6).")
+
+
+def _onto_living(state: DjambiState, seat: Seat, piece: Piece, to: Square, occupant: Piece, where: str) -> Action | RuleViolation:
+    """A move onto a living piece: a kill, an assassination or a manipulation, as the piece may (§8)."""
+    kind = kind_of(piece)
     if to == MAZE and kind_of(occupant) is not Kind.CHIEF:
         return RuleViolation("illegal_destination", f"{where}: only a chief may stand on the maze (§9.1).")
     match kind:

@@ -338,7 +338,7 @@ def close_run(recorder: TakiRecorder, seat: Seat) -> Outcome:
 
 # §8: what a card does when it acts
 
-def act(recorder: TakiRecorder, seat: Seat, card: Card, color: Color | None) -> Outcome:
+def act(recorder: TakiRecorder, seat: Seat, card: Card, color: Color | None) -> Outcome:  # noqa: C901 - one case per figure
     """The effect of a card played outside a run, or closing one (§8)."""
     state = recorder.state
     match card.figure:
