@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, ClassVar, cast
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, TypeVar, cast
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
@@ -66,6 +66,19 @@ def command_kind(data: dict[str, Any], game: str, types: Iterable[str]) -> str:
     if not isinstance(kind, str) or kind not in types:
         raise ValidationError({"type": [f"Must be one of: {', '.join(f'{game}.{name}' for name in types)}."]})
     return kind
+
+
+C = TypeVar("C")  # a game's command
+
+
+def bare_or_play(seat: int, data: dict[str, Any], game: str, bare: Mapping[str, type[C]],
+                 play: type[Schema]) -> C | dict[str, Any]:
+    """The command for `seat` of a type with no fields (one of `bare`), or else the fields of a `play`."""
+    kind = command_kind(data, game, ["play", *bare])
+    if kind != "play":
+        parse(BareSchema, data)
+        return bare[kind](seat)  # type: ignore[call-arg]  # every bare command takes its seat alone
+    return parse(play, data)
 
 
 def qualified(game: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign
 from domain.djambi.pieces import IDS, Color
-from service.schemas.common import BareSchema, command_kind, parse, qualified
+from service.schemas.common import BareSchema, bare_or_play, qualified
 
 GAME = "djambi"
 PLAY = qualified(GAME, {"type": "play"})["type"]  # a play's `type`, as it is written
@@ -50,11 +50,9 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, GAME, COMMAND_BODIES)
-    if kind != "play":
-        parse(BareSchema, data)
-        return BARE[kind](seat)
-    play = parse(PlaySchema, data)
+    play = bare_or_play(seat, data, GAME, BARE, PlaySchema)
+    if not isinstance(play, dict):
+        return play
     optional: dict[str, str | None] = {name: play[name].upper() if name in play else None for name in ("place", "exit", "report")}
     piece = play["piece"] if play["piece"] in IDS else play["piece"].upper()
     return Play(seat, piece, play["to"].upper(), player=Color(play["player"]) if "player" in play else None, **optional)

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.taki.cards import Color
 from domain.taki.commands import AnnounceLastCard, CloseTaki, Command, Draw, EndTurn, Forfeit, Pass, Play
-from service.schemas.common import BareSchema, Flag, command_kind, parse, qualified
+from service.schemas.common import BareSchema, Flag, bare_or_play, qualified
 
 GAME = "taki"
 COLOR = validate.OneOf([color.value for color in Color], error="invalid_color: must be red, blue, green or yellow.")
@@ -45,11 +45,9 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The command a JSON body asks for, for the seat the token holds."""
-    kind = command_kind(data, GAME, COMMAND_BODIES)
-    if kind != "play":
-        parse(BareSchema, data)
-        return BARE[kind](seat)
-    play = parse(PlaySchema, data)
+    play = bare_or_play(seat, data, GAME, BARE, PlaySchema)
+    if not isinstance(play, dict):
+        return play
     cards = (play["card"],) if "card" in play else tuple(play["cards"])
     return Play(
         seat, cards,
