@@ -17,41 +17,13 @@ rolls, the end of the game) `decide.py`; the facts into state `evolve.py`. The f
 `docs/rules/bahama_taxi.md`; functions cite their sections.
 """
 
-from domain.bahama_taxi.audit import audit
-from domain.bahama_taxi.bot import BOTS
+from domain.bahama_taxi import audit, bot, decide, events, evolve, options, rules, setup, state, views
 from domain.bahama_taxi.commands import Command, Forfeit
-from domain.bahama_taxi.decide import decide
-from domain.bahama_taxi.events import CODEC, Event
-from domain.bahama_taxi.evolve import evolve, initial
-from domain.bahama_taxi.options import TaxiOptions, check_options
-from domain.bahama_taxi.rules import legal_commands, listed_form, response_seconds, timeout_command
-from domain.bahama_taxi.setup import MAX_SEATS, MIN_SEATS, redeal, setup
-from domain.bahama_taxi.state import TaxiState, status
-from domain.bahama_taxi.views import redact, render, view
-from domain.core.game import Game
+from domain.bahama_taxi.events import Event
+from domain.bahama_taxi.options import TaxiOptions
+from domain.bahama_taxi.state import TaxiState
+from domain.core.game import Game, assemble
 
-BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = Game(
-    name="bahama_taxi",
-    title="Bahama Taxi",
-    min_seats=MIN_SEATS,
-    max_seats=MAX_SEATS,
-    options_type=TaxiOptions,
-    check_options=check_options,
-    initial=initial,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    view=view,
-    redact=redact,
-    status=status,
-    events=CODEC,
-    bots=BOTS,
-    timeout_command=timeout_command,
-    forfeit_command=Forfeit,
-    response_seconds=response_seconds,
-    render=render,
-    audit=audit,
-    listed_form=listed_form,
-    redeal=redeal,
-)
+BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = assemble(
+    "bahama_taxi", "Bahama Taxi", TaxiOptions, Forfeit, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
+    state=state, views=views, events=events, bot=bot, audit=audit)

@@ -6,6 +6,7 @@ import dataclasses
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Annotated, Any, Generic, TypeVar, cast
 
 from domain.core.codec import EventCodec
@@ -193,3 +194,19 @@ class Game(Generic[S, C, E, Opt]):
         for event in events:
             state = self.evolve(state, event)
         return state
+
+
+def assemble(name: str, title: str, options_type: type[Opt], forfeit_command: Callable[[Seat], C], *,
+             options: ModuleType, setup: ModuleType, rules: ModuleType, decide: ModuleType, evolve: ModuleType,
+             state: ModuleType, views: ModuleType, events: ModuleType, bot: ModuleType, audit: ModuleType) -> Game[Any, C, Any, Opt]:
+    """A game from its modules, each in the role every game gives it (docs/architecture.md)."""
+    return Game(
+        name=name, title=title, min_seats=setup.MIN_SEATS, max_seats=setup.MAX_SEATS,
+        options_type=options_type, check_options=options.check_options,
+        initial=evolve.initial, setup=setup.setup, decide=decide.decide, evolve=evolve.evolve,
+        legal_commands=rules.legal_commands, listed_form=rules.listed_form, timeout_command=rules.timeout_command,
+        response_seconds=rules.response_seconds, forfeit_command=forfeit_command,
+        view=views.view, redact=views.redact, render=views.render, status=state.status,
+        events=events.CODEC, bots=bot.BOTS, audit=audit.audit,
+        **({"redeal": setup.redeal} if hasattr(setup, "redeal") else {}),  # only games with hidden cards deal again
+    )

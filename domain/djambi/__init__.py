@@ -16,40 +16,13 @@ the state `evolve.py`. The full rules are `docs/rules/djambi.md`; each function 
 section it applies.
 """
 
-from domain.core.game import Game
-from domain.djambi.audit import audit
-from domain.djambi.bot import BOTS
+from domain.core.game import Game, assemble
+from domain.djambi import audit, bot, decide, events, evolve, options, rules, setup, state, views
 from domain.djambi.commands import Command, Resign
-from domain.djambi.decide import decide
-from domain.djambi.events import CODEC, Event
-from domain.djambi.evolve import evolve, initial
-from domain.djambi.options import DjambiOptions, check_options
-from domain.djambi.rules import legal_commands, listed_form, response_seconds, timeout_command
-from domain.djambi.setup import MAX_SEATS, MIN_SEATS, setup
-from domain.djambi.state import DjambiState, status
-from domain.djambi.views import redact, render, view
+from domain.djambi.events import Event
+from domain.djambi.options import DjambiOptions
+from domain.djambi.state import DjambiState
 
-DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = Game(
-    name="djambi",
-    title="Djambi",
-    min_seats=MIN_SEATS,
-    max_seats=MAX_SEATS,
-    options_type=DjambiOptions,
-    check_options=check_options,
-    initial=initial,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    view=view,
-    redact=redact,
-    status=status,
-    events=CODEC,
-    bots=BOTS,
-    timeout_command=timeout_command,
-    forfeit_command=Resign,
-    listed_form=listed_form,
-    response_seconds=response_seconds,
-    render=render,
-    audit=audit,
-)
+DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = assemble(
+    "djambi", "Djambi", DjambiOptions, Resign, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
+    state=state, views=views, events=events, bot=bot, audit=audit)

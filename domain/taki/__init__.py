@@ -18,41 +18,13 @@ sees what `views.py`. The full rules are `docs/rules/taki.md`; each function cit
 it applies.
 """
 
-from domain.core.game import Game
-from domain.taki.audit import audit
-from domain.taki.bot import BOTS
+from domain.core.game import Game, assemble
+from domain.taki import audit, bot, decide, events, evolve, options, rules, setup, state, views
 from domain.taki.commands import Command, Forfeit
-from domain.taki.decide import decide
-from domain.taki.events import CODEC, Event
-from domain.taki.evolve import evolve, initial
-from domain.taki.options import TakiOptions, check_options
-from domain.taki.rules import legal_commands, listed_form, response_seconds, timeout_command
-from domain.taki.setup import MAX_SEATS, MIN_SEATS, redeal, setup
-from domain.taki.state import TakiState, status
-from domain.taki.views import redact, render, view
+from domain.taki.events import Event
+from domain.taki.options import TakiOptions
+from domain.taki.state import TakiState
 
-TAKI: Game[TakiState, Command, Event, TakiOptions] = Game(
-    name="taki",
-    title="TAKI",
-    min_seats=MIN_SEATS,
-    max_seats=MAX_SEATS,
-    options_type=TakiOptions,
-    check_options=check_options,
-    initial=initial,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    legal_commands=legal_commands,
-    view=view,
-    redact=redact,
-    status=status,
-    events=CODEC,
-    bots=BOTS,
-    timeout_command=timeout_command,
-    forfeit_command=Forfeit,
-    listed_form=listed_form,
-    response_seconds=response_seconds,
-    render=render,
-    audit=audit,
-    redeal=redeal,
-)
+TAKI: Game[TakiState, Command, Event, TakiOptions] = assemble(
+    "taki", "TAKI", TakiOptions, Forfeit, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
+    state=state, views=views, events=events, bot=bot, audit=audit)
