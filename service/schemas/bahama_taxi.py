@@ -124,7 +124,7 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:  # noqa: C901 - one case per command
-    """The command a JSON body asks for, for the seat the token holds."""
+    """The Bahama Taxi command a JSON body asks for, for the seat the token holds."""
     kind = command_kind(data, GAME, COMMAND_BODIES)
     body = parse(COMMAND_BODIES[kind][1], data)
     match kind:

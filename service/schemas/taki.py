@@ -44,7 +44,7 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
-    """The command a JSON body asks for, for the seat the token holds."""
+    """The TAKI command a JSON body asks for, for the seat the token holds."""
     play = bare_or_play(seat, data, GAME, BARE, PlaySchema)
     if not isinstance(play, dict):
         return play
