@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar, cast
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
@@ -68,17 +68,18 @@ def command_kind(data: dict[str, Any], game: str, types: Iterable[str]) -> str:
     return kind
 
 
-C = TypeVar("C")  # a game's command
+B = TypeVar("B")  # a game's commands with no fields
+P = TypeVar("P")  # a game's play
 
 
-def bare_or_play(seat: int, data: dict[str, Any], game: str, bare: Mapping[str, type[C]],
-                 play: type[Schema]) -> C | dict[str, Any]:
-    """The command for `seat` of a type with no fields (one of `bare`), or else the fields of a `play`."""
+def bare_or_play(seat: int, data: dict[str, Any], game: str, bare: Mapping[str, type[B]], play: type[Schema],
+                 read_play: Callable[[int, dict[str, Any]], P]) -> B | P:
+    """The command for `seat` of a type with no fields (one of `bare`), or else the play `read_play` makes of its fields."""
     kind = command_kind(data, game, ["play", *bare])
     if kind != "play":
         parse(BareSchema, data)
         return bare[kind](seat)  # type: ignore[call-arg]  # every bare command takes its seat alone
-    return parse(play, data)
+    return read_play(seat, parse(play, data))
 
 
 def qualified(game: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -50,9 +50,10 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The Djambi command a JSON body asks for, for the seat the token holds."""
-    play = bare_or_play(seat, data, GAME, BARE, PlaySchema)
-    if not isinstance(play, dict):
-        return play
+    return bare_or_play(seat, data, GAME, BARE, PlaySchema, _play)
+
+
+def _play(seat: int, play: dict[str, Any]) -> Play:
     optional: dict[str, str | None] = {name: play[name].upper() if name in play else None for name in ("place", "exit", "report")}
     piece = play["piece"] if play["piece"] in IDS else play["piece"].upper()
     return Play(seat, piece, play["to"].upper(), player=Color(play["player"]) if "player" in play else None, **optional)

@@ -45,9 +45,10 @@ COMMAND_BODIES: dict[str, tuple[type[Command], type[Schema]]] = {  # type → (t
 
 def load_command(seat: int, data: dict[str, Any]) -> Command:
     """The TAKI command a JSON body asks for, for the seat the token holds."""
-    play = bare_or_play(seat, data, GAME, BARE, PlaySchema)
-    if not isinstance(play, dict):
-        return play
+    return bare_or_play(seat, data, GAME, BARE, PlaySchema, _play)
+
+
+def _play(seat: int, play: dict[str, Any]) -> Play:
     cards = (play["card"],) if "card" in play else tuple(play["cards"])
     return Play(
         seat, cards,
