@@ -71,8 +71,8 @@ def _rematch_settings(origin: GameRecord, lobby_seconds: int) -> Settings:
     budgets = _rotated(origin, origin.budgets)
     bots = tuple(Bot(seat, level, budgets.get(seat))
                  for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items() if level is not None)
-    lobby = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
-    return Settings(origin.deadline, origin.spectator_delay, lobby, bots, unlisted=True,
+    waits = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
+    return Settings(origin.deadline, origin.spectator_delay, waits, bots, unlisted=True,
                     reserved=_rotated(origin, origin.holders))
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.core.errors import MeepleError
 
-class ApplicationError(Exception):
+
+class ApplicationError(MeepleError):
     """An operation the application refuses on purpose, as opposed to a bug: its `code`, a
     `detail` for people and what else the refusal names (`extra`: field errors, a version, a limit)."""
 

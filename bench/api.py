@@ -96,12 +96,12 @@ class ScriptedPlayer:
     def __init__(self, url: str, scripts: list[Recorded], first: int) -> None:
         self.http, self.url = _connection(), url
         self.scripts = itertools.cycle(scripts[first % len(scripts):] + scripts[:first % len(scripts)])
-        self.table: SeatedGame | None = None
+        self.seated: SeatedGame | None = None
         self.moves: list[tuple[int, dict[str, Any], Any]] = []
 
     async def prepare(self) -> None:
         script = next(self.scripts)
-        self.table = await SeatedGame.open(self.http, self.url, script.game, script.seats, script.options)
+        self.seated = await SeatedGame.open(self.http, self.url, script.game, script.seats, script.options)
         self.moves = list(script.moves)
 
     async def play(self, until: float, tally: Tally, interval: float | None = None) -> None:
@@ -113,11 +113,11 @@ class ScriptedPlayer:
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
             if not self.moves:
                 await self.prepare()
-            assert self.table is not None
+            assert self.seated is not None
             seat, command, _ = self.moves.pop(0)
             started = due if interval else time.perf_counter()
-            async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands", json=command,
-                                      headers={"Authorization": f"Bearer {self.table.tokens[seat]}"}) as answer:
+            async with self.http.post(f"{self.url}/v1/games/{self.seated.id}/commands", json=command,
+                                      headers={"Authorization": f"Bearer {self.seated.tokens[seat]}"}) as answer:
                 # the answer is read whole, as a client does: a connection with an answer left
                 # unread cannot carry the next request, and is closed
                 body = await answer.json()
@@ -133,28 +133,28 @@ class AskingPlayer:
     def __init__(self, url: str, game: str, seed: int) -> None:
         self.http, self.url, self.game = _connection(), url, game
         self.random = random.Random(seed)
-        self.table: SeatedGame | None = None
+        self.seated: SeatedGame | None = None
 
     async def prepare(self) -> None:
         options = {"max_rounds": 30} if self.game == "bahama_taxi" else {}
-        self.table = await SeatedGame.open(self.http, self.url, self.game, 4, options)
+        self.seated = await SeatedGame.open(self.http, self.url, self.game, 4, options)
 
     async def play(self, until: float, tally: Tally) -> None:
         while time.perf_counter() < until:
-            assert self.table is not None
-            async with self.http.get(f"{self.url}/v1/games/{self.table.id}") as read:
+            assert self.seated is not None
+            async with self.http.get(f"{self.url}/v1/games/{self.seated.id}") as read:
                 view = await read.json()
             tally.requests += 1
             if view["status"] == "finished":
                 await self.prepare()
                 continue
-            token = {"Authorization": f"Bearer {self.table.tokens[view['to_move'][0]]}"}
-            async with self.http.get(f"{self.url}/v1/games/{self.table.id}/legal-commands?form=compact",
+            token = {"Authorization": f"Bearer {self.seated.tokens[view['to_move'][0]]}"}
+            async with self.http.get(f"{self.url}/v1/games/{self.seated.id}/legal-commands?form=compact",
                                      headers=token) as asked:
                 legal = expanded((await asked.json())["runs"])
             tally.requests += 1
             started = time.perf_counter()
-            async with self.http.post(f"{self.url}/v1/games/{self.table.id}/commands",
+            async with self.http.post(f"{self.url}/v1/games/{self.seated.id}/commands",
                                       json=self.random.choice(legal), headers=token) as answer:
                 body = await answer.json()
                 detail = "" if answer.status in (201, 409) else body.get("code", "")

@@ -29,7 +29,7 @@ WORKER = [sys.executable, "-m", "workers"]  # the workers run apart from the API
 # killed, and the reactor's sweep enqueues it again), then the store
 API_STOP_SECONDS = 5
 # the collector's thresholds (Python's: 700, 10, 10). A request answered without error leaves no
-# reference cycle (service.routing; an error's traceback still makes a few), so the collector has
+# reference cycle (service.routing_without_cycles; an error's traceback still makes a few), so the collector has
 # little to find. The youngest generation is collected once 2,000 more containers were made than
 # freed, the middle one every 10 of those; the whole heap (less what gc.freeze set aside) only
 # after 1,000 collections of the middle one, and once a quarter more objects than it then held

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from domain.core.errors import MeepleError
 
-class StoreError(Exception):
+
+class StoreError(MeepleError):
     """An error the event store raises on purpose, as opposed to a bug."""
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from domain.core.errors import MeepleError
 
-class PlayersError(Exception):
+
+class PlayersError(MeepleError):
     """An error the players' layer raises on purpose, as opposed to a bug."""
 
 

@@ -96,7 +96,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
 
 
 class _Meeple(Flask):
-    """Flask, its URLs matched without a reference cycle per request (`service.routing`) and its
+    """Flask, its URLs matched without a reference cycle per request (`service.routing_without_cycles`) and its
     answers' JSON written by orjson (`service.answers`)."""
 
     url_map_class = RoutingMap

@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from application.errors import ApplicationError, Invalid, NotNow, NotReached, TooLong, Unreadable
-from domain.core.errors import OptionsInvalid, RuleViolation
+from domain.core.errors import MeepleError, OptionsInvalid, RuleViolation
 from events.errors import (
     GameNotFound,
     IdempotencyKeyReused,
@@ -27,11 +27,11 @@ from events.slots import AWAY
 from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
-# the status of each kind of the application's refusals
-APPLICATION_STATUS = {Unreadable: 400, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422}
+# the status of each kind of the application's refusals (a kind of one of them answers as it does)
+APPLICATION_STATUS = {Unreadable: 400, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422, ApplicationError: 422}
 
 
-class ApiError(Exception):
+class ApiError(MeepleError):
     """An error the API raises itself, with its status and code."""
 
     def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
@@ -71,7 +71,8 @@ def handle_error(error: Exception) -> Response:  # noqa: C901 - one case per kin
                 answer.headers["WWW-Authenticate"] = challenge(error.extra.get("reason"))
             return answer
         case ApplicationError():
-            return problem(APPLICATION_STATUS[type(error)], error.code, error.detail, **error.extra)
+            status = next(APPLICATION_STATUS[kind] for kind in type(error).__mro__ if kind in APPLICATION_STATUS)
+            return problem(status, error.code, error.detail, **error.extra)
         case ValidationError():
             return problem(422, "validation_error", "The request is not valid.", errors=error.messages)
         case OptionsInvalid():

@@ -1,11 +1,13 @@
 """The code itself: `mypy --strict` passes on the whole package, ruff finds nothing (both
 configured in pyproject.toml), each layer imports only the layers beneath it, the workers and
-the HTTP service never import each other, and the rules import nothing but the standard
-library and cattrs."""
+the HTTP service never import each other, the rules import nothing but the standard library
+and cattrs, and each layer's own errors live in its errors module under one base."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -82,3 +84,20 @@ def test_an_upward_import_is_found_wherever_it_is_written(tmp_path: Path) -> Non
         "domain/core/rules.py imports events", "events/core/store.py imports players", "runtime/core/config.py imports application.lobby",
         "workers/core/jobs.py imports service.core", "service/core/app.py imports workers.queues",
     ]
+
+
+def test_each_layers_own_errors_live_in_its_errors_module_and_derive_from_one_base() -> None:
+    from domain.core.errors import MeepleError
+
+    misplaced = []
+    for layer in LAYERS:
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            if path.name == "__main__.py":
+                continue
+            module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"))
+            for name, value in vars(module).items():
+                if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == module.__name__:
+                    home = "domain.core.errors" if layer == "domain" else f"{layer}.errors"
+                    if module.__name__ != home or not issubclass(value, MeepleError):
+                        misplaced.append(f"{module.__name__}.{name}")
+    assert misplaced == []

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from domain.core.errors import MeepleError
 
-class DeliveryFailed(Exception):
+
+class WorkerError(MeepleError):
+    """An error a job raises on purpose, as opposed to a bug."""
+
+
+class DeliveryFailed(WorkerError):
     """A webhook that did not take a notification; raised so that RQ tries the delivery again."""

@@ -120,7 +120,7 @@ class Skip:
 
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """Leave the game for good (Meeple's own rule, see `decide._forfeit`)."""
+    """Leave the game for good (Meeple's own rule: the seat's cabs and passengers leave, and it ranks last)."""
 
     seat: Seat
 

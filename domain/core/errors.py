@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 
-class DomainError(Exception):
+class MeepleError(Exception):
+    """The base of every error Meeple raises on purpose, as opposed to a bug; each layer derives its own."""
+
+
+class DomainError(MeepleError):
     """An error the domain raises on purpose, as opposed to a bug."""
 
 

@@ -208,7 +208,7 @@ class LastCardAnnounced:
 
 @dataclass(frozen=True, slots=True)
 class LastCardOwed:
-    """The seat is on one card unannounced; the first turn action from `deadline_turn` on makes it pay first (§13.1)."""
+    """The seat is on one card unannounced; the first turn action by anyone from `deadline_turn` on makes it pay first (§13.1)."""
 
     seat: Seat
     deadline_turn: int

@@ -1,4 +1,4 @@
-"""Leaving a game for good: Meeple's rule (`rules.forfeit`), as the spec has none."""
+"""Leaving a game for good: Meeple's rule (`decide.forfeit`), as the spec has none."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ function fail(page, problem) {
 
 async function load(page) {
   const { id, heading } = page;
-  const [game, { types }] = await Promise.all([api.game(id, null), api.gameTypes()]);
+  const [game, { types }] = await Promise.all([api.game(id, null), api.gameTypes().catch(() => ({ types: [] }))]);
   heading.textContent = `Replay · ${gameTitle(types, game.game)} · ${id}`;
   document.title = `${heading.textContent} · Meeple`;
   if (game.status !== "finished") throw new Error("A game plays back once it is over; follow it on its page meanwhile.");
