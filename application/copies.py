@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
-from application.lobby import Bot, Caller, Lobby, Opened, Settings
+from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
 from events import keys
 from events.envelope import GameRecord, Lifecycle, NewEvent, Origin
@@ -21,7 +21,7 @@ from events.store import EventStore
 T = TypeVar("T")
 
 
-def fork(lobby: Lobby, origin: GameRecord, version: int, settings: Settings, caller: Caller) -> Opened:
+def fork(lobby: Lobby, origin: GameRecord, version: int, settings: GameSettings, caller: Caller) -> Opened:
     """A new game that opens with `origin`'s events up to `version` and goes on from there, with
     new seats: once the game is over (or before, to the admin)."""
     _check_fork(lobby.executor, origin, version, caller)
@@ -65,14 +65,14 @@ def rematch(lobby: Lobby, origin: GameRecord, seat: int, caller: Caller) -> Open
     return Opened(rematch_id, creator)
 
 
-def _rematch_settings(origin: GameRecord, lobby_seconds: int) -> Settings:
+def _rematch_settings(origin: GameRecord, lobby_seconds: int) -> GameSettings:
     """The settings of `origin`'s rematch: its own, unlisted, with each seat's player (reserved)
     and AI moved on by one seat; its lobby time, or else `lobby_seconds`."""
     budgets = _rotated(origin, origin.budgets)
     bots = tuple(Bot(seat, level, budgets.get(seat))
                  for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items() if level is not None)
     waits = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
-    return Settings(origin.deadline, origin.spectator_delay, waits, bots, unlisted=True,
+    return GameSettings(origin.deadline, origin.spectator_delay, waits, bots, unlisted=True,
                     reserved=_rotated(origin, origin.holders))
 
 

@@ -48,7 +48,7 @@ class Bot:
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class GameSettings:
     """How a new game is played and filled."""
 
     deadline: TurnDeadline | None = None
@@ -93,7 +93,7 @@ class Lobby:
         self.invitations = invitations
         self.lobby_seconds = lobby_seconds
 
-    def open(self, game: str, options: dict[str, Any], seats: int, settings: Settings, caller: Caller, *,
+    def open(self, game: str, options: dict[str, Any], seats: int, settings: GameSettings, caller: Caller, *,
              forked_from: Origin | None = None, private_origin: bool = False) -> Opened:
         """Open a game waiting for its players: seat its AIs (starting it if they fill it) and
         invite the players its seats are reserved for. Refused for a reservation naming no
@@ -115,7 +115,7 @@ class Lobby:
         self.invite(game_id, reached)
         return Opened(game_id, creator)
 
-    def create(self, game_id: str, game: str, options: dict[str, Any], seats: int, settings: Settings, *,
+    def create(self, game_id: str, game: str, options: dict[str, Any], seats: int, settings: GameSettings, *,
                creator: str | None, forked_from: Origin | None = None, rematch_of: str | None = None,
                private_origin: bool = False) -> None:
         """Store a new game and seat its AIs, starting it if they fill it."""

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 
 from application import copies, playing
-from application.lobby import Bot, Opened, Settings
+from application.lobby import Bot, GameSettings, Opened
 from domain import GAMES
 from domain.bahama_taxi import board
 from domain.core.game import Budget
@@ -98,11 +98,11 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     return _opened(lobby().open(game.name, body["options"], body["seats"], _settings(body), RequestCaller()))
 
 
-def _settings(body: dict[str, Any]) -> Settings:
+def _settings(body: dict[str, Any]) -> GameSettings:
     """A new game's settings (turn deadline, spectator delay, lobby time, AI seats, seats reserved
     for registered players, unlisted) as the body creating or forking it states them."""
     deadline = body["turn_deadline"]
-    return Settings(deadline=TurnDeadline(**deadline) if deadline else None, spectator_delay=body["spectator_delay"],
+    return GameSettings(deadline=TurnDeadline(**deadline) if deadline else None, spectator_delay=body["spectator_delay"],
                     lobby_seconds=body["lobby_seconds"], unlisted=body["unlisted"],
                     bots=tuple(Bot(bot["seat"], bot["level"], bot["budget"]) for bot in body["bots"]),
                     reserved={reservation["seat"]: reservation["player"] for reservation in body["reserved"]})

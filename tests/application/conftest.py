@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 import redis
 
-from application.lobby import Lobby, Settings
+from application.lobby import GameSettings, Lobby
 from domain import GAMES
 from events.execute import Executor
 from players.accounts import PlayerStore
@@ -53,7 +53,7 @@ def lobby(executor: Executor, client: redis.Redis) -> Lobby:  # type: ignore[typ
 
 def full_game(lobby: Lobby, holders: tuple[str | None, str | None] = ("ann", "bo")) -> str:
     """A two-seat TAKI game in play, its seats taken by `holders` (None: someone unregistered)."""
-    game_id = lobby.open("taki", {}, 2, Settings(), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(), Asking()).game_id
     for seat, holder in enumerate(holders):
         lobby.join(game_id, seat, holder or f"guest {seat}", player_id=holder)
     return game_id

@@ -9,7 +9,7 @@ import pytest
 
 from application import copies
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
-from application.lobby import Bot, Lobby, Settings
+from application.lobby import Bot, GameSettings, Lobby
 from domain import GAMES
 from events.envelope import Lifecycle, Origin
 from events.store import EventStore
@@ -26,7 +26,7 @@ def opening_and_end(lobby: Lobby, game_id: str) -> tuple[int, int]:
 def test_a_fork_opens_with_its_origins_events_up_to_the_version(lobby: Lobby) -> None:
     origin = lobby.executor.store.games.get(finished_game(lobby))
     opening, _ = opening_and_end(lobby, origin.id)
-    opened = copies.fork(lobby, origin, opening, Settings(bots=(Bot(0, "random"), Bot(1, "random"))), Asking())
+    opened = copies.fork(lobby, origin, opening, GameSettings(bots=(Bot(0, "random"), Bot(1, "random"))), Asking())
     fork = lobby.executor.store.games.get(opened.game_id)
     assert fork.forked_from == Origin(origin.id, opening) and fork.status is Lifecycle.ACTIVE
     copied = lobby.executor.store.streams.read(fork.id)
@@ -45,16 +45,16 @@ def test_a_fork_inside_a_move_at_the_end_or_past_it_is_refused(
     version = where(*opening_and_end(lobby, origin.id))
     caller = Asking()
     with pytest.raises(refusal) as refused:
-        copies.fork(lobby, origin, version, Settings(), caller)
+        copies.fork(lobby, origin, version, GameSettings(), caller)
     assert refused.value.code == code and caller.games == 0  # type: ignore[attr-defined]
 
 
 def test_a_game_in_play_is_forked_by_the_admin_only(lobby: Lobby) -> None:
     origin = lobby.executor.store.games.get(full_game(lobby))
     with pytest.raises(NotNow) as refused:
-        copies.fork(lobby, origin, origin.version, Settings(), Asking())
+        copies.fork(lobby, origin, origin.version, GameSettings(), Asking())
     assert refused.value.code == "game_not_finished"
-    opened = copies.fork(lobby, origin, origin.version, Settings(), Asking(admin=True))
+    opened = copies.fork(lobby, origin, origin.version, GameSettings(), Asking(admin=True))
     assert lobby.executor.store.games.get(opened.game_id).forked_from == Origin(origin.id, origin.version)
 
 
@@ -72,7 +72,7 @@ def test_a_rematch_rotates_the_seats_reserving_each_players_and_is_made_once(lob
 
 
 def test_a_rematch_keeps_each_ai_moved_on_by_a_seat(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 2, Settings(bots=(Bot(1, "random"),)), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(bots=(Bot(1, "random"),)), Asking()).game_id
     lobby.join(game_id, 0, "Ann", player_id="ann")
     lobby.executor.execute(game_id, GAMES["taki"].forfeit_command(0), actor="seat:0")
     opened = copies.rematch(lobby, lobby.executor.store.games.get(game_id), 0, Asking())

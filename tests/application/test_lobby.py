@@ -6,7 +6,7 @@ import pytest
 import redis
 
 from application.errors import Invalid
-from application.lobby import Bot, Lobby, Settings, start
+from application.lobby import Bot, GameSettings, Lobby, start
 from events import keys
 from events.envelope import Lifecycle
 from events.errors import GameNotFound, SeatNotLeft, SeatUnavailable
@@ -15,7 +15,7 @@ from tests.application.conftest import LOBBY_SECONDS, Asking, full_game
 
 def test_a_game_opened_waits_for_its_seats_for_the_lobby_time(lobby: Lobby) -> None:
     caller = Asking("ann")
-    opened = lobby.open("taki", {}, 3, Settings(spectator_delay=2), caller)
+    opened = lobby.open("taki", {}, 3, GameSettings(spectator_delay=2), caller)
     record = lobby.executor.store.games.get(opened.game_id)
     assert (opened.creator, opened.new, caller.games) == ("ann", True, 1)
     assert (record.status, record.seats, record.spectator_delay, record.creator) == (Lifecycle.WAITING, 3, 2, "ann")
@@ -24,7 +24,7 @@ def test_a_game_opened_waits_for_its_seats_for_the_lobby_time(lobby: Lobby) -> N
 
 def test_a_game_whose_ais_fill_it_starts_at_once(lobby: Lobby) -> None:
     bots = (Bot(0, "random"), Bot(1, "greedy"))
-    opened = lobby.open("taki", {}, 2, Settings(bots=bots, lobby_seconds=60), Asking())
+    opened = lobby.open("taki", {}, 2, GameSettings(bots=bots, lobby_seconds=60), Asking())
     record = lobby.executor.store.games.get(opened.game_id)
     assert (record.status, record.bots) == (Lifecycle.ACTIVE, ("random", "greedy")) and record.version > 0
     assert record.lobby_until == record.created + 60 * 1000
@@ -32,7 +32,7 @@ def test_a_game_whose_ais_fill_it_starts_at_once(lobby: Lobby) -> None:
 
 def test_a_reserved_seat_invites_its_player_and_counts_a_strangers_invitation(lobby: Lobby) -> None:
     caller = Asking("ann")
-    opened = lobby.open("taki", {}, 2, Settings(reserved={1: "bo"}), caller)
+    opened = lobby.open("taki", {}, 2, GameSettings(reserved={1: "bo"}), caller)
     assert lobby.executor.store.games.get(opened.game_id).reserved == {1: "bo"}
     assert lobby.players.games("bo") == [opened.game_id]
     assert caller.strangers == ["bo"]
@@ -41,20 +41,20 @@ def test_a_reserved_seat_invites_its_player_and_counts_a_strangers_invitation(lo
 def test_a_reservation_for_no_registered_player_is_refused_and_nothing_is_counted(lobby: Lobby) -> None:
     caller = Asking("ann")
     with pytest.raises(Invalid) as refused:
-        lobby.open("taki", {}, 2, Settings(reserved={1: "nobody"}), caller)
+        lobby.open("taki", {}, 2, GameSettings(reserved={1: "nobody"}), caller)
     assert refused.value.code == "validation_error"
     assert refused.value.extra == {"errors": {"reserved": ["No registered player 'nobody'."]}}
     assert caller.games == 0 and lobby.executor.store.games.count_by_status()[Lifecycle.WAITING] == 0
 
 
 def test_a_copy_of_an_unlisted_game_is_unlisted(lobby: Lobby) -> None:
-    opened = lobby.open("taki", {}, 2, Settings(), Asking(), private_origin=True)
+    opened = lobby.open("taki", {}, 2, GameSettings(), Asking(), private_origin=True)
     record = lobby.executor.store.games.get(opened.game_id)
     assert record.unlisted and record.private_origin
 
 
 def test_joining_the_last_seat_starts_the_game_and_its_players_meet(lobby: Lobby, client: redis.Redis) -> None:  # type: ignore[type-arg]
-    game_id = lobby.open("taki", {}, 2, Settings(), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(), Asking()).game_id
     first = lobby.join(game_id, None, "Ann", player_id="ann")
     assert first.seat == 0 and first.token and lobby.executor.store.games.get(game_id).version == 0
     second = lobby.join(game_id, None, "Bo", player_id="bo")
@@ -66,7 +66,7 @@ def test_joining_the_last_seat_starts_the_game_and_its_players_meet(lobby: Lobby
 
 
 def test_an_ai_joins_with_no_token_and_holds_no_players_seat(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 2, Settings(), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(), Asking()).game_id
     joined = lobby.join(game_id, 1, "bot", player_id="ann", bot="random")
     record = lobby.executor.store.games.get(game_id)
     assert (joined.seat, joined.token) == (1, None)
@@ -74,7 +74,7 @@ def test_an_ai_joins_with_no_token_and_holds_no_players_seat(lobby: Lobby) -> No
 
 
 def test_a_seat_taken_cannot_be_joined(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 3, Settings(), Asking()).game_id
+    game_id = lobby.open("taki", {}, 3, GameSettings(), Asking()).game_id
     lobby.join(game_id, 0, "Ann")
     with pytest.raises(SeatUnavailable):
         lobby.join(game_id, 0, "Bo")
@@ -93,7 +93,7 @@ def test_starting_a_game_that_is_not_there_is_refused(lobby: Lobby) -> None:
 
 
 def test_a_player_leaving_their_reserved_seat_declines_the_invitation(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 3, Settings(reserved={1: "bo"}), Asking("ann")).game_id
+    game_id = lobby.open("taki", {}, 3, GameSettings(reserved={1: "bo"}), Asking("ann")).game_id
     lobby.join(game_id, None, "Bo", player_id="bo")
     assert lobby.leave(lobby.executor.store.games.get(game_id), 1) == "bo"
     record = lobby.executor.store.games.get(game_id)

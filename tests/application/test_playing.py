@@ -6,7 +6,7 @@ import pytest
 
 from application import playing
 from application.errors import NotNow
-from application.lobby import Lobby, Settings
+from application.lobby import GameSettings, Lobby
 from domain import GAMES
 from events import clock
 from events.envelope import Lifecycle
@@ -67,14 +67,14 @@ def test_a_game_in_play_takes_commands(lobby: Lobby) -> None:
 
 
 def test_a_game_waiting_for_its_seats_takes_no_command(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 2, Settings(), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(), Asking()).game_id
     with pytest.raises(NotNow) as refused:
         playing.check_under_way(lobby.executor.load(game_id))
     assert refused.value.code == "game_not_started"
 
 
 def test_a_cancelled_game_takes_no_command(lobby: Lobby, monkeypatch: pytest.MonkeyPatch) -> None:
-    game_id = lobby.open("taki", {}, 2, Settings(lobby_seconds=60), Asking()).game_id
+    game_id = lobby.open("taki", {}, 2, GameSettings(lobby_seconds=60), Asking()).game_id
     now = clock.now
     monkeypatch.setattr(clock, "now", lambda: now() + 3600 * 1000)
     assert lobby.executor.store.seats.cancel_lobby(game_id)
