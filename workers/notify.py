@@ -14,7 +14,7 @@ from typing import Any
 
 import redis
 import requests
-from rq import Queue, Retry
+from rq import Queue, Retry, get_current_job
 from rq.job import Job
 
 from events import keys
@@ -77,11 +77,18 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     except errors.UrlInvalid:  # registered before URLs were read as strictly as they are now; not retried
         webhooks.log(player_id, attempt | {"status": None, "error": "invalid_url"})
         return 0
-    except requests.RequestException as error:
+    except requests.RequestException as error:  # its text names the URL, whose query may hold a token: not kept
         webhooks.log(player_id, attempt | {"status": None, "error": type(error).__name__})
-        raise DeliveryFailed(str(error)) from None
+        raise DeliveryFailed(hook.id, notification["id"], attempt_number(), None, type(error).__name__) from None
     ok = 200 <= response.status_code < 300
     webhooks.log(player_id, attempt | {"status": response.status_code, "error": None if ok else "status"})
     if not ok:
-        raise DeliveryFailed(f"{hook.url} answered {response.status_code}")
+        raise DeliveryFailed(hook.id, notification["id"], attempt_number(), response.status_code, "status")
     return response.status_code
+
+
+def attempt_number() -> int:
+    """Which attempt at its delivery the running job makes: 1, then one more per retry (`notify` gives one per interval)."""
+    job = get_current_job()
+    assert job is not None, "called outside an RQ job"
+    return len(job.retry_intervals or ()) - (job.retries_left or 0) + 1

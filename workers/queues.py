@@ -8,16 +8,19 @@ import math
 import threading
 import time
 from datetime import datetime, timezone
-from types import FrameType
+from types import FrameType, TracebackType
 
 import redis
 from rq import Queue, Worker, get_current_job
+from rq.job import Job
+from rq.job_lifecycle import call_exception_handlers
 from rq.scheduler import RQScheduler
 
 from events import keys
 from events.envelope import MAX_THINK_SECONDS
 from events.execute import Executor
 from events.store import EventStore
+from workers.errors import WorkerError
 
 MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is given: thinking, loading, appending
 # what is kept of a job that carries the version it was made for once it has run: its result and
@@ -74,6 +77,15 @@ class _Worker(Worker):
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.asked_to_stop = True
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]  # RQ leaves it unannotated
+
+    def handle_exception(self, job: Job, *exc_info: type[BaseException] | BaseException | TracebackType | None) -> None:
+        """Log a job's failure: one raised on purpose as one line saying why, a bug with its traceback."""
+        error = exc_info[1]
+        if not isinstance(error, WorkerError):
+            super().handle_exception(job, *exc_info)
+            return
+        log.warning("%s", error, extra={"job": job.id, **error.fields})
+        call_exception_handlers(self._exc_handlers, job, *exc_info)
 
 
 def _schedule(connection: redis.Redis, queues: list[str], stop: threading.Event) -> None:

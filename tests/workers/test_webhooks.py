@@ -7,10 +7,12 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +39,7 @@ class Receiver(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         self.received.append((self.path, dict(self.headers), body))
         seen = sum(1 for path, _, _ in self.received if path == self.path)
-        failing = self.path == "/down" or (self.path == "/flaky" and seen <= 2)
+        failing = self.path.startswith("/down") or (self.path == "/flaky" and seen <= 2)
         self.send_response(500 if failing else 204)
         self.end_headers()
 
@@ -96,6 +98,37 @@ def test_notifications_are_signed_retried_and_logged(
     assert wait_for(lambda: len(posts("/down")) == 4, timeout=30)  # the first try and three retries
     time.sleep(2)
     assert len(posts("/down")) == 4 and all(a["status"] == 500 for a in hooks.attempts(bo.id, 10))
+
+
+def test_a_failed_delivery_logs_one_line_with_its_reason_and_no_secret(
+    executor: Executor, start_worker: Start, receiver: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_RETRY", "1,1")
+    redis = executor.store.redis
+    ann = PlayerStore(redis).register("ann", "ann", "ann-token-0123456789")
+    hooks = Webhooks(redis)
+    down = hooks.add(ann.id, "down", f"{receiver}/down?token=query-token-down", "s" * 64)
+    gone = hooks.add(ann.id, "gone", f"http://127.0.0.1:{closed}/gone?token=query-token-gone", "t" * 64)
+    executor.store.games.create("f", "taki", {"first_seat": 0}, 2)
+    executor.store.seats.claim("f", 0, "ann", "seat-token-ann", player_id=ann.id)
+    executor.store.seats.claim("f", 1, "bo", "seat-token-bo")
+    executor.start("f", SeededRng(7))
+    start_worker()
+
+    assert wait_for(lambda: len(hooks.attempts(ann.id, 10)) == 6, timeout=30)  # each webhook's try and two retries
+    time.sleep(1)  # the last attempt's line written
+    text = (tmp_path / "worker0.log").read_text()
+    assert "Traceback" not in text
+    assert "query-token" not in text and down.secret not in text and gone.secret not in text
+    lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    failures = [line for line in lines if "delivery" in line]
+    assert sorted((line["webhook"], line["attempt"], line["status"], line["error"]) for line in failures) == [
+        (down.id, 1, 500, "status"), (down.id, 2, 500, "status"), (down.id, 3, 500, "status"),
+        (gone.id, 1, None, "ConnectionError"), (gone.id, 2, None, "ConnectionError"), (gone.id, 3, None, "ConnectionError")]
+    assert all(line["level"] == "WARNING" and line["delivery"].endswith("-turn-0") for line in failures)
 
 
 def test_reminders_and_applied_deadlines_are_notified(
