@@ -8,6 +8,7 @@ import { gameTitle, seatName, seatNames, statusWord } from "../games.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 import { follow } from "../stream.js";
 import { TABLES } from "../tables/index.js";
+import { showTurns } from "../turns.js";
 
 const WAITING_REFRESH_MS = 4000;
 const RECENT = 8; // moves kept in the log of recent moves
@@ -164,7 +165,7 @@ function draw(page) {
   drawLog(page, names, recent);
   const line = view.status === "waiting" || view.status === "cancelled" ? drawWaiting(page) : drawPlay(page, names, recent);
   page.headline.textContent = line;
-  document.title = `${title} · ${line} · Meeple`;
+  showTurns([line, title, view.id].filter(Boolean).join(" · "), view.status === "active" && view.to_move.includes(view.you) ? [view.id] : []);
   refocus(page, focused);
 }
 

@@ -6,6 +6,7 @@ import * as api from "../api.js";
 import { deadlineTag, fill, h, notice, problemNotice } from "../dom.js";
 import { describeSeats, gameTitle, statusWord } from "../games.js";
 import { followInbox } from "../stream.js";
+import { notifyControl, showTurns } from "../turns.js";
 
 /** Draw the inbox into `section`, its games titled as `types` say; answers the seats the player holds, by game id. */
 export async function drawInbox(section, me, types) {
@@ -13,6 +14,7 @@ export async function drawInbox(section, me, types) {
   const list = h("ul", { class: "games", "aria-label": "Your games" });
   fill(section,
     h("h1", { id: "inbox-title" }, "Your games"),
+    notifyControl(),
     h("details", { class: "token" },
       h("summary", {}, "Your player token"),
       h("p", {}, "Paste it to sign in on another device. Anyone holding it can play as you."),
@@ -31,6 +33,8 @@ export async function drawInbox(section, me, types) {
       return;
     }
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
+    const waiting = entries.filter((entry) => entry.your_turn).map((entry) => entry.game.id);
+    showTurns(waiting.length ? `(${waiting.length}) Your games` : "Your games", waiting);
     fill(list, entries.length ? entries.map((entry) => item(entry, decline, types))
       : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
