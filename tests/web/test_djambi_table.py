@@ -117,7 +117,7 @@ def test_a_player_plays_a_four_seat_game_against_three_ais_to_the_end(page: Page
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     game_id = page.url.rsplit("/", 1)[1]
     token = signed_in(page)["token"]
-    expect(page).to_have_title(re.compile(r"^Djambi · (Your turn|Waiting for .*) · Meeple$"))
+    expect(page).to_have_title(re.compile(rf"^(Your turn|Waiting for .*) · Djambi · {re.escape(game_id)} · Meeple$"))
     expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
     board = page.get_by_role("group", name=re.compile("^Board"))
     expect(board.get_by_role("img", name="blue chief at I9")).to_be_visible()

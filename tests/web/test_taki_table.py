@@ -41,7 +41,7 @@ def test_a_player_creates_a_game_against_two_ais_and_plays_it_to_the_end(page: P
     page.screenshot(path=str(tmp_path / "inbox.png"), full_page=True)
     first.get_by_role("link").click()
     expect(page).to_have_url(f"{server}/games/{game_id}")
-    expect(page).to_have_title(re.compile(r"^TAKI · (Your turn|Waiting for .*) · Meeple$"))
+    expect(page).to_have_title(re.compile(rf"^(Your turn|Waiting for .*) · TAKI · {re.escape(game_id)} · Meeple$"))
     expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
 
     page.evaluate("window.notReloaded = true")
