@@ -6,13 +6,13 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
 from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
 from events import keys
-from events.envelope import GameRecord, Lifecycle, NewEvent, Origin
+from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
 from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
 from events.execute import Executor
 from events.log_file import GameLog, read_log
@@ -100,18 +100,25 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
 
 
 def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
-    """A new, finished, read-only game holding a checked log (`checked_log`); its id. The import
-    of a private game is unlisted and names no origin."""
+    """A new, finished, read-only game holding a checked log (`checked_log`), move by move as the
+    log's commands ran, with new command ids; its id. The import of a private game is unlisted and
+    names no origin."""
     private = _is_private(store, log)
     game_id = new_id()
     store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,
                        original_id=None if private else log.original_id, creator=creator)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
-    events = [NewEvent(e["type"], e["schema_version"], e["payload"]) for e in log.envelopes]
+    events = [event for actor, lines in log.moves() for event in _move(actor, lines)]
     with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
         store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
     return game_id
+
+
+def _move(actor: str, lines: list[dict[str, Any]]) -> list[NewEvent | NextCommand]:
+    """One move of an imported log, ready to append: a command of its own (a new id, the log's
+    actor), then its events."""
+    return [NextCommand(uuid.uuid4().hex, actor), *(NewEvent(e["type"], e["schema_version"], e["payload"]) for e in lines)]
 
 
 def _is_private(store: EventStore, log: GameLog) -> bool:

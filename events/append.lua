@@ -3,7 +3,8 @@
 -- ARGV[1] expected version, ARGV[2] idempotency fingerprint ('' for none),
 -- ARGV[3] idempotency ttl seconds, ARGV[4] new status ('' keeps it), ARGV[5] time (ms),
 -- ARGV[6] command id, ARGV[7] actor, ARGV[8] the command whose event is the expected version's
--- ('' for no check), then type, schema version, payload for each event.
+-- ('' for no check), then type, schema version, payload for each event; a type of '' marks the
+-- events after it as caused by another command: its command id and actor stand in the other two.
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return {'missing'}
@@ -34,10 +35,15 @@ if ARGV[8] ~= '' then
   end
 end
 local first = version + 1
+local command, actor = ARGV[6], ARGV[7]
 for i = 9, #ARGV, 3 do
-  version = version + 1
-  redis.call('XADD', KEYS[2], version .. '-0',
-    't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', ARGV[6], 'a', ARGV[7], 'at', ARGV[5])
+  if ARGV[i] == '' then
+    command, actor = ARGV[i + 1], ARGV[i + 2]
+  else
+    version = version + 1
+    redis.call('XADD', KEYS[2], version .. '-0',
+      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', ARGV[5])
+  end
 end
 if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'version', version, 'status', ARGV[4])

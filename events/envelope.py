@@ -56,6 +56,15 @@ class NewEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class NextCommand:
+    """A mark among an append's events: those after it were caused by this command, of this actor
+    (an import keeps the moves of the game it copies)."""
+
+    command_id: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnDeadline:
     """How long a seat has to act, and what happens when the time is up (`auto` lets the AI at
     `level` play the move). A player on vacation gets up to `vacation_days` more on each

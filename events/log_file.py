@@ -1,21 +1,24 @@
 """A game's whole log as a file (JSON Lines): a header line — the game, its options and seats,
-the format version — then one event a line, oldest first. Written by the export, read back by
-`meeple replay` and the import, which check it holds together before trusting it."""
+the format version — then one event a line, oldest first, with the command that caused it, its
+actor and its time. Written by the export, read back by `meeple replay` and the import, which
+check it holds together before trusting it."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from domain import GAMES
 from domain.core.game import Game
-from events.envelope import Envelope, GameRecord
+from events.envelope import OPENING_ACTORS, Envelope, GameRecord
 from events.errors import LogInvalid, LogTooLong
 
 FORMAT = "meeple-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1  # a line's `command_id` came later: a log without it is read as before
+SEAT_ACTOR = re.compile(r"(seat|bot|deadline):(0|[1-9][0-9]?)")  # the actors of a seat's move
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,21 @@ class GameLog:
         version, problem = self.problems[0]
         return f"Event {version} ({self.envelopes[version - 1]['type']}): {problem}"
 
+    def moves(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The event lines by the command that caused them, each run with its actor: runs of one
+        `command_id` where every line names one, else (a log written before lines did) runs of one
+        actor. An actor that names no seat of the game, nor an opening, reads "import"."""
+        named = all(isinstance(entry.get("command_id"), str) for entry in self.envelopes)
+        runs: list[tuple[str, list[dict[str, Any]]]] = []
+        cause: object = None
+        for entry in self.envelopes:
+            actor = _actor(entry.get("actor"), self.seats)
+            if not runs or (entry["command_id"] if named else actor) != cause:
+                runs.append((actor, []))
+                cause = entry["command_id"] if named else actor
+            runs[-1][1].append(entry)
+        return runs
+
 
 def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[str]:
     """The log file of a game; an unlisted game's header says so and names no id, so no import names it."""
@@ -50,7 +68,8 @@ def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[
     yield json.dumps(header) + "\n"
     for envelope in envelopes:
         yield json.dumps({"version": envelope.version, "type": envelope.type, "schema_version": envelope.schema_version,
-                          "payload": envelope.payload, "actor": envelope.actor, "time": envelope.time}) + "\n"
+                          "payload": envelope.payload, "command_id": envelope.command_id, "actor": envelope.actor,
+                          "time": envelope.time}) + "\n"
 
 
 def read_log(lines: Iterable[str], max_events: int | None = None, first_problem: bool = False) -> GameLog:
@@ -134,6 +153,14 @@ def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: igno
             raise LogInvalid(f"The game the events end in cannot be shown: {error!r}") from None
         raise LogInvalid(f"Event {number} ({_kind(entries[number - 1])}) does not replay: {error!r}") from None
     return state, problems
+
+
+def _actor(actor: object, seats: int) -> str:
+    """A line's actor as the import keeps it: an opening's, or a seat's of this game; else "import"."""
+    if not isinstance(actor, str):
+        return "import"
+    found = SEAT_ACTOR.fullmatch(actor)
+    return actor if actor in OPENING_ACTORS or (found and int(found[2]) < seats) else "import"
 
 
 def _kind(entry: dict[str, Any]) -> str:

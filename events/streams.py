@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -15,7 +16,7 @@ from redis.cluster import RedisCluster
 
 from events import clock, keys, records, scripts, slots
 from events.durability import Durability
-from events.envelope import OPENING_ACTORS, Envelope, GameRecord, Lifecycle, NewEvent
+from events.envelope import OPENING_ACTORS, Envelope, GameRecord, Lifecycle, NewEvent, NextCommand
 from events.errors import GameNotFound, IdempotencyKeyReused, VersionConflict
 from events.records import GameRecords
 
@@ -103,7 +104,7 @@ class Streams:
         self,
         game_id: str,
         expected_version: int,
-        events: list[NewEvent],
+        events: Sequence[NewEvent | NextCommand],
         *,
         command_id: str,
         actor: str,
@@ -117,12 +118,16 @@ class Streams:
         `idempotency` is (key, fingerprint of the command): a key seen before answers with the
         events it appended then, and writes nothing. With `held`, the command that ends a state the
         caller held without reading the game, the append is also a conflict unless that event is
-        still there and the game in play. Announced on the feed if `announce`, and always the first."""
+        still there and the game in play. Announced on the feed if `announce`, and always the first.
+        A NextCommand among `events` gives the events after it its command and actor."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
         for event in events:
-            args += [event.type, event.schema_version, encoded_payload(event.payload)]
+            if isinstance(event, NextCommand):
+                args += ["", event.command_id, event.actor]
+            else:
+                args += [event.type, event.schema_version, encoded_payload(event.payload)]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
         opening = status if expected_version == 0 else None
         answer = self._append_and_announce(script_keys, args, game_id, opening, now, announce or opening is not None)
@@ -138,10 +143,7 @@ class Streams:
             pipe = self.redis.pipeline(transaction=False)
             self.games.file(pipe, game_id, Lifecycle.ACTIVE, Lifecycle.FINISHED, now)
             pipe.execute()
-        envelopes = tuple(
-            Envelope(game_id, expected_version + number, event.type, event.schema_version, event.payload, command_id, actor, now)
-            for number, event in enumerate(events, start=1)
-        )
+        envelopes = tuple(_written(game_id, expected_version, events, NextCommand(command_id, actor), now))
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
@@ -212,6 +214,18 @@ class Streams:
             self.durability.check(int(confirmed[1]), int(last))
         earlier = tuple(_envelopes(game_id, entries))
         return Appended(int(last), earlier, finished=status == Lifecycle.FINISHED.encode(), replayed=True)
+
+
+def _written(game_id: str, after: int, events: Sequence[NewEvent | NextCommand], cause: NextCommand,
+             now: int) -> Iterator[Envelope]:
+    """The envelopes an append wrote after version `after`, each event's cause the last NextCommand before it (else `cause`)."""
+    version = after
+    for event in events:
+        if isinstance(event, NextCommand):
+            cause = event
+            continue
+        version += 1
+        yield Envelope(game_id, version, event.type, event.schema_version, event.payload, cause.command_id, cause.actor, now)
 
 
 def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:

@@ -9,7 +9,7 @@ import { gameTitle, seatNames } from "../games.js";
 import { logDrop } from "../sections/log_drop.js";
 import { TABLES } from "../tables/index.js";
 
-const SHOWN = 12; // lines of a long move (an imported log is one command) written out: its last
+const SHOWN = 12; // lines of a long move (an old log imported as one) written out: its last
 const SLIDE_MS = 120; // a dragged slider reads the table once it rests this long
 const STEPS = [["first", "First", "⇤"], ["previousMove", "Previous move", "«"], ["previousEvent", "Previous event", "‹"],
   ["nextEvent", "Next event", "›"], ["nextMove", "Next move", "»"], ["last", "Last", "⇥"]]; // the arrow leads back
@@ -97,7 +97,7 @@ async function load(page) {
   const seat = Number.parseInt(asked.get("seat"), 10);
   page.seat = seat >= 0 && seat < game.seats.length ? seat : null;
   const version = Number.parseInt(asked.get("version"), 10);
-  const dealt = page.moves[0]?.last ?? 0; // the table as dealt, unless the log is one move (an import)
+  const dealt = page.moves[0]?.last ?? 0; // the table as dealt, unless the log is one move (an old import)
   go(page, version >= 0 ? Math.min(version, page.last) : dealt < page.last ? dealt : 0);
 }
 
@@ -195,7 +195,7 @@ async function drawTable(page, mine) {
   fill(page.message);
   headline.textContent = "";
   if (view.table) { // none before the first move
-    // the move's events are highlighted, or in a long move (an import) the version's own
+    // the move's events are highlighted, or in a long move (an old import) the version's own
     const { first } = page.moves[page.moveAt[version]];
     const recent = page.events.slice(version - first < SHOWN ? first - 1 : version - 1, version);
     const table = TABLES[game.game];
