@@ -130,12 +130,15 @@ def fits(page: Page, shot: Path) -> None:
 MAX_MOVES = 2000  # a game of finished_taki not over by then fails
 
 
-def finished_taki(api: Client, names: tuple[str, ...] = ("ann", "bob")) -> str:
+def finished_taki(api: Client, names: tuple[str, ...] = ("ann", "bob"), players: tuple[str, ...] = ()) -> str:
     """A TAKI game its seats played to the end through the API, each its first listed play, else
-    its first listed command (without the last-card rule, which makes games long)."""
+    its first listed command (without the last-card rule, which makes games long); the seats taken
+    with the `players`' tokens, if given (the seats are then theirs)."""
     game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": len(names),
                                                   "options": {"last_card_rule": "off"}}).json()["id"]
-    tokens = [api.call("POST", f"/v1/games/{game_id}/join", json={"name": name}).json()["token"] for name in names]
+    holders = players or (None,) * len(names)
+    tokens = [api.call("POST", f"/v1/games/{game_id}/join", holder, json={"name": name}).json()["token"]
+              for name, holder in zip(names, holders, strict=True)]
     for _ in range(MAX_MOVES):
         game = api.call("GET", f"/v1/games/{game_id}").json()
         if game["status"] == "finished":

@@ -100,6 +100,12 @@ export function state(id, version, seat = null) {
 /** A new game that opens with a finished game's events up to `version` (a move's end), its seats free. */
 export const fork = (id, version) => call("POST", `${games(id)}/fork`, { body: { version } });
 
+/** The rematch of a finished game, asked by one of its seats (the one offered before, if any). */
+export const rematch = (id, token) => call("POST", `${games(id)}/rematch`, { token });
+
+/** Where a finished game's log downloads from (JSON Lines, as an import takes it). */
+export const exportUrl = (id) => `${games(id)}/export`;
+
 /** A new finished, read-only game from a log file (the JSON Lines an export gives), sent as it is. */
 export const importLog = (file) => call("POST", "/v1/games/import", { raw: file, headers: { "Content-Type": "application/x-ndjson" } });
 

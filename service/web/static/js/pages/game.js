@@ -3,6 +3,7 @@
 // Before the start it shows the seats, to take one, give one to an AI, or leave.
 
 import * as api from "../api.js";
+import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, seatName, seatNames, statusWord } from "../games.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
@@ -21,12 +22,13 @@ export function showGame(main, id) {
     heading: h("h1", { id: "game-title" }, "Game"),
     live: h("p", { class: "live", role: "status" }),
     headline: h("p", { class: "headline", role: "status", "aria-live": "polite" }),
+    origin: h("p", { class: "origin", hidden: true }),
     message: h("div", { class: "messages" }),
     board: h("div", { id: "table", "aria-busy": "true" }),
     moves: h("ul", { class: "recent", "aria-label": "Recent moves" }),
   };
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.live), page.headline, page.message, page.board,
+    h("div", { class: "game-head" }, page.heading, page.live), page.origin, page.headline, page.message, page.board,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -159,6 +161,7 @@ function draw(page) {
   const names = seatNames(view);
   const title = gameTitle(page.types, view.game);
   page.heading.textContent = `${title} · ${view.id}`;
+  drawOrigin(page.origin, view);
   const focused = focusedKey(page);
   page.ui.focus = null;
   const recent = page.recent.splice(0);
@@ -202,9 +205,7 @@ function drawPlay(page, names, recent) {
       : null,
     table.drawTable(view, page.legal, context),
     houseRules(view, page.types),
-    view.status === "finished"
-      ? h("p", { class: "replay-link" }, h("a", { href: `/games/${encodeURIComponent(id)}/replay` }, "Replay this game, move by move"))
-      : null);
+    view.status === "finished" ? finishedControls(view, page.token) : null);
   return table.headline(view, names);
 }
 

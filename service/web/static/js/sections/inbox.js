@@ -1,6 +1,6 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
 // then invitations (each with who sent it and a Decline button), then the rest; each links to its
-// table. It follows the player's inbox stream.
+// table, and a rematch to the game it is the rematch of. It follows the player's inbox stream.
 
 import * as api from "../api.js";
 import { deadlineTag, fill, h, notice, problemNotice } from "../dom.js";
@@ -69,5 +69,7 @@ function item(entry, decline, types) {
   return h("li", { class: entry.your_turn ? "your-turn" : "" },
     h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(types, game.game), " ", h("span", { class: "id" }, game.id)),
     " ", state, deadline ? [" ", deadline] : null, declining ? [" ", declining] : null,
+    game.rematch_of ? h("div", { class: "rematch-of" }, "Rematch of ",
+      h("a", { href: `/games/${encodeURIComponent(game.rematch_of)}` }, game.rematch_of)) : null,
     h("div", { class: "seats" }, describeSeats(game)));
 }
