@@ -27,10 +27,10 @@ def test_a_refused_game_shows_the_servers_error_next_to_the_field_it_names(page:
 
     form.get_by_label("Last card penalty").fill("4")
     form.get_by_label("Give each move a deadline").check()
-    form.get_by_label("Seconds for each move").fill("0")
+    form.get_by_label("Time for each move", exact=True).fill("0")
     form.get_by_role("button", name="Create game").click()
-    seconds = form.get_by_label("Seconds for each move")
-    expect(seconds).to_have_accessible_description(re.compile(r"^1 s to 30 days.*greater than or equal to 1"))
+    seconds = form.get_by_label("Time for each move", exact=True)
+    expect(seconds).to_have_accessible_description(re.compile(r"^Up to 30 days.*greater than or equal to 1"))
     expect(penalty).not_to_have_attribute("aria-invalid", "true")  # the earlier error is gone
 
 

@@ -1,5 +1,7 @@
 // Building the DOM: elements from a tag, attributes and children, so that no page holds HTML strings.
 
+import { durationWords, roughly } from "./durations.js";
+
 /** An element: `h("button", {class: "x", onclick: f}, "Draw")`; null and false children are skipped. */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -59,20 +61,10 @@ export async function perform(message, work) {
   }
 }
 
-/** "in 3 h 02 min", "in 45 s", "overdue" for a time in milliseconds since the epoch. */
+/** "2 days left", "3 hours 2 minutes left", "45 seconds left", "time is up" for a time in milliseconds since the epoch. */
 export function countdown(at, now = Date.now()) {
-  let left = Math.round((at - now) / 1000);
-  if (left <= 0) return "time is up";
-  const days = Math.floor(left / 86400);
-  left -= days * 86400;
-  const hours = Math.floor(left / 3600);
-  left -= hours * 3600;
-  const minutes = Math.floor(left / 60);
-  const seconds = left - minutes * 60;
-  if (days) return `${days} d ${hours} h left`;
-  if (hours) return `${hours} h ${String(minutes).padStart(2, "0")} min left`;
-  if (minutes) return `${minutes} min ${String(seconds).padStart(2, "0")} s left`;
-  return `${seconds} s left`;
+  const left = Math.round((at - now) / 1000);
+  return left <= 0 ? "time is up" : `${durationWords(roughly(left))} left`;
 }
 
 /** A button that does `onclick`: `button("Draw", draw, {class: "link"})`. */

@@ -1,6 +1,7 @@
 // Form fields, and a refusal (a 422's `errors`, by field path) shown next to the fields it names.
 
 import { fill, h, notice, problemNotice } from "./dom.js";
+import { ENTRY_UNITS, inUnits } from "./durations.js";
 
 const idFor = (path) => `f-${path.replace(/[^A-Za-z0-9]+/g, "-")}`;
 
@@ -15,6 +16,27 @@ export function field(path, label, control, hint = null) {
     checkbox ? [control, h("label", { for: control.id }, label)] : [h("label", { for: control.id }, label), control],
     hint ? h("p", { class: "hint", id: `${control.id}-hint` }, hint) : null,
     error);
+}
+
+/** A duration's field: a number and its unit (days, hours, minutes), starting at `seconds` (null: empty); its
+ * `seconds()` reads it as the API does, undefined when empty, the text as typed when it is no number. */
+export function durationField(path, label, seconds, hint) {
+  const [count, unit] = seconds === null ? ["", ENTRY_UNITS[0][0]] : inUnits(seconds);
+  const number = h("input", { type: "number", inputmode: "decimal", step: "any", value: count });
+  const units = h("select", { "aria-label": `${label}: unit` },
+    ENTRY_UNITS.map(([name]) => h("option", { value: name, selected: name === unit }, name)));
+  const element = field(path, label, number, hint);
+  const pair = h("span", { class: "duration" });
+  number.replaceWith(pair);
+  pair.append(number, units);
+  return {
+    element,
+    seconds() {
+      const text = number.value.trim();
+      const size = ENTRY_UNITS.find(([name]) => name === units.value)[1];
+      return text === "" ? undefined : Number.isNaN(Number(text)) ? text : Math.round(Number(text) * size);
+    },
+  };
 }
 
 /** Each error of a 422 as a path and its messages: {"options": {"x": ["..."]}} → ["options.x", ["..."]]. */

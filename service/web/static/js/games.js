@@ -1,4 +1,6 @@
-// What every page says about a game, whichever game it is: its title, its status and its seats.
+// What every page says about a game, whichever game it is: its title, its status, its pace and its seats.
+
+import { durationWords } from "./durations.js";
 
 /** The title the server gives game `name` among its `types` (GET /v1/games/types), else the name. */
 export const gameTitle = (types, name) => types.find((type) => type.name === name)?.title ?? name;
@@ -6,6 +8,9 @@ export const gameTitle = (types, name) => types.find((type) => type.name === nam
 export function statusWord(status) {
   return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
 }
+
+/** How long each move may take, in words ("2 days per move"), or null when moves have no deadline. */
+export const pace = (game) => (game.turn_deadline ? `${durationWords(game.turn_deadline.seconds)} per move` : null);
 
 /** A seat's name as people read it: the player's name, "free", or the AI's level. */
 export function seatName(seat) {

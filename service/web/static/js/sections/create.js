@@ -6,7 +6,7 @@
 
 import * as api from "../api.js";
 import { fill, h, problemNotice } from "../dom.js";
-import { clearErrors, field, refused, showErrors } from "../forms.js";
+import { clearErrors, durationField, field, refused, showErrors } from "../forms.js";
 import { takeSeat } from "../seats.js";
 
 const POLICIES = {
@@ -84,14 +84,14 @@ function seatRow(type, seat, signedIn) {
 
 function deadlineFields(type) {
   const on = h("input", { type: "checkbox" });
-  const seconds = number(86400, 1, 2592000);
+  const time = durationField("turn_deadline.seconds", "Time for each move", 86400, "Up to 30 days: a play-by-post game gives a day or two.");
   const policy = h("select", {}, Object.entries(POLICIES).map(([value, label]) => h("option", { value }, label)));
   const level = h("select", {}, type.bots.map((bot) => h("option", { value: bot }, bot)));
   const vacation = number(0, 0, 365);
   const levelField = field("turn_deadline.level", "AI level for auto", level);
   const budget = Object.keys(type.budgets).length ? budgetFields("turn_deadline.budget", Object.values(type.budgets)[0]) : null;
   const details = h("div", { class: "deadline-fields" },
-    field("turn_deadline.seconds", "Seconds for each move", seconds, "1 s to 30 days; 86400 is a day."),
+    time.element,
     field("turn_deadline.policy", "When the time is up", policy),
     levelField, budget ? budget.element : null,
     field("turn_deadline.vacation_days", "Vacation days a player may add", vacation));
@@ -107,7 +107,7 @@ function deadlineFields(type) {
       field("turn_deadline", "Give each move a deadline", on), details),
     value() {
       if (!on.checked) return null;
-      const chosen = { seconds: numeric(seconds), policy: policy.value, vacation_days: numeric(vacation) ?? 0 };
+      const chosen = { seconds: time.seconds(), policy: policy.value, vacation_days: numeric(vacation) ?? 0 };
       if (policy.value === "auto") {
         chosen.level = level.value;
         if (budget && type.budgets[level.value] && budget.value()) chosen.budget = budget.value();
@@ -166,7 +166,7 @@ function optionFields(type) {
 /** The spectator delay, the lobby time, unlisted, and whether (and as whom) the creator sits. */
 function tableFields(me) {
   const delay = number(0, 0, 1000);
-  const lobby = number("", 1, 31536000);
+  const lobby = durationField("lobby_seconds", "Lobby time", null, "How long the game waits for its players; empty: the server's 14 days.");
   const unlisted = h("input", { type: "checkbox" });
   const sit = h("input", { type: "checkbox", checked: Boolean(me) });
   const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
@@ -174,13 +174,13 @@ function tableFields(me) {
   return {
     element: h("fieldset", { class: "group" }, h("legend", {}, "Table"),
       field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
-      field("lobby_seconds", "Lobby time (seconds)", lobby, "How long the game waits for its players; empty: the server's 14 days."),
+      lobby.element,
       field("unlisted", "Unlisted: only people given its address find it", unlisted),
       field("sit", "Take a seat myself", sit),
       field("name", "Your name", name)),
     read(chosen) {
       chosen.spectator_delay = numeric(delay) ?? 0;
-      if (numeric(lobby) !== undefined) chosen.lobby_seconds = numeric(lobby);
+      if (lobby.seconds() !== undefined) chosen.lobby_seconds = lobby.seconds();
       chosen.unlisted = unlisted.checked;
     },
     sits: () => sit.checked,

@@ -4,7 +4,7 @@
 
 import * as api from "../api.js";
 import { deadlineTag, fill, h, notice, problemNotice } from "../dom.js";
-import { describeSeats, gameTitle, statusWord } from "../games.js";
+import { describeSeats, gameTitle, pace, statusWord } from "../games.js";
 import { followInbox } from "../stream.js";
 import { notifyControl, showTurns } from "../turns.js";
 
@@ -68,7 +68,8 @@ function item(entry, decline, types) {
   const deadline = entry.deadline === null ? null : deadlineTag(entry.deadline);
   return h("li", { class: entry.your_turn ? "your-turn" : "" },
     h("a", { href: `/games/${encodeURIComponent(game.id)}` }, gameTitle(types, game.game), " ", h("span", { class: "id" }, game.id)),
-    " ", state, deadline ? [" ", deadline] : null, declining ? [" ", declining] : null,
+    " ", state, deadline ? [" ", deadline] : null, pace(game) ? [" ", h("span", { class: "pace" }, pace(game))] : null,
+    declining ? [" ", declining] : null,
     game.rematch_of ? h("div", { class: "rematch-of" }, "Rematch of ",
       h("a", { href: `/games/${encodeURIComponent(game.rematch_of)}` }, game.rematch_of)) : null,
     h("div", { class: "seats" }, describeSeats(game)));

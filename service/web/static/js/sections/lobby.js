@@ -3,7 +3,7 @@
 
 import * as api from "../api.js";
 import { fill, h, perform, problemNotice } from "../dom.js";
-import { describeSeats, freeSeats, gameTitle, statusWord } from "../games.js";
+import { describeSeats, freeSeats, gameTitle, pace, statusWord } from "../games.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 
 const STATUSES = ["waiting", "active", "finished", "cancelled"];
@@ -58,6 +58,7 @@ function item(lobby, summary) {
     h("a", { href: `/games/${encodeURIComponent(summary.id)}` },
       gameTitle(lobby.types, summary.game), " ", h("span", { class: "id" }, summary.id)),
     " ", h("span", { class: `badge ${summary.status}` }, statusWord(summary.status)),
+    pace(summary) ? [" ", h("span", { class: "pace" }, pace(summary))] : null,
     h("div", { class: "seats" }, describeSeats(summary)),
     controls.length ? h("div", { class: "controls" }, controls) : null);
 }
