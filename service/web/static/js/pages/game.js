@@ -6,18 +6,18 @@ import * as api from "../api.js";
 import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, seatName, seatNames, statusWord } from "../games.js";
+import { catchUp, drawHistory, history, more } from "../history.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 import { follow } from "../stream.js";
 import { TABLES } from "../tables/index.js";
 import { showTurns } from "../turns.js";
 
 const WAITING_REFRESH_MS = 4000;
-const RECENT = 8; // moves kept in the log of recent moves
 const LIVE = { connecting: "Connecting…", live: "● Live", reconnecting: "Reconnecting…", ended: "" };
 
 export function showGame(main, id) {
   const page = {
-    id, view: null, legal: null, token: null, invitation: null, recent: [], log: [], ui: {}, stop: null, types: null,
+    id, view: null, legal: null, token: null, invitation: null, recent: [], log: history(id), ui: {}, stop: null, types: null,
     waitingTimer: null, pending: null, working: 0, running: false, again: false, sending: false,
     heading: h("h1", { id: "game-title" }, "Game"),
     live: h("p", { class: "live", role: "status" }),
@@ -25,7 +25,7 @@ export function showGame(main, id) {
     origin: h("p", { class: "origin", hidden: true }),
     message: h("div", { class: "messages" }),
     board: h("div", { id: "table", "aria-busy": "true" }),
-    moves: h("ul", { class: "recent", "aria-label": "Recent moves" }),
+    moves: h("div", { class: "moves" }),
   };
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
     h("div", { class: "game-head" }, page.heading, page.live), page.origin, page.headline, page.message, page.board,
@@ -106,7 +106,8 @@ async function readAndDraw(page) {
     }
   }
   const tokenChanged = token !== page.token;
-  Object.assign(page, { view, legal, token });
+  const recent = await catchUp(page.log, token, view.version, view.you); // the moves up to the version drawn, no further
+  Object.assign(page, { view, legal, token, recent });
   draw(page);
   if (tokenChanged || page.stop === null) listen(page);
 }
@@ -125,8 +126,7 @@ function listen(page) {
     return;
   }
   page.stop = follow(page.id, view.version, () => page.token, (event) => {
-    page.recent.push(event);
-    if (event.version > page.view.version) soon(page);
+    if (event.version > page.view.version) soon(page); // the table and its moves are read together
   }, (state) => {
     setLive(page, state);
     if (state === "ended") soon(page);
@@ -165,22 +165,23 @@ function draw(page) {
   const focused = focusedKey(page);
   page.ui.focus = null;
   const recent = page.recent.splice(0);
-  drawLog(page, names, recent);
+  drawLog(page, names);
   const line = view.status === "waiting" || view.status === "cancelled" ? drawWaiting(page) : drawPlay(page, names, recent);
   page.headline.textContent = line;
   showTurns([line, title, view.id].filter(Boolean).join(" · "), view.status === "active" && view.to_move.includes(view.you) ? [view.id] : []);
   refocus(page, focused);
 }
 
-/** The recent moves, newest first, the `recent` events added. */
-function drawLog(page, names, recent) {
+/** The game's moves as the seat reads them, from the log up to the version drawn. */
+function drawLog(page, names) {
   const { view, log } = page;
-  for (const event of recent) {
-    const words = TABLES[view.game].describe(event, names, view.options);
-    if (words) log.unshift(words);
-  }
-  log.length = Math.min(log.length, RECENT);
-  fill(page.moves, log.map((words, index) => h("li", { class: index === 0 ? "last" : "" }, words)));
+  const words = (event) => TABLES[view.game].describe(event, names, view.options);
+  const onMore = async () => {
+    await perform(page.message, () => more(log, view.you, words));
+    drawLog(page, names);
+    page.moves.querySelector("[data-key='history:more']")?.focus();
+  };
+  fill(page.moves, drawHistory(log, { seat: view.you, names, words, onMore }));
 }
 
 /** A game before its start, or cancelled: its seats. Answers the headline. */

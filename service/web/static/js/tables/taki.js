@@ -31,6 +31,7 @@ export function describe(event, names) {
   switch (event.type) {
     case "card_played": return `${who} played ${cardName(p.card)}${p.announce ? " and said “Last card!”" : ""}`;
     case "cards_drawn": return `${who} drew ${p.cards.length === 1 ? "a card" : `${p.cards.length} cards`}`;
+    case "draw_shortfall": return `${who} drew ${p.missing} fewer: the piles ran out`;
     case "color_chosen": return `${who} chose ${p.color}`;
     case "taki_run_opened": return `${who} opened a TAKI run`;
     case "taki_run_closed": return `${who} closed the TAKI run`;
