@@ -17,6 +17,8 @@ from tests.web.pages import finished_taki, fits, headline
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
+WIDE = {"width": 1280, "height": 800}
+
 
 def take_seat(page: Page, server: str, game_id: str, name: str, seat: int) -> None:
     page.goto(f"{server}/games/{game_id}")
@@ -53,6 +55,7 @@ def test_a_player_back_at_the_table_sees_the_three_moves_made_since_theirs(
     for item, name in zip(since.all(), reversed(moved), strict=True):  # the newest first
         expect(item).to_contain_text(f"{name} drew a card")
     expect(page.get_by_role("list", name="Earlier").get_by_role("listitem").first).to_contain_text("bo drew a card")
+    page.set_viewport_size(WIDE)
     page.screenshot(path=str(tmp_path / "since.png"), full_page=True)
     page.set_viewport_size(PHONE)
     fits(page, tmp_path / "since-phone.png")
@@ -129,5 +132,7 @@ def test_the_whole_history_is_read_page_by_page(page: Page, api: Client, server:
         expect(moves).to_have_count(shown)
         expect(more).to_be_focused()
     expect(moves.last).to_have_text(re.compile(r"^Setup: The game opens on "))
+    page.set_viewport_size(WIDE)
+    page.screenshot(path=str(tmp_path / "history.png"), full_page=True)
     page.set_viewport_size(PHONE)
     fits(page, tmp_path / "history-phone.png")
