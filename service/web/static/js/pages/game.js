@@ -7,6 +7,7 @@ import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, seatName, seatNames, statusWord } from "../games.js";
 import { catchUp, drawHistory, history, more } from "../history.js";
+import { claimSeatLink, showSeatLink } from "../seat_link.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 import { follow } from "../stream.js";
 import { TABLES } from "../tables/index.js";
@@ -26,9 +27,11 @@ export function showGame(main, id) {
     message: h("div", { class: "messages" }),
     board: h("div", { id: "table", "aria-busy": "true" }),
     moves: h("div", { class: "moves" }),
+    seatLink: h("div", { class: "seat-tools" }),
   };
+  claimSeatLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.live), page.origin, page.headline, page.message, page.board,
+    h("div", { class: "game-head" }, page.heading, page.live), page.origin, page.headline, page.message, page.board, page.seatLink,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -162,6 +165,7 @@ function draw(page) {
   const title = gameTitle(page.types, view.game);
   page.heading.textContent = `${title} · ${view.id}`;
   drawOrigin(page.origin, view);
+  showSeatLink(page.seatLink, page.id, view, page.token);
   const focused = focusedKey(page);
   page.ui.focus = null;
   const recent = page.recent.splice(0);

@@ -1,0 +1,40 @@
+// A seat taken without registering lives in one browser, by its token: its table offers a link
+// that carries the token in the address's fragment (#seat=<token>, which never reaches the
+// server or its logs), and the link, opened in another browser, keeps the token there.
+
+import * as api from "./api.js";
+import { button, h } from "./dom.js";
+
+const FRAGMENT = /^#seat=([^&]+)$/;
+
+/** Keep the seat token a link brought for game `gameId`, and take it out of the address bar. */
+export function claimSeatLink(gameId) {
+  const found = FRAGMENT.exec(window.location.hash);
+  if (!found) return;
+  api.keepSeat(gameId, null, decodeURIComponent(found[1]));
+  window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+}
+
+/** Offer in `box` the link to this seat when the page plays it by a token kept here and nobody is signed in. */
+export function showSeatLink(box, gameId, view, token) {
+  const anonymous = view.you !== null && !api.player() && token !== null && token === api.seatToken(gameId)?.token;
+  const shown = anonymous && view.status !== "finished" && view.status !== "cancelled" ? token : "";
+  if (box.dataset.token === shown) return; // drawn already: an open link stays open across redraws
+  box.dataset.token = shown;
+  box.replaceChildren(...(shown ? [seatLink(gameId, token)] : []));
+}
+
+function seatLink(gameId, token) {
+  const url = `${window.location.origin}/games/${encodeURIComponent(gameId)}#seat=${encodeURIComponent(token)}`;
+  const field = h("input", { id: "seat-link", type: "text", readonly: true, value: url, spellcheck: "false" });
+  const said = h("span", { class: "seat-link-said", role: "status" });
+  const copy = async () => {
+    field.select();
+    said.textContent = await navigator.clipboard.writeText(url).then(() => "Copied.", () => "Select the link and copy it.");
+  };
+  return h("details", { class: "seat-link" },
+    h("summary", {}, "Use this seat on another device"),
+    h("p", {}, "Whoever has this link plays this seat: open it in the other browser, and keep it to yourself."),
+    h("label", { for: "seat-link" }, "Link to this seat"),
+    h("span", { class: "seat-link-row" }, field, button("Copy", copy), said));
+}
