@@ -14,7 +14,7 @@ in one function), with who may board, who gets out and what a ride pays `passeng
 which cab acts, where a pawn may drive and Contraband's arrests `pawns.py`; the events a command
 causes and the course of the turn it sets going (drop-offs, pickups, the next pawn turn, dice
 rolls, the end of the game) `decide.py`; the facts into state `evolve.py`. The full rules are
-`docs/rules/bahama_taxi.md`; functions cite their sections.
+`domain/bahama_taxi/rulebook.md`; functions cite their sections.
 """
 
 from domain.bahama_taxi import audit, bot, decide, events, evolve, options, rules, setup, state, views

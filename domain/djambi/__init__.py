@@ -12,7 +12,7 @@ Where each rule lives: the board `board.py`, the armies `pieces.py`, what one ac
 (movement, targets, each piece, the maze) `moves.py`; why a command is refused (validation,
 draw offers) and what a seat may send `rules.py`; what a command causes (army capture, the end
 of a turn, encirclement, devolution, turn order, passes, draws) `decide.py`; each fact into
-the state `evolve.py`. The full rules are `docs/rules/djambi.md`; each function cites the
+the state `evolve.py`. The full rules are `domain/djambi/rulebook.md`; each function cites the
 section it applies.
 """
 

@@ -14,7 +14,7 @@ Where each rule lives: the cards `cards.py`, the variants `options.py`, the shuf
 §8 what a card does, §9 runs, §11 the +3 window, §12 drawing, §13 "Last card!", §14 and §15 the
 end and the stages) `decide.py`; why a command is refused (by deciding it in trial), what a seat
 may send and what a deadline does (§17) `rules.py`; each fact into the state `evolve.py`; who
-sees what `views.py`. The full rules are `docs/rules/taki.md`; each function cites the section
+sees what `views.py`. The full rules are `domain/taki/rulebook.md`; each function cites the section
 it applies.
 """
 

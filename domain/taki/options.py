@@ -37,7 +37,7 @@ class KingOnPlus3(StrEnum):
 @dataclass(frozen=True, slots=True)
 class TakiOptions:
     mode: Mode = option(Mode.CLASSIC, "classic, or the 8-stage tournament (§15)")
-    first_seat: int = option(0, "the seat that plays first (§3.4)", minimum=0, maximum=9)
+    first_seat: int = option(0, "the seat that plays first (§3, step 4)", minimum=0, maximum=9)
     play_for_places: bool = option(False, "play on after the first player goes out, for places (§14.3)")
     draw_requires_no_legal_play: bool = option(False, "a player may draw only when holding no legal card (A12)")
     last_card_rule: LastCardRule = option(LastCardRule.ON, "whether 'last card' must be announced (§13.1)")
@@ -55,5 +55,5 @@ class TakiOptions:
 def check_options(options: TakiOptions, seats: int) -> Mapping[str, str]:
     """Problems between the options and the seat count."""
     if options.first_seat >= seats:
-        return {"first_seat": f"must be a seat of this game, 0 to {seats - 1}"}
+        return {"first_seat": f"must be one of the game's {seats} seats"}
     return {}

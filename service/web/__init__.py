@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, abort, send_from_directory
+
+from domain import GAMES
+from service.web.rules import rules_page
 
 STATIC = Path(__file__).with_name("static")
 # nothing from another host, no inline script or style; the page's own SVG images as data: URLs
@@ -40,6 +43,16 @@ def game(game_id: str) -> Response:
 def replay(game_id: str) -> Response:
     """A finished game played back, version by version, as any seat saw it."""
     return page()
+
+
+@bp.get("/rules/<game>")
+def rules(game: str) -> Response:
+    """A game's rules, each section anchored by its number: `/rules/bahama_taxi#s11.8`."""
+    if game not in GAMES:
+        abort(404)
+    answer = Response(rules_page(game), mimetype="text/html")
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
 
 
 @bp.after_request

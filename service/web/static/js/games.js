@@ -31,3 +31,6 @@ export function describeSeats(game) {
 }
 
 export const freeSeats = (game) => game.seats.filter((seat) => seat.name === null);
+
+/** The address of `game`'s rules page, at `section` ("§11.8") when given. */
+export const rulesAddress = (game, section = "") => `/rules/${game}${section && `#s${section.slice(1)}`}`;

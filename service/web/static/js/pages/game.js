@@ -5,7 +5,7 @@
 import * as api from "../api.js";
 import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
-import { gameTitle, seatName, seatNames, statusWord } from "../games.js";
+import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
 import { catchUp, drawHistory, history, more } from "../history.js";
 import { claimSeatLink, showSeatLink } from "../seat_link.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
@@ -21,6 +21,7 @@ export function showGame(main, id) {
     id, view: null, legal: null, token: null, invitation: null, recent: [], log: history(id), ui: {}, stop: null, types: null,
     waitingTimer: null, pending: null, working: 0, running: false, again: false, sending: false,
     heading: h("h1", { id: "game-title" }, "Game"),
+    rules: h("a", { class: "rules-link" }, "Rules"),
     live: h("p", { class: "live", role: "status" }),
     headline: h("p", { class: "headline", role: "status", "aria-live": "polite" }),
     origin: h("p", { class: "origin", hidden: true }),
@@ -31,7 +32,7 @@ export function showGame(main, id) {
   };
   claimSeatLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.live), page.origin, page.headline, page.message, page.board, page.seatLink,
+    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.seatLink,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -164,6 +165,7 @@ function draw(page) {
   const names = seatNames(view);
   const title = gameTitle(page.types, view.game);
   page.heading.textContent = `${title} · ${view.id}`;
+  page.rules.href = rulesAddress(view.game);
   drawOrigin(page.origin, view);
   showSeatLink(page.seatLink, page.id, view, page.token);
   const focused = focusedKey(page);
