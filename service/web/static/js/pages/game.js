@@ -3,6 +3,7 @@
 // Before the start it shows the seats, to take one, give one to an AI, or leave.
 
 import * as api from "../api.js";
+import { confirmed, showConfirmSetting } from "../confirm.js";
 import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
@@ -29,10 +30,11 @@ export function showGame(main, id) {
     board: h("div", { id: "table", "aria-busy": "true" }),
     moves: h("div", { class: "moves" }),
     seatLink: h("div", { class: "seat-tools" }),
+    confirmSetting: h("div", { class: "seat-tools" }),
   };
   claimSeatLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.seatLink,
+    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -147,11 +149,16 @@ function refocus(page, key) {
 async function act(page, command) {
   if (page.sending) return; // a second click (on a board's square too, which is no <button>) sends nothing more
   page.sending = true;
+  const { version } = page.legal; // the move is sent for the table it was chosen on, however long it is asked
+  if (!(await confirmed(page.view, page.token))) {
+    page.sending = false;
+    return;
+  }
   Object.assign(page.ui, { choosing: null, batch: null, confirmLeave: false });
   busy(page, +1);
   const focused = focusedKey(page);
   page.board.inert = true;
-  await perform(page.message, () => api.command(page.id, page.token, command, page.legal.version));
+  await perform(page.message, () => api.command(page.id, page.token, command, version));
   await refresh(page);
   page.board.inert = false;
   page.sending = false;
@@ -168,6 +175,7 @@ function draw(page) {
   page.rules.href = rulesAddress(view.game);
   drawOrigin(page.origin, view);
   showSeatLink(page.seatLink, page.id, view, page.token);
+  showConfirmSetting(page.confirmSetting, view, page.token);
   const focused = focusedKey(page);
   page.ui.focus = null;
   const recent = page.recent.splice(0);
