@@ -46,6 +46,8 @@ def test_the_form_and_the_table_number_seats_from_1(page: Page, api: Client, ser
     expect(first).to_have_value("1")
     expect(form.locator("[data-field='options.first_seat'] .hint")).to_contain_text("(1 to 10); default 1.")
     expect(form.get_by_role("link", name="The rules of TAKI")).to_have_attribute("href", "/rules/taki")
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "form-375.png")
     first.fill("2")
     form.get_by_label("Take a seat myself").check()
     form.get_by_label("Your name").fill("ann")
