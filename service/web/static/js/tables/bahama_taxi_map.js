@@ -5,7 +5,15 @@
 import { svg } from "../dom.js";
 
 const UNIT = 20; // SVG units per grid unit of the board, where an area is one unit across
+const CELL = UNIT / 2; // half the side of the square each area answers touches in; no two overlap
 const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+
+/**
+ * A coordinate of the board spread from its centre lines so that downtown has room: the aces'
+ * ±0.375 go to ±0.5 and every other coordinate half a unit outward, which keeps each area's
+ * square clear of its neighbours' and the map narrow enough to touch on a phone.
+ */
+const spread = (value) => Math.sign(value) * (Math.abs(value) < 1 ? 0.5 : Math.abs(value) + 0.5);
 
 /** "10♥" for the area 10H, or for its card 10H.2. */
 export function areaName(card) {
@@ -26,10 +34,10 @@ const activate = (choose) => (event) => {
  * passenger of the reader's is bound; `trails`: [from, to] just driven; `picked`: the area asking.
  */
 export function cityMap(board, { open, pawns, waiting, marked, trails, picked }) {
-  const spot = (area) => board.positions[area].map((value) => value * UNIT);
+  const spot = (area) => board.positions[area].map((value) => spread(value) * UNIT);
   const xs = board.areas.map((area) => spot(area)[0]);
   const ys = board.areas.map((area) => spot(area)[1]);
-  const left = Math.min(...xs) - 12; // an area's radius and a little
+  const left = Math.min(...xs) - 12; // half an area's square and a little
   const top = Math.min(...ys) - 12;
   const downtown = new Set(board.downtown);
   const line = (a, b, kind) => {
@@ -48,11 +56,12 @@ export function cityMap(board, { open, pawns, waiting, marked, trails, picked })
       "data-key": here ? `area:${area}` : null,
     },
     here ? null : svg("title", {}, words),
+    svg("rect", { class: "bt-cell", x: x - CELL, y: y - CELL, width: 2 * CELL, height: 2 * CELL }),
     svg("circle", { cx: x, cy: y, r: area[0] === "A" ? 7 : 9 }), // the aces are drawn smaller, as on the board
     svg("text", { x, y: y + 2.5, class: "bt-name" }, areaName(area)),
     waiting.has(area) ? [
-      svg("circle", { class: "bt-citizen", cx: x + 6.5, cy: y + 6.5, r: 3.6 }),
-      svg("text", { class: "bt-count", x: x + 6.5, y: y + 8.2 }, waiting.get(area).length),
+      svg("circle", { class: "bt-citizen", cx: x + 6.2, cy: y + 6.2, r: 3.6 }),
+      svg("text", { class: "bt-count", x: x + 6.2, y: y + 7.9 }, waiting.get(area).length),
     ] : null);
     if (here) {
       group.addEventListener("click", activate(here.choose));
@@ -60,16 +69,16 @@ export function cityMap(board, { open, pawns, waiting, marked, trails, picked })
     }
     return group;
   });
-  const shared = new Map(); // two pawns on one area (an arrest): the second is drawn below
+  const shared = new Set(); // two pawns on one area (an arrest): the second's tag is below the name
   const tokens = pawns.filter((pawn) => pawn.area).map(({ area, seat, tag, kind, name }) => {
-    const [x, below] = spot(area);
-    const y = below + (shared.has(area) ? 17 : 0);
-    shared.set(area, true);
-    const wide = 5 + tag.length * 3.2;
+    const [x, centre] = spot(area);
+    const y = shared.has(area) ? centre + 2.6 : centre - CELL + 0.4; // each tag inside its area's square
+    shared.add(area);
+    const wide = 5 + tag.length * 3;
     return svg("g", { class: `bt-pawn bt-s${seat} bt-${kind}` },
       svg("title", {}, name),
-      svg("rect", { x: x - wide / 2, y: y - 13, width: wide, height: 9, rx: kind === "police" ? 0 : 3 }),
-      svg("text", { x, y: y - 6.2 }, tag));
+      svg("rect", { x: x - wide / 2, y, width: wide, height: 7.2, rx: kind === "police" ? 0 : 2.5 }),
+      svg("text", { x, y: y + 5.7 }, tag));
   });
   return svg("svg", {
     class: "bt-map", role: "group", "aria-label": "The city",
