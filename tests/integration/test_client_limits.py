@@ -84,9 +84,11 @@ def test_a_closed_stream_frees_its_place(server: str, game: str) -> None:
 
 def test_health_answers_quickly_while_clients_press_against_every_limit_at_once(server: str, game: str) -> None:
     """Four addresses hold every stream they may and ask for more, three clients send endless
-    request lines, and one address makes more requests than its rate allows, all at once. (Half
-    a second, not the endless line's own 100 ms: the pressing clients share this test's process,
-    and the machine, with the one asking for health.)"""
+    request lines, and one address makes more requests than its rate allows, all at once: 19 of
+    20 health answers within 250 ms and none past 2 s. (Not the endless line's own 100 ms: the
+    pressing clients share this test's process, and the machine, with the one asking for health;
+    one answer took 0.66 s on CI's two cores under the whole suite, where an unbounded server
+    stopped answering for seconds.)"""
     url = f"{server}/v1/games/{game}/stream"
     addresses = [f"203.0.113.{n}" for n in range(4)]
 
@@ -110,7 +112,7 @@ def test_health_answers_quickly_while_clients_press_against_every_limit_at_once(
     assert 429 in burst_answers.result()
     print(f"\n/v1/health under every limit at once: {len(took)} answers, slowest {max(took) * 1000:.1f} ms, "
           f"median {sorted(took)[len(took) // 2] * 1000:.1f} ms")
-    assert max(took) < 0.5, took
+    assert sorted(took)[len(took) * 19 // 20] < 0.25 and max(took) < 2, took
     for answer in streams:
         answer.close()
 

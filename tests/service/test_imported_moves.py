@@ -17,7 +17,11 @@ NDJSON = {"Content-Type": "application/x-ndjson"}
 
 
 def events_of(api: ContractClient, game_id: str) -> list[dict[str, Any]]:
-    return api.get(f"/v1/games/{game_id}/events?limit=1000").json["events"]  # type: ignore[no-any-return]
+    """Every event of the game, read a page of 1,000 at a time (a random game may run longer)."""
+    events: list[dict[str, Any]] = []
+    while page := api.get(f"/v1/games/{game_id}/events?after={len(events)}&limit=1000").json["events"]:
+        events += page
+    return events
 
 
 def imported(api: ContractClient, lines: list[bytes]) -> str:
