@@ -29,12 +29,13 @@ async function call(method, path, { token = null, body = undefined, raw = undefi
   return data;
 }
 
-const read = (key) => {
+/** What this browser keeps under `key`, parsed, or null. */
+export const kept = (key) => {
   try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
 };
 
 /** The signed-in player, or null. */
-export const player = () => read(PLAYER);
+export const player = () => kept(PLAYER);
 
 export function keepPlayer(found) {
   localStorage.setItem(PLAYER, JSON.stringify({ id: found.id, name: found.name, token: found.token }));
@@ -47,10 +48,10 @@ export function forgetPlayer() {
 }
 
 /** The seat token this browser keeps for a game, or null. */
-export const seatToken = (gameId) => (read(SEATS) || {})[gameId] || null;
+export const seatToken = (gameId) => (kept(SEATS) || {})[gameId] || null;
 
 export function keepSeat(gameId, seat, token) {
-  const seats = read(SEATS) || {};
+  const seats = kept(SEATS) || {};
   if (token) seats[gameId] = { seat, token };
   else delete seats[gameId];
   localStorage.setItem(SEATS, JSON.stringify(seats));

@@ -8,9 +8,7 @@ import { h } from "./dom.js";
 const CHOICES = "meeple.confirm"; // {who: true|false}: the settings chosen at a table
 const LONG_MOVE_SECONDS = 86400;
 
-const read = () => {
-  try { return JSON.parse(localStorage.getItem(CHOICES) || "{}") || {}; } catch { return {}; }
-};
+const read = () => api.kept(CHOICES) || {};
 
 /** Whose setting a table reads: the signed-in player's, else the seat token's the page plays by. */
 const whose = (token) => (api.player() ? `player:${api.player().id}` : `seat:${token}`);
