@@ -86,7 +86,8 @@ def serve(args: argparse.Namespace) -> None:
     if not args.no_worker:
         assert config.redis_url is not None
         worker_process = subprocess.Popen(
-            WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url}, preexec_fn=_background_child,
+            WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url, "MEEPLE_DATA_DIR": config.data_dir},
+            preexec_fn=_background_child,
         )
     try:
         _Gunicorn(config, {

@@ -43,13 +43,19 @@ def reservations(game_id: str) -> str:
 
 
 def player(player_id: str) -> str:
-    """Hash: a registered player's name, token hash and creation time."""
+    """Hash: a registered player's name and creation time (and `token`, the hash of the one token of a
+    player registered before tokens were listed, until `held_tokens` takes it in)."""
     return f"{PREFIX}:player:{{{player_id}}}"
 
 
 def player_games(player_id: str) -> str:
     """Sorted set: the games a player holds or is reserved a seat in, by joining or invitation time."""
     return f"{PREFIX}:player:{{{player_id}}}:games"
+
+
+def vacations(player_id: str) -> str:
+    """Sorted set: a player's vacations, each `start:end` (ms since the epoch) scored by its start."""
+    return f"{PREFIX}:player:{{{player_id}}}:vacations"
 
 
 def webhooks(player_id: str) -> str:
@@ -60,6 +66,42 @@ def webhooks(player_id: str) -> str:
 def deliveries(player_id: str) -> str:
     """List: the latest delivery attempts to a player's webhooks, newest first (capped)."""
     return f"{PREFIX}:player:{{{player_id}}}:deliveries"
+
+
+def mail(player_id: str) -> str:
+    """Hash: a player's mail address (`address`, `confirmed` once it is), what they get of each kind
+    (`kind:<kind>`) and the token that stops each kind (`stop:<kind>`)."""
+    return f"{PREFIX}:player:{{{player_id}}}:mail"
+
+
+def mail_confirmation(digest: str) -> str:
+    """String: the player and address a confirmation link (by its SHA-256) confirms, as JSON; expires with the link."""
+    return f"{PREFIX}:mail-confirmation:{digest}"
+
+
+def mail_owner(digest: str) -> str:
+    """String: the id of the player whose confirmed mail address (its lower case) has this SHA-256; a later confirmation takes it over."""
+    return f"{PREFIX}:mail-owner:{digest}"
+
+
+def mail_stop(digest: str) -> str:
+    """String: `<player id> <kind>` that an unsubscribe token (by its SHA-256) stops."""
+    return f"{PREFIX}:mail-stop:{digest}"
+
+
+def mail_outbox() -> str:
+    """List: mails asked for by the API, as JSON, that the workers hand to the notify queue (application.outbox)."""
+    return f"{PREFIX}:mail-outbox"
+
+
+def mail_sent(key: str) -> str:
+    """String: `sending`, then `sent`, for a mail's once-key, so that it goes out once however often its job runs."""
+    return f"{PREFIX}:mail-sent:{key}"
+
+
+def mail_digests() -> str:
+    """Sorted set: the players who get a daily digest, by when their next one is due (ms)."""
+    return f"{PREFIX}:mail-digests"
 
 
 def contacts(player_id: str) -> str:
@@ -85,6 +127,21 @@ def player_token(digest: str) -> str:
 def player_tokens() -> str:
     """Hash: SHA-256 of a player token → player id, as kept before `player_token` (moved on use)."""
     return f"{PREFIX}:player-tokens"
+
+
+def player_token_use(digest: str) -> str:
+    """String: when the player token with this SHA-256 was last used (ms), written at most once a minute."""
+    return f"{PREFIX}:player-token:{digest}:used"
+
+
+def held_tokens(player_id: str) -> str:
+    """Hash: the id of each token a player holds → its SHA-256, name and creation time, as JSON."""
+    return f"{PREFIX}:player:{{{player_id}}}:tokens"
+
+
+def sign_in_link(digest: str) -> str:
+    """String: the player a sign-in link (by its SHA-256) signs in, as JSON, then `used`; expires with the link."""
+    return f"{PREFIX}:sign-in-link:{digest}"
 
 
 def stream_ticket(digest: str) -> str:
@@ -143,7 +200,7 @@ def feed(shard: str) -> str:
 
 
 # RQ queues, by name (RQ builds their keys from it): AI seats' moves; deadlines and reminders,
-# scheduled for their time; deliveries to webhooks
+# scheduled for their time; deliveries to webhooks and mail
 BOT_QUEUE = f"{PREFIX}-bots"
 DEADLINE_QUEUE = f"{PREFIX}-deadlines"
 NOTIFY_QUEUE = f"{PREFIX}-notify"
@@ -152,7 +209,8 @@ NOTIFY_QUEUE = f"{PREFIX}-notify"
 def rate(subject: str, seconds: int, window: int) -> str:
     """Counter: a subject's count in one window of a limit; expires with the window."""
     # subject: a client's requests (`token:<hash>`, `address:<ip>`), the games created from one
-    # address (`games:<ip>`), the invitations from strangers to one player (`invitations:<player id>`)
+    # address (`games:<ip>`), the invitations from strangers to one player (`invitations:<player id>`),
+    # the sign-in links asked for one mail address (`sign-in-to:<its SHA-256>`) or from one client (`sign-in-from:<ip>`)
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
 
 

@@ -64,6 +64,9 @@ class Config:
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     cancelled_keep_seconds: int = 86400  # how long a cancelled game is kept (and listed) before a sweep deletes it
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
+    # vacation days each player has a year, spent by going on vacation or, a day at a time, when one of
+    # their clocks would otherwise run out (pente.org and mychess.de give a yearly allowance too)
+    vacation_days_per_year: int = 30
     stream_heartbeat_ms: int = 15_000  # an open stream with nothing new sends a comment this often
     rate_per_token: Rate | None = Rate(1200, 60)  # requests one token may make (None: no limit)
     rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
@@ -76,9 +79,16 @@ class Config:
     ipv6_prefix: int = 64
     cors_origins: tuple[str, ...] = ()  # web origins whose pages may call the API (`*`: any); none by default
     webhooks_per_player: int = 5  # webhooks one player may have: each notification is POSTed to every one
+    tokens_per_player: int = 20  # tokens one player may hold: one for each device or program
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
     # how long `meeple serve` tries to start its embedded store again when it dies, before it exits
     store_restart_seconds: float = 60.0
+    # where the workers send mail: smtp://user:password@host:587 (STARTTLS when the server offers it),
+    # smtps://… (TLS from the start); None writes each mail as a .eml file under <data_dir>/mail
+    smtp_url: str | None = None
+    mail_from: str = "Meeple <meeple@localhost>"  # the From of every mail
+    public_url: str = "http://127.0.0.1:8000"  # where people reach the web client: the links in mail start with it
+    mail_hold_seconds: int = 300  # how often a "your turn" mail held back while its player is online looks again
 
     def __post_init__(self) -> None:
         if self.redis_cluster and self.redis_url is None:
@@ -87,6 +97,8 @@ class Config:
             raise ValueError("MEEPLE_REDIS_CLUSTER needs MEEPLE_QUEUE_URL: a Redis server (not a cluster) for the queues")
         if self.webhooks_per_player < 1 or self.webhook_resolve_seconds <= 0:
             raise ValueError("MEEPLE_WEBHOOKS_PER_PLAYER is 1 or more, MEEPLE_WEBHOOK_RESOLVE_SECONDS more than 0")
+        if self.tokens_per_player < 1:
+            raise ValueError("MEEPLE_TOKENS_PER_PLAYER is 1 or more")
         if self.store_restart_seconds <= 0:
             raise ValueError("MEEPLE_STORE_RESTART_SECONDS is more than 0")
         if self.append_replicas < 0 or self.append_wait_ms < 1:
@@ -99,6 +111,13 @@ class Config:
             raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
         if not 1 <= self.ipv6_prefix <= 128:
             raise ValueError("MEEPLE_IPV6_PREFIX is 1 to 128 (bits of an IPv6 address that name one client)")
+        self._check_mail()
+
+    def _check_mail(self) -> None:
+        if self.smtp_url is not None and not self.smtp_url.startswith(("smtp://", "smtps://")):
+            raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port] or smtps://…")
+        if not self.public_url.startswith(("http://", "https://")) or self.mail_hold_seconds < 1:
+            raise ValueError("MEEPLE_PUBLIC_URL is an http(s) URL, MEEPLE_MAIL_HOLD_SECONDS 1 or more")
 
     @property
     def queues_url(self) -> str | None:
@@ -138,10 +157,16 @@ class Config:
             cors_origins=origins(env.get("MEEPLE_CORS_ORIGINS", "")),
             webhooks_per_player=int(env.get("MEEPLE_WEBHOOKS_PER_PLAYER", cls.webhooks_per_player)),
             webhook_resolve_seconds=float(env.get("MEEPLE_WEBHOOK_RESOLVE_SECONDS", cls.webhook_resolve_seconds)),
+            tokens_per_player=int(env.get("MEEPLE_TOKENS_PER_PLAYER", cls.tokens_per_player)),
             store_restart_seconds=float(env.get("MEEPLE_STORE_RESTART_SECONDS", cls.store_restart_seconds)),
+            smtp_url=env.get("MEEPLE_SMTP_URL") or None,
+            mail_from=env.get("MEEPLE_MAIL_FROM") or cls.mail_from,
+            public_url=(env.get("MEEPLE_PUBLIC_URL") or cls.public_url).rstrip("/"),
+            mail_hold_seconds=int(env.get("MEEPLE_MAIL_HOLD_SECONDS", cls.mail_hold_seconds)),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             cancelled_keep_seconds=int(env.get("MEEPLE_CANCELLED_KEEP_SECONDS", cls.cancelled_keep_seconds)),
+            vacation_days_per_year=int(env.get("MEEPLE_VACATION_DAYS_PER_YEAR", cls.vacation_days_per_year)),
             reminders=tuple(int(s) for s in env["MEEPLE_REMINDERS"].split(",") if s) if "MEEPLE_REMINDERS" in env
             else cls.reminders,
         )

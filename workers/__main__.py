@@ -1,4 +1,5 @@
-"""`python -m workers` (what `meeple worker` runs): the reactor beside an RQ worker and its scheduler."""
+"""`python -m workers` (what `meeple worker` runs): the reactor and the mail outbox's drain beside an RQ
+worker and its scheduler."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from events.slots import AWAY
 from runtime import connections
 from runtime.config import Config
 from runtime.logs import json_logs
+from workers.mail import run_outbox
 from workers.queues import use_store, work
 from workers.reactor import Reactor
 
@@ -39,6 +41,7 @@ def main() -> None:
     reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues,
                       keep_cancelled=config.cancelled_keep_seconds)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
+    threading.Thread(target=run_outbox, args=(store.redis, queues, stop), name="outbox", daemon=True).start()
     try:
         work(queues, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])
     finally:

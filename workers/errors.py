@@ -20,3 +20,10 @@ class DeliveryFailed(WorkerError):
         reason = f"answered {status}" if status is not None else error
         super().__init__(f"webhook {webhook} did not take delivery {delivery} (attempt {attempt}): {reason}",
                          webhook=webhook, delivery=delivery, attempt=attempt, status=status, error=error)
+
+
+class MailFailed(WorkerError):
+    """A mail the SMTP server did not take (or that another job is sending); raised so that RQ tries again."""
+
+    def __init__(self, key: str, attempt: int, error: str) -> None:
+        super().__init__(f"mail {key} not sent (attempt {attempt}): {error}", mail=key, attempt=attempt, error=error)

@@ -14,14 +14,15 @@ from typing import Any
 
 import redis
 import requests
-from rq import Queue, Retry, get_current_job
+from rq import Queue, Retry
 from rq.job import Job
 
 from events import keys
 from players import egress, errors
 from players.webhooks import Webhooks
 from workers.errors import DeliveryFailed
-from workers.queues import job_executor
+from workers.mail import mail_notification
+from workers.queues import attempt_number, job_executor
 
 TIMEOUT_SECONDS = 5
 KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
@@ -42,7 +43,8 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
 
 def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, player_id: str,
            notification: dict[str, Any]) -> None:
-    """Hand a notification about a game to each of the player's webhooks, once per `key`: a job each on `queues`."""
+    """Hand a notification about a game to each of the player's webhooks and, if they chose it, their mail, once per
+    `key`: a job each on `queues`."""
     marker = keys.notified(game_id, key)
     if store.exists(marker):
         return
@@ -54,6 +56,7 @@ def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, play
             queue.enqueue(deliver, player_id, hook.id, notification, job_id=job_id, job_timeout=TIMEOUT_SECONDS * 3,
                           retry=Retry(max=len(intervals), interval=intervals),
                           result_ttl=DONE_SECONDS, failure_ttl=DONE_SECONDS)
+    mail_notification(store, queues, player_id, notification)
     store.set(marker, 1, ex=KEEP_SECONDS)
 
 
@@ -85,10 +88,3 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     if not ok:
         raise DeliveryFailed(hook.id, notification["id"], attempt_number(), response.status_code, "status")
     return response.status_code
-
-
-def attempt_number() -> int:
-    """Which attempt at its delivery the running job makes: 1, then one more per retry (`notify` gives one per interval)."""
-    job = get_current_job()
-    assert job is not None, "called outside an RQ job"
-    return len(job.retry_intervals or ()) - (job.retries_left or 0) + 1

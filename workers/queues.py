@@ -59,6 +59,13 @@ def job_connection() -> redis.Redis:
     return job.connection
 
 
+def attempt_number() -> int:
+    """Which attempt the running job makes: 1, then one more per retry (its Retry gives one per interval)."""
+    job = get_current_job()
+    assert job is not None, "called outside an RQ job"
+    return len(job.retry_intervals or ()) - (job.retries_left or 0) + 1
+
+
 def job_executor() -> Executor:
     """The executor over the running job's store: the one `use_store` named, else its queue's Redis server."""
     if _named is not None:

@@ -1,0 +1,146 @@
+"""Players' mail: one address each, confirmed by a link before anything but the confirmation goes
+to it; what they get of each kind of mail; and the token in each mail that stops its kind."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import cast
+
+import redis
+
+from events import keys
+from events.seats import hash_token
+
+CONFIRM_SECONDS = 2 * 86400  # how long a confirmation link works
+CONFIRMATIONS_PER_DAY = 5  # confirmation mails one player may ask for a day
+DAY_MS = 86_400_000
+
+
+class Choice(StrEnum):
+    ON = "on"  # sent
+    OFFLINE = "offline"  # sent once the player holds no event stream open (a page of the web client)
+    OFF = "off"  # not sent
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    default: Choice
+    choices: tuple[Choice, ...]
+
+
+# what a player chooses to get; a later kind (chat mentions) is one more row. Other mails (the
+# confirmation, a sign-in link) are asked for by the player and always sent
+KINDS: dict[str, Kind] = {
+    "your_turn": Kind(Choice.OFFLINE, (Choice.ON, Choice.OFFLINE, Choice.OFF)),
+    "digest": Kind(Choice.OFF, (Choice.ON, Choice.OFF)),  # once a day: the games waiting on them, by time left
+    "reminder": Kind(Choice.ON, (Choice.ON, Choice.OFF)),  # before a clock runs out
+    "invitation": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
+    "game_over": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MailSettings:
+    address: str | None
+    confirmed: bool
+    choices: dict[str, Choice]
+
+
+class Mailboxes:
+    """Every player's mail address and choices."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def of(self, player_id: str) -> MailSettings:
+        fields = {k.decode(): v.decode() for k, v in cast(dict[bytes, bytes], self.redis.hgetall(keys.mail(player_id))).items()}
+        choices = {kind: Choice(fields.get(f"kind:{kind}", spec.default)) for kind, spec in KINDS.items()}
+        return MailSettings(fields.get("address"), "confirmed" in fields, choices)
+
+    def recipient(self, player_id: str, kind: str) -> str | None:
+        """The address a mail of `kind` goes to: the player's confirmed one, unless they chose not to get that kind."""
+        settings = self.of(player_id)
+        if not settings.confirmed or settings.choices.get(kind) is Choice.OFF:
+            return None
+        return settings.address
+
+    def ask_confirmation(self, player_id: str, address: str) -> str | None:
+        """Make `address` the player's, unconfirmed, and a token that confirms it; None past CONFIRMATIONS_PER_DAY."""
+        counter = keys.rate(f"mail-confirmations:{player_id}", 86400, int(time.time()) // 86400)
+        if self.redis.incr(counter) > CONFIRMATIONS_PER_DAY:
+            return None
+        self.redis.expire(counter, 86400)
+        token = secrets.token_urlsafe(32)
+        pipe = self.redis.pipeline()
+        pipe.set(keys.mail_confirmation(hash_token(token)), json.dumps({"player": player_id, "address": address}),
+                 ex=CONFIRM_SECONDS)
+        pipe.hset(keys.mail(player_id), "address", address)
+        pipe.hdel(keys.mail(player_id), "confirmed")
+        pipe.execute()
+        return token
+
+    def confirm(self, token: str) -> str | None:
+        """Confirm the address a confirmation token names, once; the player's id, or None for a used,
+        expired or unknown token, or one for an address the player has changed since."""
+        raw = cast(bytes | None, self.redis.getdel(keys.mail_confirmation(hash_token(token))))
+        if raw is None:
+            return None
+        asked = json.loads(raw)
+        if self.of(asked["player"]).address != asked["address"]:
+            return None
+        pipe = self.redis.pipeline()
+        pipe.hset(keys.mail(asked["player"]), "confirmed", int(time.time() * 1000))
+        pipe.set(keys.mail_owner(_address_digest(asked["address"])), asked["player"])
+        pipe.execute()
+        return cast(str, asked["player"])
+
+    def player_of(self, address: str) -> str | None:
+        """The player whose confirmed address `address` is (compared without regard to case), or None."""
+        owner = cast(bytes | None, self.redis.get(keys.mail_owner(_address_digest(address))))
+        if owner is None:
+            return None
+        settings = self.of(owner.decode())
+        if not settings.confirmed or settings.address is None or _address_digest(settings.address) != _address_digest(address):
+            return None
+        return owner.decode()
+
+    def remove(self, player_id: str) -> None:
+        """Forget the player's address; their choices stay for the next one."""
+        self.redis.hdel(keys.mail(player_id), "address", "confirmed")
+
+    def choose(self, player_id: str, choices: dict[str, Choice]) -> None:
+        """Set what the player gets of each kind named; a digest on is due a day from now."""
+        if not choices:
+            return
+        pipe = self.redis.pipeline()
+        pipe.hset(keys.mail(player_id), mapping={f"kind:{kind}": str(choice) for kind, choice in choices.items()})
+        if choices.get("digest") is Choice.ON:
+            pipe.zadd(keys.mail_digests(), {player_id: int(time.time() * 1000) + DAY_MS}, nx=True)
+        elif choices.get("digest") is Choice.OFF:
+            pipe.zrem(keys.mail_digests(), player_id)
+        pipe.execute()
+
+    def stop_token(self, player_id: str, kind: str) -> str:
+        """The token that stops the player's mail of `kind`: the same in every such mail."""
+        self.redis.hsetnx(keys.mail(player_id), f"stop:{kind}", secrets.token_urlsafe(32))
+        token = cast(bytes, self.redis.hget(keys.mail(player_id), f"stop:{kind}")).decode()
+        self.redis.set(keys.mail_stop(hash_token(token)), f"{player_id} {kind}")
+        return token
+
+    def stop(self, token: str) -> tuple[str, str] | None:
+        """Stop the kind of mail the token names: its player and kind, or None for an unknown token."""
+        raw = cast(bytes | None, self.redis.get(keys.mail_stop(hash_token(token))))
+        if raw is None:
+            return None
+        player_id, kind = raw.decode().split(" ", 1)
+        self.choose(player_id, {kind: Choice.OFF})
+        return player_id, kind
+
+
+def _address_digest(address: str) -> str:
+    """An address as the index of confirmed addresses knows it: the SHA-256 of its lower case."""
+    return hash_token(address.strip().lower())
