@@ -25,14 +25,26 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+USE_RECORDED_MS = 60_000  # a token's last use is written at most this often, not at every request
+
+
 def player_of_token(client: redis.Redis, digest: str) -> str | None:
-    """The id of the registered player whose token has this SHA-256, if any."""
-    player_id = cast(bytes | None, client.get(keys.player_token(digest)))
+    """The id of the registered player whose token has this SHA-256, if any; the token's use is
+    recorded when the last one recorded is a minute old."""
+    pipe = client.pipeline(transaction=False)
+    pipe.get(keys.player_token(digest))
+    pipe.get(keys.player_token_use(digest))
+    player_id, used = cast(list[bytes | None], pipe.execute())
     # a token still in the one hash older stores kept them in moves to its own key as it is found
     if player_id is None and (player_id := cast(bytes | None, client.hget(keys.player_tokens(), digest))):
         client.set(keys.player_token(digest), player_id, nx=True)
         client.hdel(keys.player_tokens(), digest)
-    return None if player_id is None else player_id.decode()
+    if player_id is None:
+        return None
+    now = clock.now()
+    if used is None or now - int(used) >= USE_RECORDED_MS:
+        client.set(keys.player_token_use(digest), now)
+    return player_id.decode()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""Registered players: a name and a token that joins games and acts for their seats, the games they
-hold or are invited to, and their vacations."""
+"""Registered players: a name and the tokens that join games and act for their seats
+(players.tokens), the games they hold or are invited to, and their vacations."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import redis
 
 from events import keys
 from events.seats import hash_token, player_of_token
+from players.tokens import FIRST_DEVICE, PlayerTokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +26,11 @@ class PlayerStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
-    def register(self, player_id: str, name: str, token: str) -> Player:
+    def register(self, player_id: str, name: str, token: str, device: str = FIRST_DEVICE) -> Player:
+        """A new player holding `token`, the first of their tokens, named `device`."""
         now = int(time.time() * 1000)
-        digest = hash_token(token)
-        self.redis.hset(keys.player(player_id), mapping={"name": name, "token": digest, "created": now})
-        self.redis.set(keys.player_token(digest), player_id)
+        self.redis.hset(keys.player(player_id), mapping={"name": name, "created": now})
+        PlayerTokens(self.redis).add(player_id, device, token, now)
         return Player(player_id, name, now)
 
     def by_token(self, token: str) -> Player | None:

@@ -23,3 +23,19 @@ class WebhookLimitReached(PlayersError):
     def __init__(self, limit: int) -> None:
         super().__init__(f"a player has at most {limit} webhooks")
         self.limit = limit
+
+
+class TokenLimitReached(PlayersError):
+    """The player holds as many tokens as a player may hold."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a player holds at most {limit} tokens")
+        self.limit = limit
+
+
+class SignInLinkRefused(PlayersError):
+    """A sign-in link that signs nobody in: `reason` is `link_used` or `link_expired` (unknown or past its time)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

@@ -14,6 +14,7 @@ from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.invitations import Invitations
+from players.tokens import PlayerTokens
 from players.webhooks import Webhooks
 from runtime import connections, metrics
 from runtime.config import Config
@@ -23,6 +24,7 @@ from service.answers import Answers
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.players import bp as players
+from service.api.signing_in import bp as signing_in
 from service.api.streams import bp as streams
 from service.bodies import CappedRequest
 from service.errors import handle_error
@@ -64,6 +66,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_GAMES_PER_ADDRESS"] = config.games_per_address
     app.config["MEEPLE_IPV6_PREFIX"] = config.ipv6_prefix
     app.config["MEEPLE_INVITATIONS_PER_DAY"] = config.invitations_per_day
+    app.config["MEEPLE_PUBLIC_URL"] = config.public_url
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
@@ -71,6 +74,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     executor = app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
     player_store = app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client, config.webhooks_per_player)
+    app.extensions["meeple.tokens"] = PlayerTokens(client, config.tokens_per_player)
     invitations = app.extensions["meeple.invitations"] = Invitations(client, config.max_blocks)
     app.extensions["meeple.lobby"] = Lobby(executor, player_store, invitations, config.lobby_seconds)
     app.extensions["meeple.tickets"] = StreamTickets(client)
@@ -87,6 +91,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     cors.install(app, config.cors_origins)
     app.register_blueprint(games)
     app.register_blueprint(players)
+    app.register_blueprint(signing_in)
     app.register_blueprint(streams)
     app.register_blueprint(docs)
     app.register_blueprint(web)

@@ -102,6 +102,22 @@ def limit_invitations(client: redis.Redis, strangers: list[str], per_day: int) -
                        limit=per_day, retry_after=max(standing.reset for standing in over))
 
 
+SIGN_IN_LINKS_PER_MAIL_ADDRESS = Rate(5, 3600)  # sign-in links one mail address may be sent an hour
+SIGN_IN_LINKS_PER_CLIENT = Rate(20, 3600)  # sign-in links one client address may ask for an hour
+
+
+def limit_sign_in_links(client: redis.Redis, mail_address: str) -> None:
+    """Count one more sign-in link asked for `mail_address`, known or not, and from the client's address;
+    429 `sign_in_limited` past either."""
+    counted = count(client, [
+        ("sign-in-links", f"sign-in-to:{hash_token(mail_address.lower())}", SIGN_IN_LINKS_PER_MAIL_ADDRESS),
+        ("sign-in-links", f"sign-in-from:{client_address()}", SIGN_IN_LINKS_PER_CLIENT)])
+    if over := [standing for standing, is_over in counted if is_over]:
+        raise ApiError(429, "sign_in_limited", f"At most {SIGN_IN_LINKS_PER_MAIL_ADDRESS.requests} sign-in links an hour "
+                       f"go to one address, and {SIGN_IN_LINKS_PER_CLIENT.requests} are asked for from one client.",
+                       retry_after=max(standing.reset for standing in over))
+
+
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
     """Count every request but health, metrics and preflights against the limits; tell the client where it stands."""
 

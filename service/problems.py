@@ -38,6 +38,12 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "game_creation_limited": "This client address has created as many games today as the server allows "
                              "(MEEPLE_GAMES_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
     "player_not_found": "No registered player has this id.",
+    "token_not_found": "The player holds no token with this id.",
+    "too_many_tokens": "The player holds as many tokens as the server allows (MEEPLE_TOKENS_PER_PLAYER); `limit` says how many.",
+    "sign_in_limited": "As many sign-in links were asked for this mail address, or from this client address, as an hour "
+                       "allows; `retry_after` says when more may be.",
+    "sign_in_link_refused": "The sign-in link signs nobody in: `reason` is `link_used` (each link signs in once) or "
+                            "`link_expired` (past its time, or never sent).",
     "block_not_found": "The player does not block this player.",
     "too_many_blocks": "The player blocks as many players as the server allows (MEEPLE_MAX_BLOCKS); `limit` says how many.",
     "not_found": "No such path.",

@@ -16,6 +16,7 @@ from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.invitations import Invitations
+from players.tokens import PlayerTokens
 from players.webhooks import Webhooks
 from service.announcements import Announcements
 from service.errors import ApiError
@@ -59,6 +60,10 @@ def invitations() -> Invitations:
 
 def webhooks() -> Webhooks:
     return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def tokens() -> PlayerTokens:
+    return current_app.extensions["meeple.tokens"]  # type: ignore[no-any-return]
 
 
 def announcements() -> Announcements:

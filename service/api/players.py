@@ -28,7 +28,7 @@ def register() -> tuple[dict[str, Any], int]:
     """Register a player: a name, an id and a token that can join games and act in them."""
     body = parse(RegisterSchema, json_body())
     token = new_token()
-    player = players().register(new_id(), body["name"], token)
+    player = players().register(new_id(), body["name"], token, body["device"])
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201
 
 

@@ -36,7 +36,10 @@ from service.schemas.common import (
     JoinSchema,
     RegisterSchema,
     ReservedSeatSchema,
+    SignInLinkSchema,
+    SignInSchema,
     StreamTicketSchema,
+    TokenNameSchema,
     TurnDeadlineSchema,
     VacationSchema,
     WebhookSchema,
@@ -48,7 +51,8 @@ PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
 REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that reads that body
     "Budget": BudgetSchema, "BotSeat": BotSeatSchema, "ReservedSeat": ReservedSeatSchema, "TurnDeadline": TurnDeadlineSchema,
     "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
-    "Vacation": VacationSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema}
+    "Vacation": VacationSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
+    "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
     "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
 

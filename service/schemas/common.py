@@ -13,6 +13,7 @@ from domain.core.game import Budget
 from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
 from events.records import CURSOR_PATTERN, Cursor
 from players import egress, errors
+from players.tokens import FIRST_DEVICE
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
@@ -308,6 +309,24 @@ class JoinSchema(Schema):
 
 class RegisterSchema(Schema):
     name = _name("The player's name.")
+    device = fields.String(load_default=FIRST_DEVICE, validate=[validate.Length(min=1, max=64), _readable],
+                           metadata={"description": "A name for the token this gives, the first of the player's: "
+                                     "the device or program that keeps it.", "pattern": NAME_PATTERN})
+
+
+class TokenNameSchema(Schema):
+    name = _name("What holds the token: a device or a program (a phone, a laptop, a bot).")
+
+
+class SignInLinkSchema(Schema):
+    address = fields.Email(required=True, validate=validate.Length(max=254),
+                           metadata={"description": "The player's confirmed mail address."})
+
+
+class SignInSchema(Schema):
+    link = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$", error="Must be a sign-in link's secret."),
+                         metadata={"description": "The secret of the mailed link: what follows `#link=`."})
+    device = _name("A name for this device, as the player's list of tokens will show it.")
 
 
 def _webhook_url(url: str) -> None:

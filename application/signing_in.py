@@ -1,0 +1,58 @@
+"""Signing in anywhere: a player asks for a sign-in link by their confirmed address, and the
+link, opened on a new device within its time, gives that device a token of its own.
+
+The link is `<public URL>/sign-in#link=<secret>`: the secret rides in the fragment, which a browser
+never sends, so it reaches no server's log and no Referer; the page it opens POSTs it with the
+device's name (POST /v1/sign-ins) and keeps the token it is given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from application.outbox import Mail, queue_mail
+from application.tokens import new_token
+from events.seats import hash_token
+from players.accounts import Player, PlayerStore
+from players.mail import Mailboxes
+from players.sign_in import SignInLinks
+from players.tokens import HeldToken, PlayerTokens
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A device signed in: its player, its new token (told once) and that token as the player's list shows it."""
+
+    player: Player
+    token: str
+    held: HeldToken
+
+
+def sign_in_link(public_url: str, secret: str) -> str:
+    """The page that signs a device in with `secret`."""
+    return f"{public_url}/sign-in#link={secret}"
+
+
+def mail_sign_in_link(client: redis.Redis, address: str, public_url: str) -> None:
+    """Mail a new sign-in link to `address` if it is a player's confirmed address; else do nothing,
+    so that the caller learns nothing of which addresses are known."""
+    player_id = Mailboxes(client).player_of(address)
+    if player_id is None:
+        return
+    secret = new_token()
+    SignInLinks(client).issue(player_id, secret)
+    queue_mail(client, Mail("sign_in", key=f"sign-in-{hash_token(secret)}", to_player=player_id,
+                            data={"link": sign_in_link(public_url, secret)}))
+
+
+def sign_in(client: redis.Redis, tokens: PlayerTokens, secret: str, device: str) -> SignedIn:
+    """Use the link's `secret` up and give the device named `device` a new token of its player's.
+
+    Raises SignInLinkRefused for a link used, expired or unknown; TokenLimitReached when the
+    player holds as many tokens as they may (the link is then used: they revoke one and ask again)."""
+    player_id = SignInLinks(client).redeem(secret)
+    player = PlayerStore(client).get(player_id)
+    assert player is not None, "a link is only issued to a registered player"
+    token = new_token()
+    return SignedIn(player, token, tokens.add(player_id, device, token))

@@ -1,0 +1,127 @@
+"""A player's tokens through the API (made, listed, renamed, revoked and refused at once
+everywhere), and signing a new device in by a mailed link; on fakeredis and on a real Redis."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from application.outbox import Mail
+from events import keys
+from players.mail import Mailboxes
+from service.app import create_app
+from tests.contract import ContractClient
+from tests.service.conftest import unlimited
+
+
+@pytest.fixture
+def api(client: redis.Redis) -> ContractClient:  # type: ignore[type-arg]
+    return ContractClient(create_app(unlimited(tokens_per_player=3), client=client).test_client())
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def register(api: ContractClient, name: str, **body: str) -> dict[str, str]:
+    answer = api.post("/v1/players", json={"name": name} | body)
+    assert answer.status_code == 201
+    return answer.json  # type: ignore[no-any-return]
+
+
+def listed(api: ContractClient, token: str) -> set[tuple[str, bool]]:
+    return {(held["name"], held["current"]) for held in api.get("/v1/players/me/tokens", headers=bearer(token)).json["tokens"]}
+
+
+def test_tokens_are_made_listed_renamed_and_bounded(api: ContractClient) -> None:
+    ann = register(api, "ann", device="Laptop")
+    auth = bearer(ann["token"])
+    assert listed(api, ann["token"]) == {("Laptop", True)}
+    assert listed(api, register(api, "bo")["token"]) == {("First device", True)}
+    phone = api.post("/v1/players/me/tokens", json={"name": "Phone"}, headers=auth)
+    assert phone.status_code == 201 and phone.json["last_used"] is None and len(phone.json["token"]) == 43
+    assert api.get("/v1/players/me", headers=bearer(phone.json["token"])).json["id"] == ann["id"]
+    assert listed(api, phone.json["token"]) == {("Laptop", False), ("Phone", True)}
+    used = {held["name"]: held["last_used"] for held in api.get("/v1/players/me/tokens", headers=auth).json["tokens"]}
+    assert used["Phone"] >= phone.json["created"] and used["Laptop"] >= int(ann["created"])
+    renamed = api.patch(f"/v1/players/me/tokens/{phone.json['id']}", json={"name": "Old phone"}, headers=auth)
+    assert renamed.json == {"id": phone.json["id"], "name": "Old phone"}
+    assert api.patch("/v1/players/me/tokens/nope", json={"name": "x"}, headers=auth).json["code"] == "token_not_found"
+    for wrong in ({}, {"name": ""}, {"name": " "}, {"name": "a\nb"}, {"name": "x" * 65}, {"name": 3}):
+        assert api.post("/v1/players/me/tokens", json=wrong, headers=auth).json["code"] == "validation_error"
+    assert api.post("/v1/players", json={"name": "cy", "device": ""}).status_code == 422
+    api.post("/v1/players/me/tokens", json={"name": "Bot"}, headers=auth)
+    refused = api.post("/v1/players/me/tokens", json={"name": "Fourth"}, headers=auth)
+    assert refused.status_code == 409 and refused.json["code"] == "too_many_tokens" and refused.json["limit"] == 3
+    assert api.get("/v1/players/me/tokens").status_code == 401
+
+
+def test_a_revoked_token_is_refused_at_once_everywhere(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    phone = api.post("/v1/players/me/tokens", json={"name": "Phone"}, headers=bearer(ann["token"])).json
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}, headers=bearer(phone["token"]))
+    api.post(f"/v1/games/{game_id}/join", json={"name": "bo"}, headers=bearer(bo["token"]))
+    assert api.get(f"/v1/games/{game_id}", headers=bearer(ann["token"])).json["you"] == 0  # the player's seat
+    other = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
+    assert api.delete(f"/v1/players/me/tokens/{phone['id']}", headers=bearer(ann["token"])).status_code == 204
+    refusals = [
+        api.get("/v1/players/me", headers=bearer(phone["token"])),
+        api.post(f"/v1/games/{game_id}/commands", json={"type": "draw"}, headers=bearer(phone["token"])),
+        api.post(f"/v1/games/{other}/join", json={"name": "ann"}, headers=bearer(phone["token"])),
+        api.post("/v1/stream-tickets", json={"stream": "inbox"}, headers=bearer(phone["token"])),
+        api.post("/v1/stream-tickets", json={"stream": "game", "game_id": game_id}, headers=bearer(phone["token"])),
+    ]
+    assert [(answer.status_code, answer.json["reason"]) for answer in refusals] == [(401, "token_unknown")] * 5
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "draw"}, headers=bearer(ann["token"])).status_code == 201
+    assert api.delete(f"/v1/players/me/tokens/{phone['id']}", headers=bearer(ann["token"])).status_code == 404
+    bo_tokens = api.get("/v1/players/me/tokens", headers=bearer(bo["token"])).json["tokens"]
+    assert api.delete(f"/v1/players/me/tokens/{bo_tokens[0]['id']}", headers=bearer(ann["token"])).status_code == 404
+    assert api.get("/v1/players/me", headers=bearer(bo["token"])).status_code == 200  # another's token is not ann's to revoke
+
+
+def confirmed(client: redis.Redis, player_id: str, address: str) -> None:  # type: ignore[type-arg]
+    mailboxes = Mailboxes(client)
+    token = mailboxes.ask_confirmation(player_id, address)
+    assert token is not None and mailboxes.confirm(token) == player_id
+
+
+def outbox(client: redis.Redis) -> list[Mail]:  # type: ignore[type-arg]
+    return [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
+
+
+def test_a_mailed_link_signs_a_new_device_in_once(api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann", device="Laptop")
+    confirmed(client, ann["id"], "Ann@Example.com")
+    client.delete(keys.mail_outbox())
+    unknown = api.post("/v1/sign-in-links", json={"address": "nobody@example.com"})
+    known = api.post("/v1/sign-in-links", json={"address": "ann@example.com"})
+    assert (unknown.status_code, unknown.json) == (known.status_code, known.json) == (202, {"expires_in": 900})
+    [mail] = outbox(client)
+    assert (mail.kind, mail.to_player) == ("sign_in", ann["id"])
+    link = mail.data["link"]
+    assert link.startswith("http://127.0.0.1:8000/sign-in#link=")
+    secret = link.partition("#link=")[2]
+    signed = api.post("/v1/sign-ins", json={"link": secret, "device": "Phone"})
+    assert signed.status_code == 201 and (signed.json["id"], signed.json["name"]) == (ann["id"], "ann")
+    assert listed(api, signed.json["token"]) == {("Laptop", False), ("Phone", True)}
+    again = api.post("/v1/sign-ins", json={"link": secret, "device": "Tablet"})
+    assert (again.status_code, again.json["code"], again.json["reason"]) == (410, "sign_in_link_refused", "link_used")
+    never = api.post("/v1/sign-ins", json={"link": "x" * 43, "device": "Tablet"})
+    assert (never.status_code, never.json["reason"]) == (410, "link_expired")
+    for wrong in ({"link": secret}, {"link": "short", "device": "Tablet"}, {"link": secret, "device": ""}):
+        assert api.post("/v1/sign-ins", json=wrong).status_code == 422
+    for wrong in ({}, {"address": "not an address"}, {"address": "a@" + "b" * 260 + ".com"}):
+        assert api.post("/v1/sign-in-links", json=wrong).status_code == 422
+
+
+def test_sign_in_links_are_bounded_per_address_known_or_not(api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann")
+    confirmed(client, ann["id"], "ann@example.com")
+    client.delete(keys.mail_outbox())
+    answers = [api.post("/v1/sign-in-links", json={"address": address}).status_code
+               for address in ["ann@example.com"] * 6 + ["nobody@example.com"] * 6]
+    assert answers == ([202] * 5 + [429]) * 2
+    assert len(outbox(client)) == 5
+    limited = api.post("/v1/sign-in-links", json={"address": "ANN@example.com"})
+    assert limited.json["code"] == "sign_in_limited" and limited.json["retry_after"] > 0
