@@ -28,6 +28,7 @@ class Webhook:
     url: str
     secret: str
     created: int
+    form: str = "meeple"  # the body: Meeple's signed JSON, or a chat's incoming webhook (application.chat_lines.FORMATS)
 
 
 class Webhooks:
@@ -40,9 +41,9 @@ class Webhooks:
         self.redis, self.per_player = client, per_player
         self._add = client.register_script(_ADD)
 
-    def add(self, player_id: str, webhook_id: str, url: str, secret: str) -> Webhook:
+    def add(self, player_id: str, webhook_id: str, url: str, secret: str, form: str = "meeple") -> Webhook:
         """A new webhook of the player's; raises WebhookLimitReached if they have `per_player` already."""
-        hook, most = Webhook(webhook_id, url, secret, int(time.time() * 1000)), self.per_player or 0
+        hook, most = Webhook(webhook_id, url, secret, int(time.time() * 1000), form), self.per_player or 0
         if not self._add(keys=[keys.webhooks(player_id)], args=[webhook_id, json.dumps(dataclasses.asdict(hook)), most]):
             raise WebhookLimitReached(most)
         return hook

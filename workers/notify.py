@@ -1,4 +1,6 @@
-"""Notifications to players' webhooks: signed POSTs, retried with backoff, each attempt logged.
+"""Notifications to players' webhooks: signed POSTs, retried with backoff, each attempt logged. A
+webhook made for a chat (Discord, Slack) is sent a line of text with the game's link instead of the
+notification's JSON (application.chat_lines).
 
 A delivery carries `Meeple-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the
 webhook's secret>`; a receiver recomputes it and refuses a timestamp older than a few minutes."""
@@ -17,9 +19,12 @@ import requests
 from rq import Queue, Retry
 from rq.job import Job
 
+from application import chat_lines
 from events import keys
 from players import egress, errors
-from players.webhooks import Webhooks
+from players.accounts import PlayerStore
+from players.webhooks import Webhook, Webhooks
+from runtime.config import Config
 from workers.errors import DeliveryFailed
 from workers.mail import mail_notification
 from workers.queues import attempt_number, job_executor
@@ -66,7 +71,7 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     hook = next((hook for hook in webhooks.of(player_id) if hook.id == webhook_id), None)
     if hook is None:
         return 0  # removed since
-    body = json.dumps(notification, separators=(",", ":")).encode()
+    body = json.dumps(_body(hook, player_id, notification), separators=(",", ":")).encode()
     timestamp = int(time.time())
     headers = {"Content-Type": "application/json", "Meeple-Delivery": notification["id"],
                "Meeple-Signature": f"t={timestamp},v1={sign(hook.secret, timestamp, body)}"}
@@ -88,3 +93,11 @@ def deliver(player_id: str, webhook_id: str, notification: dict[str, Any]) -> in
     if not ok:
         raise DeliveryFailed(hook.id, notification["id"], attempt_number(), response.status_code, "status")
     return response.status_code
+
+
+def _body(hook: Webhook, player_id: str, notification: dict[str, Any]) -> dict[str, Any]:
+    """What the webhook is sent: the notification itself, or a line for a chat's incoming webhook."""
+    if hook.form == "meeple":
+        return notification
+    player = PlayerStore(job_executor().store.redis).get(player_id)
+    return chat_lines.body(hook.form, notification, player.name if player else "someone", Config.from_env().public_url)
