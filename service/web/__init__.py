@@ -45,6 +45,12 @@ def replay(game_id: str) -> Response:
     return page()
 
 
+@bp.get("/sign-in")
+def sign_in() -> Response:
+    """The page a mailed sign-in link opens: it signs this device in with the link's secret (in the fragment)."""
+    return page()
+
+
 @bp.get("/rules/<game>")
 def rules(game: str) -> Response:
     """A game's rules, each section anchored by its number: `/rules/bahama_taxi#s11.8`."""

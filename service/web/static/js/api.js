@@ -16,6 +16,16 @@ export class Problem extends Error {
   }
 }
 
+/** Forget the player, and tell the page, if the server no longer knows their token (revoked, here or
+ * on another device); a 401 may also be a game's refusal of a token holding no seat there. */
+async function confirmSignedIn(token) {
+  const answer = await fetch("/v1/players/me", { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" })
+    .catch(() => null);
+  if (answer?.status !== 401 || player()?.token !== token) return;
+  forgetPlayer();
+  dispatchEvent(new Event("meeple:signed-out"));
+}
+
 async function call(method, path, { token = null, body = undefined, raw = undefined, headers = {} } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
@@ -25,6 +35,7 @@ async function call(method, path, { token = null, body = undefined, raw = undefi
   });
   if (answer.status === 204) return null;
   const data = await answer.json().catch(() => ({ detail: `${answer.status} ${answer.statusText}` }));
+  if (answer.status === 401 && token && token === player()?.token) confirmSignedIn(token);
   if (!answer.ok) throw new Problem(answer.status, data);
   return data;
 }
@@ -70,6 +81,10 @@ export const inbox = (token) => call("GET", "/v1/players/me/inbox", { token });
 export const startVacation = (until, token) => call("PUT", "/v1/players/me/vacation", { token, body: { until } });
 export const endVacation = (token) => call("DELETE", "/v1/players/me/vacation", { token });
 export const webhooks = (token) => call("GET", "/v1/players/me/webhooks", { token });
+export const tokens = (token) => call("GET", "/v1/players/me/tokens", { token });
+export const revokeToken = (id, token) => call("DELETE", `/v1/players/me/tokens/${encodeURIComponent(id)}`, { token });
+export const askSignInLink = (address) => call("POST", "/v1/sign-in-links", { body: { address } });
+export const signIn = (link, device) => call("POST", "/v1/sign-ins", { body: { link, device } });
 export const addWebhook = (url, token) => call("POST", "/v1/players/me/webhooks", { token, body: { url } });
 export const declineInvitation = (gameId, token) =>
   call("DELETE", `/v1/players/me/invitations/${encodeURIComponent(gameId)}`, { token });

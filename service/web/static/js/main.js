@@ -1,10 +1,11 @@
 // The client's entry point: the account bar, then the page `location.pathname` names.
 
 import * as api from "./api.js";
-import { fill, h, tickCountdowns } from "./dom.js";
+import { fill, h, notice, tickCountdowns } from "./dom.js";
 import { showGame } from "./pages/game.js";
 import { showHome } from "./pages/home.js";
 import { showReplay } from "./pages/replay.js";
+import { showSignIn } from "./pages/sign_in.js";
 
 function drawAccount() {
   const bar = document.getElementById("account");
@@ -48,8 +49,13 @@ function route() {
   if ((game || replay) && id === null) showNotAGame(main);
   else if (game) showGame(main, id);
   else if (replay) showReplay(main, id);
+  else if (location.pathname === "/sign-in") showSignIn(main);
   else showHome(main);
 }
 
 setInterval(tickCountdowns, 1000);
+addEventListener("meeple:signed-out", () => {
+  route();
+  document.getElementById("main").prepend(notice("You are signed out: this browser's token was revoked.", "error"));
+});
 route();

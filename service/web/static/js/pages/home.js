@@ -5,9 +5,11 @@ import * as api from "../api.js";
 import { fill, h, notice, problemNotice } from "../dom.js";
 import { drawAccount } from "../sections/account.js";
 import { drawCreateForm } from "../sections/create.js";
+import { drawDevices } from "../sections/devices.js";
 import { drawInbox } from "../sections/inbox.js";
 import { drawLobby } from "../sections/lobby.js";
 import { logDrop } from "../sections/log_drop.js";
+import { mailSignIn } from "../sections/mail_sign_in.js";
 
 export async function showHome(main) {
   const me = api.player();
@@ -18,7 +20,7 @@ export async function showHome(main) {
   const settings = me ? h("section", { id: "settings", class: "settings", "aria-labelledby": "settings-title" }) : null;
   const welcome = h("h1", { id: "sign-in-title" }, "Meeple");
   fill(main, me ? inbox : signIn(welcome), settings, lobby, create);
-  if (me) drawAccount(settings, me);
+  if (me) drawAccount(settings, me, drawDevices(me));
   main.append(logDrop());
   let types;
   try {
@@ -58,6 +60,6 @@ function signIn(welcome) {
   const existing = playerForm("Returning player", "Player token",
     h("input", { id: "sign-in-token", name: "token", autocomplete: "off", spellcheck: "false" }), "Sign in",
     async (token) => ({ ...(await api.me(token)), token }));
-  section.append(h("div", { class: "pair" }, register, existing), message);
+  section.append(h("div", { class: "pair" }, register, existing, mailSignIn()), message);
   return section;
 }

@@ -22,12 +22,12 @@ function localValue(ms) {
   return new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
 
-/** Draw the player's vacation and webhooks into `section`, each folded until it is opened. */
-export async function drawAccount(section, me) {
+/** Draw the player's vacation and webhooks, then the page's `parts`, into `section`, each folded until opened. */
+export async function drawAccount(section, me, ...parts) {
   const vacation = h("details", {});
   const webhooks = h("details", {});
   const title = h("h2", { id: "settings-title" }, "Vacation and webhooks");
-  fill(section, title, vacation, webhooks);
+  fill(section, title, vacation, webhooks, ...parts);
   let answers;
   try {
     answers = await Promise.all([api.me(me.token), api.webhooks(me.token)]);

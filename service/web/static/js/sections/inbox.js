@@ -24,11 +24,7 @@ export async function drawInbox(section, me, types) {
     let entries;
     try {
       entries = (await api.inbox(me.token)).games;
-    } catch (problem) {
-      if (problem.status === 401) {
-        api.forgetPlayer();
-        location.assign("/");
-      }
+    } catch (problem) { // a 401 signs this browser out (api.js)
       fill(list, h("li", {}, notice(problem.message, "error")));
       return;
     }

@@ -1,0 +1,125 @@
+"""Signing in anywhere: a second browser signs in through the link in the mail (written, with no
+SMTP server, as an .eml file under the data folder), revokes the first browser's token from its
+list of devices, and the first browser shows itself signed out as soon as it asks the server."""
+
+from __future__ import annotations
+
+import email
+import re
+import time
+from collections.abc import Iterator
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+import pytest
+import redis
+from playwright.sync_api import Browser, Page, expect
+
+from players.mail import Mailboxes
+from tests.integration.conftest import serving
+from tests.web.conftest import PHONE, SETTINGS
+from tests.web.pages import fits, register, signed_in
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+WIDE = {"width": 1280, "height": 800}
+PUBLIC_URL = "https://meeple.example.org"
+
+
+@pytest.fixture(scope="module")
+def mailing(tmp_path_factory: pytest.TempPathFactory, real_redis_url: str) -> Iterator[tuple[str, Path]]:
+    """A server on the session's store with no SMTP server, whose links start with PUBLIC_URL; its
+    URL and its mail folder."""
+    data = tmp_path_factory.mktemp("serve-mail")
+    with serving(data, SETTINGS | {"MEEPLE_PUBLIC_URL": PUBLIC_URL, "MEEPLE_REDIS_URL": real_redis_url}) as url:
+        yield url, data / "var" / "mail"
+
+
+def mailed(folder: Path, subject: str, seen: set[Path]) -> EmailMessage:
+    """The first mail with `subject` written to `folder` and not in `seen`, once the workers write it."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for path in sorted(folder.glob("*.eml")) if folder.exists() else []:
+            message = email.message_from_bytes(path.read_bytes(), policy=default)
+            if path not in seen and message["Subject"] == subject:
+                seen.add(path)
+                return message  # type: ignore[return-value]
+        time.sleep(0.2)
+    raise AssertionError(f"no mail {subject!r} in {folder}")
+
+
+def link_in(message: EmailMessage, pattern: str) -> str:
+    text = message.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    found = re.search(pattern, text)
+    assert found, text
+    return found.group(0)
+
+
+def confirm_address(store_url: str, player_id: str, address: str) -> None:
+    """Give the player `address`, confirmed, in the server's store."""
+    with redis.Redis.from_url(store_url) as store:
+        mailboxes = Mailboxes(store)
+        token = mailboxes.ask_confirmation(player_id, address)
+        assert token is not None and mailboxes.confirm(token) == player_id
+
+
+def test_a_second_browser_signs_in_by_mail_and_revokes_the_first(
+        chromium: Browser, page: Page, mailing: tuple[str, Path], real_redis_url: str, tmp_path: Path) -> None:
+    server, folder = mailing
+    seen: set[Path] = set()
+    register(page, server, "ivy")
+    confirm_address(real_redis_url, signed_in(page)["id"], "ivy@example.com")
+
+    second = chromium.new_context(viewport=WIDE)
+    other = second.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda error: errors.append(str(error)))
+    other.goto(f"{server}/")
+    form = other.get_by_role("form", name="Sign in by email")
+    form.get_by_label("Your confirmed mail address").fill("ivy@example.com")
+    form.get_by_role("button", name="Mail me a sign-in link").click()
+    expect(form.get_by_role("status")).to_contain_text("a sign-in link is on its way")
+    other.screenshot(path=str(tmp_path / "asked-1280.png"), full_page=True)
+
+    message = mailed(folder, "Sign in to Meeple", seen)
+    assert message["To"] == "ivy@example.com"
+    link = link_in(message, r"\S+/sign-in#link=[A-Za-z0-9_-]+")
+    assert link.startswith(f"{PUBLIC_URL}/sign-in#link=")
+    other.goto(server + link.removeprefix(PUBLIC_URL))  # this server stands for the public URL
+    expect(other).to_have_url(f"{server}/sign-in")  # the secret is out of the address bar at once
+    other.get_by_label("Name this device").fill("Ivy's phone")
+    other.screenshot(path=str(tmp_path / "sign-in-1280.png"), full_page=True)
+    other.get_by_role("button", name="Sign in").click()
+    expect(other.get_by_role("navigation", name="Account")).to_contain_text("Signed in as ivy")
+    assert signed_in(other)["token"] != signed_in(page)["token"]
+
+    devices = other.locator("#devices")
+    devices.locator("summary").click()
+    listed = devices.get_by_role("list", name="Your devices")
+    expect(listed.get_by_role("listitem")).to_have_count(2)
+    expect(listed.get_by_role("listitem").filter(has_text="Ivy's phone")).to_contain_text("(this browser)")
+    other.screenshot(path=str(tmp_path / "devices-1280.png"), full_page=True)
+    other.set_viewport_size(PHONE)
+    fits(other, tmp_path / "devices-375.png")
+    listed.get_by_role("button", name="Revoke First device").click()
+    expect(devices.get_by_role("status")).to_have_text("Revoked: First device is signed out.")
+    expect(listed.get_by_role("listitem")).to_have_count(1)
+
+    page.reload()  # the first browser asks the server with its revoked token
+    expect(page.get_by_role("navigation", name="Account")).to_have_text("Sign in")
+    expect(page.get_by_role("alert")).to_have_text("You are signed out: this browser's token was revoked.")
+    expect(page.get_by_role("form", name="Returning player")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('meeple.player')") is None
+    page.set_viewport_size(WIDE)
+    page.screenshot(path=str(tmp_path / "signed-out-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "signed-out-375.png")
+
+    other.goto(server + link.removeprefix(PUBLIC_URL))  # the link signs in once
+    other.get_by_role("button", name="Sign in").click()
+    expect(other.get_by_role("alert")).to_contain_text("used already")
+    expect(other.get_by_role("link", name="Ask for a new sign-in link")).to_be_visible()
+    fits(other, tmp_path / "used-375.png")
+    second.close()
+    assert not errors, errors
