@@ -25,6 +25,7 @@ class StreamGrant:
     holder: str  # the seat token's SHA-256 or the registered player's id
     game_id: str | None = None
     seat: int | None = None
+    token: str | None = None  # the SHA-256 of the player token it was asked with: the stream ends with it
 
 
 class StreamTickets:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hmac
 import re
+from typing import cast
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from events.envelope import GameRecord
 from events.seats import hash_token
@@ -83,7 +84,9 @@ def seat_grant(store: EventStore, record: GameRecord) -> StreamGrant:
     token (or its player) still holds it."""
     seat = require_seat(store, record)
     digest = hash_token(bearer_token() or "")
-    return StreamGrant(digest if record.token_seats.get(digest) == seat else record.holders[seat], record.id, seat)
+    if record.token_seats.get(digest) == seat:
+        return StreamGrant(digest, record.id, seat)
+    return StreamGrant(record.holders[seat], record.id, seat, token=digest)
 
 
 def _redeemed(tickets: StreamTickets) -> StreamGrant:
@@ -94,7 +97,17 @@ def _redeemed(tickets: StreamTickets) -> StreamGrant:
     if grant is None:
         raise unauthorized("ticket_invalid", "This stream ticket is unknown, used or expired: "
                            "POST /v1/stream-tickets gives a new one.")
+    g.stream_grant = grant
     return grant
+
+
+def stream_token(players: PlayerStore) -> str | None:
+    """The SHA-256 of the player token a stream is opened with (by its ticket, or sent itself), which
+    the stream lasts no longer than; None for a seat's own token or a spectator."""
+    if (grant := g.get("stream_grant")) is not None:
+        return cast(StreamGrant, grant).token
+    token = bearer_token()
+    return hash_token(token) if token is not None and players.by_token(token) is not None else None
 
 
 def stream_seat(store: EventStore, tickets: StreamTickets, record: GameRecord) -> int | None:

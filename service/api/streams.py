@@ -24,6 +24,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from domain import GAMES
 from events.envelope import GameRecord, Lifecycle
+from events.seats import hash_token, player_of_token
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
@@ -51,11 +52,13 @@ def leases() -> StreamLeases:
     return current_app.extensions["meeple.leases"]  # type: ignore[no-any-return]
 
 
-def event_stream(messages: Iterator[str], holder: str | None) -> Response:
+def event_stream(messages: Iterator[str], holder: str | None, token: str | None) -> Response:
     """The stream of `messages`, once the client (its address, and `holder`'s token) has a place
-    for one more; the place is kept as long as the stream is open."""
+    for one more; the place is kept as long as the stream is open, which is no longer than the
+    player token `token` (its SHA-256; None: no player token) stays good."""
     lease = leases().take(client_address(), holder)
-    answer = Response(stream_with_context(_renewing(messages, lease)), mimetype="text/event-stream",
+    check = current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"] / 1000
+    answer = Response(stream_with_context(_renewing(messages, lease, token, check)), mimetype="text/event-stream",
                       headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     answer.call_on_close(lease.release)  # however the stream ends, even before its first message
     if (connection := request.environ.get("gunicorn.socket")) is not None:  # none under a test client
@@ -66,8 +69,15 @@ def event_stream(messages: Iterator[str], holder: str | None) -> Response:
     return answer
 
 
-def _renewing(messages: Iterator[str], lease: Lease) -> Iterator[str]:
+def _renewing(messages: Iterator[str], lease: Lease, token: str | None, check_seconds: float) -> Iterator[str]:
+    """`messages` while the lease is renewed, until the player token `token`, looked at every
+    `check_seconds` (a heartbeat comes at least as often), is revoked."""
+    checked = time.monotonic()
     for message in messages:
+        if token is not None and time.monotonic() - checked >= check_seconds:
+            checked = time.monotonic()
+            if player_of_token(executor().store.redis, token) is None:
+                return  # a new stream needs a new ticket, which a revoked token is refused
         lease.renew()
         yield message
 
@@ -86,7 +96,8 @@ def issue_stream_ticket() -> tuple[dict[str, Any], int]:
     stream as the token's seat, or the token's player's inbox."""
     body = parse(StreamTicketSchema, json_body())
     if body["stream"] == "inbox":
-        grant, path = StreamGrant(caller().id), "/v1/players/me/inbox/stream"
+        grant = StreamGrant(caller().id, token=hash_token(auth.bearer_token() or ""))
+        path = "/v1/players/me/inbox/stream"
     else:
         store = executor().store
         record = store.games.get(known_game(body["game_id"]))
@@ -107,7 +118,7 @@ def game_stream(game_id: str) -> Response:
     if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
     return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
-                        _holder(record, seat))
+                        _holder(record, seat), auth.stream_token(players()))
 
 
 def _holder(record: GameRecord, seat: int | None) -> str | None:
@@ -146,7 +157,8 @@ def inbox_stream() -> Response:
     player = auth.stream_player(players(), tickets())
     position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
-                                        current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), player.id)
+                                        current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), player.id,
+                        auth.stream_token(players()))
 
 
 def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:
