@@ -30,7 +30,8 @@ function show(devices, tokens) {
     h("strong", {}, token.name), token.current ? " (this browser)" : "", " ",
     h("span", { class: "hint" }, token.last_used === null ? "never used" : ["last used ", time(token.last_used)],
       ", added ", time(token.created)),
-    h("button", { type: "button", "aria-label": `Revoke ${token.name}`, onclick: () => revoke(devices, tokens, token) },
+    h("button", { type: "button", "aria-label": `${token.current ? "Sign out here: revoke" : "Revoke"} ${token.name}`,
+      onclick: () => revoke(devices, tokens, token) },
       token.current ? "Sign out here" : "Revoke"))));
 }
 

@@ -17,7 +17,9 @@ export async function drawInbox(section, me, types) {
     notifyControl(),
     h("details", { class: "token" },
       h("summary", {}, "Your player token"),
-      h("p", {}, "Paste it to sign in on another device. Anyone holding it can play as you."),
+      h("p", {}, "Anyone holding it can play as you. Paste it to sign in on another device, or, with a "
+        + "confirmed mail address, use “Sign in by email” there: that device then gets a token of its own, "
+        + "which you can revoke alone."),
       h("code", {}, me.token)),
     list);
   const draw = async () => {
