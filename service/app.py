@@ -23,6 +23,7 @@ from service.announcements import Announcements
 from service.answers import Answers
 from service.api.docs import bp as docs
 from service.api.games import bp as games
+from service.api.mail import bp as mail
 from service.api.players import bp as players
 from service.api.signing_in import bp as signing_in
 from service.api.streams import bp as streams
@@ -91,6 +92,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     cors.install(app, config.cors_origins)
     app.register_blueprint(games)
     app.register_blueprint(players)
+    app.register_blueprint(mail)
     app.register_blueprint(signing_in)
     app.register_blueprint(streams)
     app.register_blueprint(docs)

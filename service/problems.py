@@ -30,6 +30,9 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "invalid_log": "An imported log is not a log this server's rules would write; `event` is its first wrong event.",
     "log_too_long": "An imported log is longer than this server imports; `limit` says how long it may be.",
     "webhook_not_found": "The player has no webhook with this id.",
+    "too_many_confirmations": "The player asked for as many confirmation mails today as a player may; `limit` says how many.",
+    "confirmation_not_found": "The confirmation link is used, expired, unknown, or for an address the player has changed since.",
+    "unsubscribe_token_unknown": "The unsubscribe link is not one the server gave.",
     "too_many_webhooks": "The player has as many webhooks as the server allows (MEEPLE_WEBHOOKS_PER_PLAYER); "
                          "`limit` says how many.",
     "invitation_not_found": "The player has no invitation to this game (none, declined, or a seat they hold).",

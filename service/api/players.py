@@ -68,23 +68,24 @@ def add_webhook() -> tuple[dict[str, Any], int]:
     """Register a URL for the player's notifications; the answer holds its signing secret. A player
     has at most MEEPLE_WEBHOOKS_PER_PLAYER of them, each notification being POSTed to every one."""
     player = caller()
-    url = parse(WebhookSchema, json_body())["url"]
+    body = parse(WebhookSchema, json_body())
+    url = body["url"]
     found = egress.destination(url)  # an address that is not public is refused by the schema; a name, here
     if egress.resolves_privately(found, current_app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"]):
         raise ApiError(422, "validation_error", "The request is not valid.", errors={"url": [
             f"A webhook must reach a public address, not a private, loopback or link-local one; {found.host} "
             "resolves to no public address."]})
     try:
-        hook = webhooks().add(player.id, new_token()[:12], url, secrets.token_hex(32))
+        hook = webhooks().add(player.id, new_token()[:12], url, secrets.token_hex(32), body["form"])
     except WebhookLimitReached as error:
         raise ApiError(409, "too_many_webhooks", f"A player has at most {error.limit} webhooks: remove one first.",
                        limit=error.limit) from None
-    return {"id": hook.id, "url": hook.url, "created": hook.created, "secret": hook.secret}, 201
+    return {"id": hook.id, "url": hook.url, "format": hook.form, "created": hook.created, "secret": hook.secret}, 201
 
 
 @bp.get("/me/webhooks")
 def list_webhooks() -> dict[str, Any]:
-    return {"webhooks": [{"id": h.id, "url": h.url, "created": h.created} for h in webhooks().of(caller().id)]}
+    return {"webhooks": [{"id": h.id, "url": h.url, "format": h.form, "created": h.created} for h in webhooks().of(caller().id)]}
 
 
 @bp.delete("/me/webhooks/<webhook_id>")

@@ -45,6 +45,7 @@ from service.schemas.common import (
     WebhookSchema,
     settings_contract,
 )
+from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema
 
 SOURCE = Path(__file__).with_name("api.yaml")
 PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
@@ -52,7 +53,8 @@ REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that read
     "Budget": BudgetSchema, "BotSeat": BotSeatSchema, "ReservedSeat": ReservedSeatSchema, "TurnDeadline": TurnDeadlineSchema,
     "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
     "Vacation": VacationSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
-    "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema}
+    "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema,
+    "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
     "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, TypeVar, cast
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from application.chat_lines import FORMATS
 from domain import GAMES
 from domain.core.game import Budget
 from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
@@ -343,6 +344,9 @@ def _webhook_url(url: str) -> None:
 class WebhookSchema(Schema):
     url = fields.String(required=True, validate=[validate.Length(min=1, max=2048), _webhook_url],
                         metadata={"description": "Where the notifications are POSTed: a public http(s) URL.", "format": "uri"})
+    form = fields.String(data_key="format", load_default="meeple", validate=validate.OneOf(FORMATS), metadata={
+        "description": "What is POSTed: `meeple`, the notification as signed JSON; `discord` or `slack`, a line of "
+                       "text with the game's link, as a channel's incoming webhook takes it."})
 
 
 class DeliveriesQuerySchema(Schema):

@@ -43,3 +43,16 @@ def test_a_loopback_url_is_refused_at_registration(client: redis.Redis, monkeypa
     assert api.get("/v1/players/me/webhooks", headers=ann).json["webhooks"] == []
     monkeypatch.setitem(os.environ, "MEEPLE_WEBHOOK_PRIVATE", "allow")
     assert api.post("/v1/players/me/webhooks", json={"url": "http://localhost:1/x"}, headers=ann).status_code == 201
+
+
+def test_a_webhook_is_made_for_a_chat_by_its_format(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann = bearer(register(api, "ann")["token"])
+    made = api.post("/v1/players/me/webhooks", json={"url": "https://discord.com/api/webhooks/1/a", "format": "discord"},
+                    headers=ann)
+    assert made.status_code == 201 and made.json["format"] == "discord"
+    plain = api.post("/v1/players/me/webhooks", json={"url": "https://hooks.example.com/x"}, headers=ann)
+    assert plain.json["format"] == "meeple"
+    assert [hook["format"] for hook in api.get("/v1/players/me/webhooks", headers=ann).json["webhooks"]] == ["discord", "meeple"]
+    refused = api.post("/v1/players/me/webhooks", json={"url": "https://hooks.example.com/y", "format": "irc"}, headers=ann)
+    assert refused.status_code == 422 and "format" in refused.json["errors"]

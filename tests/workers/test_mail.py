@@ -7,18 +7,29 @@ from __future__ import annotations
 import email
 import email.policy
 import os
+import time
 from collections.abc import Iterator
+from email.message import EmailMessage
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from rq import Queue
 
 from application.outbox import Mail, mail_address, mail_player, queue_mail
+from domain.core.rng import SeededRng
+from events import keys
+from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
-from players.mail import Mailboxes
+from players.mail import Choice, Mailboxes
+from runtime.config import Config
+from service.app import create_app
+from service.leases import StreamLeases
 from tests.conftest import Start
 from tests.workers.conftest import wait_for
 from tests.workers.smtp import SmtpServer
+from workers.mail import send_mail
 
 pytestmark = pytest.mark.redis
 
@@ -87,3 +98,100 @@ def test_without_smtp_mail_is_written_to_the_data_folder(
     [written] = folder.glob("*.eml")
     message = email.message_from_bytes(written.read_bytes(), policy=email.policy.default)
     assert message["To"] == "ann@example.org" and message["Subject"] == "Sign in to Meeple"
+
+
+def play_a_move(executor: Executor, game_id: str) -> tuple[int, int]:
+    """The seat to move plays a legal move (as a greedy AI would choose it); that seat and the seat to move next."""
+    loaded = executor.load(game_id)
+    seat = loaded.game.status(loaded.state).to_move[0]
+    executor.execute(game_id, loaded.game.bots["greedy"](loaded.state, seat, SeededRng(loaded.version)), actor=f"seat:{seat}")
+    loaded = executor.load(game_id)
+    return seat, loaded.game.status(loaded.state).to_move[0]
+
+
+def correspondence_game(executor: Executor, game_id: str, players: list[str], days: int = 3) -> None:
+    """A started TAKI game of the registered `players`, `days` per move."""
+    executor.store.games.create(game_id, "taki", {"first_seat": 0}, len(players), TurnDeadline(days * 86400, DeadlinePolicy.SKIP))
+    for seat, player_id in enumerate(players):
+        executor.store.seats.claim(game_id, seat, player_id, f"seat-{game_id}-{seat}", player_id=player_id)
+        PlayerStore(executor.store.redis).joined(player_id, game_id)  # in their list of games, as the lobby puts it
+    executor.start(game_id, SeededRng(11))
+
+
+def turn_mails(smtp: SmtpServer, name: str) -> list[EmailMessage]:
+    return [m for m in smtp.inbox.to(f"{name}@example.org") if m["Subject"].startswith("Your move in")]
+
+
+def test_each_player_is_mailed_once_per_turn_and_not_while_their_stream_is_open(
+    executor: Executor, start_worker: Start, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(os.environ, "MEEPLE_MAIL_HOLD_SECONDS", "1")
+    redis = executor.store.redis
+    names = ["ann", "bo", "cy"]
+    ids = [confirmed(executor, name) for name in names]
+    Mailboxes(redis).choose(ids[0], {"your_turn": Choice.ON})  # ann: at once; bo and cy: while offline (the default)
+    lease = StreamLeases(redis, 10, 10, heartbeat_ms=600_000).take("127.0.0.1", ids[1])  # bo's page is open
+    start_worker()
+    correspondence_game(executor, "t3", ids)
+    expected = dict.fromkeys(names, 0)
+    expected["ann"] = 1  # the game starts at ann's turn
+    for _ in range(12):
+        assert wait_for(lambda: all(len(turn_mails(smtp, name)) == expected[name] for name in names), timeout=30), (
+            {name: len(turn_mails(smtp, name)) for name in names}, expected)
+        if expected["bo"] == 0 and executor.load("t3").game.status(executor.load("t3").state).to_move[0] == 1:
+            time.sleep(2)  # bo's mail is looked at, held, looked at again
+        acted, next_seat = play_a_move(executor, "t3")
+        if next_seat != acted and next_seat != 1:
+            expected[names[next_seat]] += 1
+    assert wait_for(lambda: all(len(turn_mails(smtp, name)) == expected[name] for name in names), timeout=30)
+    assert expected["ann"] >= 3 and expected["cy"] >= 3 and turn_mails(smtp, "bo") == []
+    [mail] = turn_mails(smtp, "ann")[:1]
+    assert "https://play.example/games/t3" in mail.get_body(("plain",)).get_content()
+    assert 'href="https://play.example/games/t3"' in mail.get_body(("html",)).get_content()
+    while executor.load("t3").game.status(executor.load("t3").state).to_move[0] != 1:  # bo's turn, page still open
+        play_a_move(executor, "t3")
+    time.sleep(2)
+    assert turn_mails(smtp, "bo") == []
+    lease.release()  # bo closes the page: the held mail goes
+    assert wait_for(lambda: len(turn_mails(smtp, "bo")) == 1, timeout=30)
+    time.sleep(2)
+    assert {name: len(turn_mails(smtp, name)) for name in names} == expected | {"bo": 1}
+
+
+def test_a_mail_job_run_twice_sends_one_mail(executor: Executor, start_worker: Start, smtp: SmtpServer) -> None:
+    ann = confirmed(executor, "ann")
+    mail = Mail("game_over", f"{ann}-g-over-0", to_player=ann, data={"game_id": "g", "game": "taki", "version": 9,
+                                                                      "place": 1, "seats": 3})
+    queue = Queue(keys.NOTIFY_QUEUE, connection=executor.store.redis)
+    for run in range(2):  # as a job lost with its worker and enqueued again would
+        queue.enqueue(send_mail, mail.dumps(), job_id=f"twice-{run}")
+    start_worker()
+    assert wait_for(lambda: len(smtp.inbox.messages) == 1, timeout=30)
+    time.sleep(2)
+    [sent] = smtp.inbox.messages
+    assert sent["Subject"] == "TAKI is over" and "you finished 1st of 3" in sent.get_body(("plain",)).get_content()
+
+
+def test_the_unsubscribe_link_posted_as_a_mail_client_does_stops_that_kind(
+    executor: Executor, start_worker: Start, smtp: SmtpServer
+) -> None:
+    redis = executor.store.redis
+    ann, bo = confirmed(executor, "ann"), confirmed(executor, "bo")
+    Mailboxes(redis).choose(ann, {"your_turn": Choice.ON})
+    start_worker()
+    correspondence_game(executor, "u", [ann, bo])
+    assert wait_for(lambda: len(turn_mails(smtp, "ann")) == 1, timeout=30)
+    [mail] = turn_mails(smtp, "ann")
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    link = urlsplit(mail["List-Unsubscribe"].strip("<>"))
+    assert link.scheme == "https" and link.netloc == "play.example"
+    api = create_app(Config(rate_per_token=None, rate_per_address=None), client=redis).test_client()
+    answer = api.post(f"{link.path}?{link.query}", data="List-Unsubscribe=One-Click",
+                      content_type="application/x-www-form-urlencoded")  # RFC 8058: no cookie, no token
+    assert answer.status_code == 200 and answer.json == {"kind": "your_turn", "choice": "off"}
+    while True:  # ann's turn comes again, and no mail with it
+        acted, next_seat = play_a_move(executor, "u")
+        if next_seat == 0 and acted == 1:
+            break
+    time.sleep(3)
+    assert len(turn_mails(smtp, "ann")) == 1 and Mailboxes(redis).of(ann).choices["your_turn"] is Choice.OFF

@@ -85,7 +85,12 @@ export const tokens = (token) => call("GET", "/v1/players/me/tokens", { token })
 export const revokeToken = (id, token) => call("DELETE", `/v1/players/me/tokens/${encodeURIComponent(id)}`, { token });
 export const askSignInLink = (address) => call("POST", "/v1/sign-in-links", { body: { address } });
 export const signIn = (link, device) => call("POST", "/v1/sign-ins", { body: { link, device } });
-export const addWebhook = (url, token) => call("POST", "/v1/players/me/webhooks", { token, body: { url } });
+export const addWebhook = (url, format, token) => call("POST", "/v1/players/me/webhooks", { token, body: { url, format } });
+export const mailSettings = (token) => call("GET", "/v1/players/me/mail", { token });
+export const setMailAddress = (address, token) => call("PUT", "/v1/players/me/mail/address", { token, body: { address } });
+export const removeMailAddress = (token) => call("DELETE", "/v1/players/me/mail/address", { token });
+export const chooseMail = (kinds, token) => call("PATCH", "/v1/players/me/mail/kinds", { token, body: kinds });
+export const confirmMail = (token) => call("POST", "/v1/mail/confirmations", { body: { token } });
 export const declineInvitation = (gameId, token) =>
   call("DELETE", `/v1/players/me/invitations/${encodeURIComponent(gameId)}`, { token });
 export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });

@@ -1,10 +1,12 @@
 // The signed-in player's account, below their inbox: a vacation, during which the turn deadlines of
-// their games wait for them, and the webhooks their notifications are POSTed to, with the log of
-// every delivery attempt. A refusal shows the server's message next to the field it names.
+// their games wait for them, their mail (mail.js), and the webhooks their notifications are
+// POSTed to (as signed JSON, or as a line for a Discord or Slack channel), with the log of every
+// delivery attempt. A refusal shows the server's message next to the field it names.
 
 import * as api from "../api.js";
 import { fill, h, notice, perform, problemNotice } from "../dom.js";
 import { clearErrors, field, refused, showErrors } from "../forms.js";
+import { drawMail } from "../mail.js";
 
 const DAY_MS = 86_400_000;
 const LOGGED = 20; // delivery attempts shown, newest first
@@ -14,6 +16,7 @@ const KINDS = {
   game_over: "Game over", game_cancelled: "Game cancelled",
 };
 
+const FORMATS = { meeple: "JSON, signed (for a program)", discord: "Discord channel", slack: "Slack channel" };
 const when = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 const stamp = (ms) => h("time", { datetime: new Date(ms).toISOString() }, when(ms));
 
@@ -27,7 +30,7 @@ export async function drawAccount(section, me, ...parts) {
   const vacation = h("details", {});
   const webhooks = h("details", {});
   const title = h("h2", { id: "settings-title" }, "Vacation and webhooks");
-  fill(section, title, vacation, webhooks, ...parts);
+  fill(section, title, vacation, drawMail(me), webhooks, ...parts);
   let answers;
   try {
     answers = await Promise.all([api.me(me.token), api.webhooks(me.token)]);
@@ -98,9 +101,12 @@ function drawWebhooks(details, me, listed) {
     secret: h("section", { class: "secret", tabindex: "-1", "aria-labelledby": "secret-title", hidden: true }),
     log: h("ol", { class: "deliveries", "aria-label": "Latest deliveries" }),
   };
-  const address = field("url", "Webhook URL", url, "A public http(s) address; each notification is POSTed to it as JSON.");
-  const form = h("form", { novalidate: true, "aria-label": "Add a webhook" },
-    address, h("button", { type: "submit", class: "primary" }, "Add webhook"));
+  hooks.format = h("select", { name: "format" }, Object.entries(FORMATS).map(([value, text]) => h("option", { value }, text)));
+  const address = field("url", "Webhook URL", url, "A public http(s) address, or a Discord or Slack channel's "
+    + "incoming webhook; each notification is POSTed to it.");
+  const form = h("form", { novalidate: true, "aria-label": "Add a webhook" }, address,
+    field("format", "What to send", hooks.format, "A chat's channel hears a line with the game's link."),
+    h("button", { type: "submit", class: "primary" }, "Add webhook"));
   const refresh = h("button", { type: "button" }, "Refresh");
   fill(details, hooks.summary,
     h("p", { class: "hint" }, "Your turn, reminders, deadlines applied, games over and cancelled: each notification "
@@ -123,7 +129,7 @@ function drawHooks(hooks) {
   const { listed } = hooks;
   fill(hooks.summary, "Webhooks: ", listed.length ? String(listed.length) : "none");
   fill(hooks.list, listed.length ? listed.map((hook) => h("li", {},
-    h("code", {}, hook.url), " ", h("span", { class: "hint" }, "added ", stamp(hook.created)),
+    h("code", {}, hook.url), " ", h("span", { class: "hint" }, FORMATS[hook.format], ", added ", stamp(hook.created)),
     h("button", { type: "button", "aria-label": `Remove webhook ${hook.url}`, onclick: () => removeHook(hooks, hook) }, "Remove")))
     : h("li", { class: "empty" }, "No webhooks yet."));
 }
@@ -135,15 +141,16 @@ async function addHook(hooks, form) {
   secret.hidden = true;
   let added;
   try {
-    added = await api.addWebhook(url.value.trim(), hooks.me.token);
+    added = await api.addWebhook(url.value.trim(), hooks.format.value, hooks.me.token);
   } catch (problem) {
     refused(problem, form, message);
     return;
   }
-  hooks.listed = [...hooks.listed, { id: added.id, url: added.url, created: added.created }];
+  hooks.listed = [...hooks.listed, { id: added.id, url: added.url, format: added.format, created: added.created }];
   drawHooks(hooks);
   url.value = "";
-  showSecret(secret, added, url);
+  if (added.format === "meeple") showSecret(secret, added, url);
+  else fill(message, notice(`Added: the channel will hear whose move it is, with the game's link.`));
 }
 
 async function removeHook(hooks, hook) {

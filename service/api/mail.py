@@ -1,0 +1,77 @@
+"""API v1 for players' mail: their address and its confirmation, what they get of each kind of
+mail, and the one-click unsubscribe that every mail of a chosen kind carries (RFC 8058)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+
+from application.addresses import ask_confirmation
+from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes
+from service.api.context import executor, json_body
+from service.api.players import caller
+from service.errors import ApiError
+from service.schemas.common import parse
+from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema, UnsubscribeQuerySchema
+
+bp = Blueprint("mail", __name__, url_prefix="/v1")
+
+
+def mailboxes() -> Mailboxes:
+    return Mailboxes(executor().store.redis)
+
+
+def settings_of(player_id: str) -> dict[str, Any]:
+    found = mailboxes().of(player_id)
+    return {"address": found.address, "confirmed": found.confirmed, "kinds": {k: str(c) for k, c in found.choices.items()}}
+
+
+@bp.get("/players/me/mail")
+def mail_settings() -> dict[str, Any]:
+    """The player's mail address, whether it is confirmed, and what they get of each kind of mail."""
+    return settings_of(caller().id)
+
+
+@bp.put("/players/me/mail/address")
+def set_mail_address() -> tuple[dict[str, Any], int]:
+    """Make an address the player's, unconfirmed, and mail it a link that confirms it."""
+    player = caller()
+    address = parse(MailAddressSchema, json_body())["address"]
+    if not ask_confirmation(executor().store.redis, player, address, current_app.config["MEEPLE_PUBLIC_URL"]):
+        raise ApiError(429, "too_many_confirmations", f"A player may ask for {CONFIRMATIONS_PER_DAY} confirmation "
+                       "mails a day; try again tomorrow.", limit=CONFIRMATIONS_PER_DAY)
+    return settings_of(player.id), 202
+
+
+@bp.delete("/players/me/mail/address")
+def remove_mail_address() -> Response:
+    mailboxes().remove(caller().id)
+    return Response(status=204)
+
+
+@bp.patch("/players/me/mail/kinds")
+def choose_mail() -> dict[str, Any]:
+    """Choose what the player gets of each kind named."""
+    player = caller()
+    mailboxes().choose(player.id, {kind: Choice(value) for kind, value in parse(MailChoicesSchema, json_body()).items()})
+    return settings_of(player.id)
+
+
+@bp.post("/mail/confirmations")
+def confirm_mail_address() -> dict[str, Any]:
+    """Confirm an address with the token its link carries; no token of the player's is needed."""
+    player_id = mailboxes().confirm(parse(MailConfirmationSchema, json_body())["token"])
+    if player_id is None:
+        raise ApiError(404, "confirmation_not_found", "This link is used, expired, or for an address since changed: "
+                       "set the address again for a new one.")
+    return settings_of(player_id)
+
+
+@bp.post("/mail/unsubscribe")
+def unsubscribe() -> dict[str, Any]:
+    """Stop the kind of mail the token names, as a mail client's one-click unsubscribe does: any body, no sign-in."""
+    found = mailboxes().stop(parse(UnsubscribeQuerySchema, request.args.to_dict())["token"])
+    if found is None:
+        raise ApiError(404, "unsubscribe_token_unknown", "This unsubscribe link is not one of ours.")
+    return {"kind": found[1], "choice": str(Choice.OFF)}
