@@ -23,10 +23,11 @@ T = TypeVar("T")
 
 def fork(lobby: Lobby, origin: GameRecord, version: int, settings: GameSettings, caller: Caller) -> Opened:
     """A new game that opens with `origin`'s events up to `version` and goes on from there, with
-    new seats: once the game is over (or before, to the admin)."""
+    new seats: once the game is over (or before, to the admin). It keeps who played the opening
+    it copies: the names of `origin`'s seats."""
     _check_fork(lobby.executor, origin, version, caller)
     return lobby.open(origin.game, origin.options, origin.seats, settings, caller,
-                      forked_from=Origin(origin.id, version), private_origin=origin.unlisted)
+                      forked_from=Origin(origin.id, version, origin.names), private_origin=origin.unlisted)
 
 
 def _check_fork(executor: Executor, origin: GameRecord, version: int, caller: Caller) -> None:

@@ -84,10 +84,16 @@ class TurnDeadline:
 
 @dataclass(frozen=True, slots=True)
 class Origin:
-    """The game, and the version of it, that a fork started from."""
+    """The game, and the version of it, that a fork started from, and the names of its seats then:
+    who played the opening the fork copies (none in a record written before forks kept them)."""
 
     game_id: str
     version: int
+    names: tuple[str | None, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Origin:
+        return cls(data["game_id"], data["version"], tuple(data.get("names", ())))
 
 
 @dataclass(frozen=True, slots=True)

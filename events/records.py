@@ -414,7 +414,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         bots=per_seat(bots),
         deadline=TurnDeadline.from_json(deadline) if (deadline := json.loads(meta.get(b"deadline", b"null"))) else None,
         spectator_delay=int(meta.get(b"spectator_delay", 0)),
-        forked_from=Origin(**origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
+        forked_from=Origin.from_json(origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
         holders={int(seat): holder.decode() for seat, holder in holders.items()},
         token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,

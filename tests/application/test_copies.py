@@ -11,6 +11,7 @@ from application import copies
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
 from application.lobby import Bot, GameSettings, Lobby
 from domain import GAMES
+from events import keys
 from events.envelope import Lifecycle, Origin
 from events.store import EventStore
 from tests.application.conftest import Asking, finished_game, full_game
@@ -28,10 +29,19 @@ def test_a_fork_opens_with_its_origins_events_up_to_the_version(lobby: Lobby) ->
     opening, _ = opening_and_end(lobby, origin.id)
     opened = copies.fork(lobby, origin, opening, GameSettings(bots=(Bot(0, "random"), Bot(1, "random"))), Asking())
     fork = lobby.executor.store.games.get(opened.game_id)
-    assert fork.forked_from == Origin(origin.id, opening) and fork.status is Lifecycle.ACTIVE
+    assert fork.forked_from == Origin(origin.id, opening, ("ann", "bo")) and fork.status is Lifecycle.ACTIVE
+    assert fork.names == ("random bot", "random bot")  # the copied opening is credited to the origin's players
     copied = lobby.executor.store.streams.read(fork.id)
     assert [e.payload for e in copied[:opening]] == [e.payload for e in lobby.executor.store.streams.read(origin.id)[:opening]]
     assert {e.actor for e in copied} == {"fork"}
+
+
+def test_a_fork_recorded_before_forks_kept_their_origins_names_reads_with_none(lobby: Lobby) -> None:
+    origin = lobby.executor.store.games.get(finished_game(lobby))
+    opening, _ = opening_and_end(lobby, origin.id)
+    fork_id = copies.fork(lobby, origin, opening, GameSettings(), Asking()).game_id
+    lobby.executor.store.redis.hset(keys.meta(fork_id), "forked_from", json.dumps({"game_id": origin.id, "version": opening}))
+    assert lobby.executor.store.games.get(fork_id).forked_from == Origin(origin.id, opening)
 
 
 @pytest.mark.parametrize(("where", "refusal", "code"), [
@@ -55,7 +65,7 @@ def test_a_game_in_play_is_forked_by_the_admin_only(lobby: Lobby) -> None:
         copies.fork(lobby, origin, origin.version, GameSettings(), Asking())
     assert refused.value.code == "game_not_finished"
     opened = copies.fork(lobby, origin, origin.version, GameSettings(), Asking(admin=True))
-    assert lobby.executor.store.games.get(opened.game_id).forked_from == Origin(origin.id, origin.version)
+    assert lobby.executor.store.games.get(opened.game_id).forked_from == Origin(origin.id, origin.version, ("ann", "bo"))
 
 
 def test_a_rematch_rotates_the_seats_reserving_each_players_and_is_made_once(lobby: Lobby) -> None:

@@ -24,7 +24,8 @@ def test_a_fork_of_a_finished_game_opens_at_the_version_and_plays_to_a_valid_end
     log = all_events(api, origin)
     version = move_ends(log)[5]
     answer = api.post(f"/v1/games/{origin}/fork", json={"version": version})
-    assert answer.status_code == 201 and answer.json["forked_from"] == {"game_id": origin, "version": version}
+    names = [seat["name"] for seat in api.get(f"/v1/games/{origin}").json["seats"]]  # who played the copied opening
+    assert answer.status_code == 201 and answer.json["forked_from"] == {"game_id": origin, "version": version, "names": names}
     fork = answer.json["id"]
     assert answer.json["status"] == "waiting" and answer.json["game"] == name
     tokens = seat_all(api, fork, seats)

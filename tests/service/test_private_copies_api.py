@@ -73,7 +73,7 @@ def test_a_fork_an_import_and_a_rematch_of_an_unlisted_game_are_unlisted_and_unn
     # the copies' own seats are told where they come from
     seat = api.post(f"/v1/games/{fork.json['id']}/join", json={"name": "cy"}).json["token"]
     assert api.get(f"/v1/games/{fork.json['id']}", headers=bearer(seat)).json["forked_from"] == {
-        "game_id": origin, "version": opening}
+        "game_id": origin, "version": opening, "names": ["ann", "bo"]}
     assert api.get(f"/v1/games/{rematch.json['id']}").json["rematch_of"] is None
     inbox = api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["games"]
     assert [entry["game"]["rematch_of"] for entry in inbox if entry["game"]["id"] == rematch.json["id"]] == [None]
@@ -84,7 +84,7 @@ def test_a_fork_an_import_and_a_rematch_of_an_unlisted_game_are_unlisted_and_unn
 def test_a_copy_of_a_listed_game_names_it(api: ContractClient) -> None:
     origin, opening, ann, _ = finished(api, unlisted=False)
     fork = api.post(f"/v1/games/{origin}/fork", json={"version": opening}).json
-    assert not fork["unlisted"] and fork["forked_from"] == {"game_id": origin, "version": opening}
+    assert not fork["unlisted"] and fork["forked_from"] == {"game_id": origin, "version": opening, "names": ["ann", "bo"]}
     export = api.get(f"/v1/games/{origin}/export").get_data(as_text=True)
     imported = import_log(api, export)
     assert not imported["unlisted"] and imported["original_id"] == origin

@@ -84,7 +84,7 @@ function split(log, seat, words) {
 function actorWords(actor, names) {
   const [kind, seat] = actor.split(":");
   const name = names[Number(seat)];
-  return { bot: `${name} (AI)`, deadline: `${name}'s time ran out`, system: "Setup", fork: "From the original game", import: "Imported" }[kind];
+  return { bot: `${name} (AI)`, deadline: `${name}'s time ran out`, system: "Setup", fork: "Played in the original game", import: "Imported" }[kind];
 }
 
 /** When a move was made: its time of day, and its date unless today. */

@@ -186,10 +186,20 @@ function draw(page) {
   refocus(page, focused);
 }
 
-/** The game's moves as the seat reads them, from the log up to the version drawn. */
+/** The names of the seats that played a fork's copied opening: the original game's, or, where the
+ * API names no original (a fork of an unlisted game, to a spectator), the seats' numbers. */
+function originNames(view) {
+  const names = view.forked_from?.names?.length ? view.forked_from.names : view.seats.map((seat) => `Seat ${seat.seat + 1}`);
+  return seatNames({ seats: names.map((name) => ({ name })) });
+}
+
+/** The game's moves as the seat reads them, from the log up to the version drawn; a fork's copied
+ * opening in the names of the original game's players. */
 function drawLog(page, names) {
   const { view, log } = page;
-  const words = (event) => TABLES[view.game].describe(event, names, view.options);
+  const original = originNames(view);
+  const copied = (event) => event.actor === "fork" && event.version <= (view.forked_from?.version ?? Infinity); // not the deal anew
+  const words = (event) => TABLES[view.game].describe(event, copied(event) ? original : names, view.options);
   const onMore = async () => {
     await perform(page.message, () => more(log, view.you, words));
     drawLog(page, names);
