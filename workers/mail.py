@@ -34,7 +34,9 @@ log = logging.getLogger("meeple.worker")
 TIMEOUT_SECONDS = 60  # a job's time to render and hand over one mail
 SENDING_SECONDS = 120  # how long a job sending a mail holds its key: past it, the mail counts as not sent
 KEEP_SECONDS = 30 * 86400  # how long a sent mail's key is remembered
-DONE_SECONDS = 3600  # how long a mail's job is kept once done, so that the same mail queued again finds it
+# how long a failed mail's job is kept for its operator to read why; one that ran is not kept, since
+# its arguments may hold a link's secret (the mail's key answers a second copy)
+FAILED_SECONDS = 3600
 OUTBOX_BATCH = 100
 # what a game's notifications become in mail: notification kind → kind of players.mail.KINDS
 MAILED = {"your_turn": "your_turn", "reminder": "reminder", "game_over": "game_over"}
@@ -46,14 +48,14 @@ def retry_intervals() -> list[int]:
 
 
 def enqueue(queues: redis.Redis, mail: Mail) -> None:
-    """A job that sends `mail`, unless one for its key is still kept."""
+    """A job that sends `mail`, unless one for its key is waiting or failed."""
     job_id = f"mail-{hashlib.sha256(mail.key.encode()).hexdigest()[:40]}"
     if Job.exists(job_id, connection=queues):
         return
     intervals = retry_intervals()
     Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
         send_mail, mail.dumps(), job_id=job_id, job_timeout=TIMEOUT_SECONDS,
-        retry=Retry(max=len(intervals), interval=intervals), result_ttl=DONE_SECONDS, failure_ttl=DONE_SECONDS)
+        retry=Retry(max=len(intervals), interval=intervals), result_ttl=0, failure_ttl=FAILED_SECONDS)
 
 
 def drain_outbox(store: redis.Redis, queues: redis.Redis) -> int:
@@ -95,7 +97,7 @@ def mail_notification(store: redis.Redis, queues: redis.Redis, player_id: str, n
         return
     Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
         mail_turn, mail.dumps(), notification["seat"], job_id=f"mail-turn-{mail.key}-0",
-        job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=DONE_SECONDS)
+        job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=FAILED_SECONDS)
 
 
 def mail_invitations(store: redis.Redis, queues: redis.Redis, record: GameRecord) -> None:
@@ -122,7 +124,7 @@ def mail_turn(raw: str, seat: int) -> str:
         hold = Config.from_env().mail_hold_seconds
         Queue(keys.NOTIFY_QUEUE, connection=job_connection()).enqueue_in(
             timedelta(seconds=hold), mail_turn, raw, seat, job_id=f"mail-turn-{mail.key}-{time.time_ns()}",
-            job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=DONE_SECONDS)
+            job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=FAILED_SECONDS)
         return "held"
     enqueue(job_connection(), mail)
     return "queued"
