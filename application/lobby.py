@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from application import invitees
 from application.errors import Invalid
 from application.tokens import new_id, new_token
 from domain.core.game import Budget
@@ -57,6 +58,8 @@ class GameSettings:
     bots: tuple[Bot, ...] = ()
     unlisted: bool = False
     reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
+    named: Mapping[int, str] = field(default_factory=dict)  # seat → the name of the creator's contact it is reserved for
+    linked: tuple[int, ...] = ()  # seats for whoever the creator sends each one's link
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +99,14 @@ class Lobby:
     def open(self, game: str, options: dict[str, Any], seats: int, settings: GameSettings, caller: Caller, *,
              forked_from: Origin | None = None, private_origin: bool = False) -> Opened:
         """Open a game waiting for its players: seat its AIs (starting it if they fill it) and
-        invite the players its seats are reserved for. Refused for a reservation naming no
-        registered player, and by the caller's bounds. A copy of an unlisted game
-        (`private_origin`) is unlisted too."""
-        creator = caller.creator(reserving=bool(settings.reserved))
-        if unknown := [player_id for player_id in settings.reserved.values() if self.players.get(player_id) is None]:
-            raise Invalid("validation_error", "The request is not valid.",
-                          errors={"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
+        invite the players its seats are reserved for (by id, or by name among the creator's
+        contacts: application.invitees). Refused for a reservation naming no registered player,
+        a name that is not one contact's, a player reserved two seats, and by the caller's bounds.
+        A copy of an unlisted game (`private_origin`) is unlisted too."""
+        creator = caller.creator(reserving=bool(settings.reserved or settings.named or settings.linked))
+        settings = dataclasses.replace(settings, named={}, reserved={
+            **settings.reserved, **invitees.by_name(self.players, self.invitations, creator, settings.named)})
+        _check_reserved(self.players, settings.reserved)
         caller.count_game()
         reached = self.invitations.reaching(creator, settings.reserved.values())
         if creator is not None:
@@ -122,7 +126,9 @@ class Lobby:
         store = self.executor.store
         store.games.create(game_id, game, options, seats, settings.deadline, settings.spectator_delay, forked_from,
                            settings.lobby_seconds, unlisted=settings.unlisted, reserved=settings.reserved,
-                           rematch_of=rematch_of, creator=creator, private_origin=private_origin)
+                           rematch_of=rematch_of, creator=creator, private_origin=private_origin,
+                           links=invitees.new_links(settings.linked),
+                           invitees=invitees.names(self.players, settings.reserved))
         for bot in settings.bots:
             seated = store.seats.claim(game_id, bot.seat, f"{bot.level} bot", None, bot=bot.level, budget=bot.budget)
             self._start_if_full(game_id, seated)
@@ -135,15 +141,20 @@ class Lobby:
             self.executor.store.feed.tell(game_id)
 
     def join(self, game_id: str, seat: int | None, name: str, *, player_id: str | None = None,
-             bot: str | None = None, budget: Budget | None = None) -> Joined:
-        """Take a seat (`seat`, or else the one reserved for `player_id`, or else the lowest free
-        one): as a person, given a new token (the seat is also `player_id`'s, if given), or for
-        the AI at level `bot`. The game starts when its last seat is taken."""
+             bot: str | None = None, budget: Budget | None = None, code: str | None = None) -> Joined:
+        """Take a seat (the one whose link has `code`, or `seat`, or else the one reserved for
+        `player_id`, or else the lowest free one): as a person, given a new token (the seat is also
+        `player_id`'s, if given; a link's seat needs one), or for the AI at level `bot`. The game
+        starts when its last seat is taken; a registered player's inbox streams are told."""
+        if code is not None and (player_id is None or bot):
+            raise Invalid("validation_error", "A seat's invitation link is taken by a registered player.",
+                          errors={"invite": ["Send a player token: register first (POST /v1/players)."]})
         token = None if bot else new_token()
         seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot,
-                                                 player_id=None if bot else player_id, budget=budget)
+                                                 player_id=None if bot else player_id, budget=budget, code=code)
         if player_id is not None and not bot:
             self.players.joined(player_id, game_id)
+            self.executor.store.feed.tell(game_id)
         self._start_if_full(game_id, seated)
         return Joined(seated.seat, token)
 
@@ -154,6 +165,7 @@ class Lobby:
         player_id = self.executor.store.seats.leave(record.id, seat)
         if player_id is not None:
             self.invitations.decline(record.id, record.reserved, player_id)
+            self.executor.store.feed.tell(record.id)
         return player_id
 
     def _start_if_full(self, game_id: str, seated: Seated) -> None:
@@ -163,3 +175,13 @@ class Lobby:
         if seated.taken == seated.seats:
             with contextlib.suppress(NotReplicated):
                 start(self.executor, game_id)
+
+
+def _check_reserved(players: PlayerStore, reserved: Mapping[int, str]) -> None:
+    """Refuse reservations naming no registered player, or one player for two seats."""
+    if unknown := [player_id for player_id in reserved.values() if players.get(player_id) is None]:
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"reserved": [f"No registered player {player_id!r}." for player_id in unknown]})
+    if len(set(reserved.values())) != len(reserved):
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"reserved": ["A player holds one seat of a game: reserve one for each."]})

@@ -1,9 +1,12 @@
--- Seat a player: the requested seat if free, else the seat reserved for them, else the lowest
--- free seat reserved for nobody. A reserved seat is taken by its registered player only.
+-- Seat a player: the seat a link's code opens, else the requested seat if free, else the seat
+-- reserved for them, else the lowest free seat reserved for nobody. A reserved seat is taken by its
+-- registered player only, a seat reserved by link ('link:' .. code) by a registered player sending
+-- its code, once: the seat is then reserved for that player, and the code opens nothing more.
 -- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash,
 -- KEYS[6] reservations hash
 -- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person),
--- ARGV[5] registered player id ('' for none), ARGV[6] the bot's budget as JSON ('' for its level's own)
+-- ARGV[5] registered player id ('' for none), ARGV[6] the bot's budget as JSON ('' for its level's own),
+-- ARGV[7] a link's code ('' for none; sent with a player id only)
 -- Returns {'ok', seat, seats taken, seat count} or {error reason, seat if any}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
@@ -35,7 +38,21 @@ if ARGV[5] ~= '' then
   end
 end
 local seat
-if ARGV[1] ~= '' then
+if ARGV[7] ~= '' then
+  local reservations = redis.call('HGETALL', KEYS[6])
+  for i = 1, #reservations, 2 do
+    if reservations[i + 1] == 'link:' .. ARGV[7] then
+      seat = tonumber(reservations[i])
+    end
+  end
+  if not seat or (ARGV[1] ~= '' and tonumber(ARGV[1]) ~= seat) then
+    return {'invite_unknown'}
+  end
+  if own then
+    return {'reserved_for_you', own}
+  end
+  redis.call('HSET', KEYS[6], seat, ARGV[5])
+elseif ARGV[1] ~= '' then
   seat = tonumber(ARGV[1])
   if seat < 0 or seat >= total then
     return {'no_such_seat'}

@@ -118,6 +118,8 @@ class GameRecord:
     budgets: Mapping[int, Budget] = field(default_factory=dict)  # seat → the budget its AI thinks within, if not its level's
     unlisted: bool = False  # never listed; reachable by its id only
     reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
+    links: Mapping[int, str] = field(default_factory=dict)  # seat → the code of the link only whose holder may take it
+    invitees: Mapping[int, str] = field(default_factory=dict)  # seat → the name of the player it was reserved for
     rematch_of: str | None = None  # the finished game this one is the rematch of
     rematch: str | None = None  # this game's rematch, once one was asked for
     imported: bool = False  # loaded from an exported log (POST /v1/games/import), not played here

@@ -25,6 +25,7 @@ from events.feed import Feed
 from events.shards import Shards
 
 PARTS = 6  # the hashes a game's record is read from (ask)
+LINK = "link:"  # a reservation's value for whoever sends its code (a player's id holds no colon), before the code
 _FILE_LISTED = scripts.source("file_listed.lua")
 # a cursor as a client sees it: every text of this form is one (the spec states it, so no text
 # a client may send is refused)
@@ -68,12 +69,13 @@ class GameRecords:
         spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
         imported: bool = False, original_id: str | None = None, creator: str | None = None,
-        private_origin: bool = False,
+        private_origin: bool = False, links: Mapping[int, str] | None = None, invitees: Mapping[int, str] | None = None,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
 
-        An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only;
-        an `imported` game may name its log's `original_id`; `private_origin` marks a copy of an unlisted game."""
+        An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only,
+        `invitees` their names; a seat of `links` (seat → code) is for whoever sends its code; an
+        `imported` game may name its log's `original_id`; `private_origin` marks a copy of an unlisted game."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -96,8 +98,7 @@ class GameRecords:
             pipe.hset(keys.meta(game_id), "creator", creator)
         if private_origin:
             pipe.hset(keys.meta(game_id), "private_origin", 1)
-        if reserved:
-            pipe.hset(keys.reservations(game_id), mapping={str(seat): player_id for seat, player_id in reserved.items()})
+        _reserve(pipe, game_id, reserved or {}, links or {}, invitees or {})
         shard = self.shards.of(game_id)
         pipe.zadd(keys.game_index(shard), {game_id: now})
         pipe.zadd(keys.games_with_status(Lifecycle.WAITING, shard), {game_id: now})
@@ -353,6 +354,17 @@ def _list(pipe: Pipeline, game_id: str, game: str, status: Lifecycle, shard: str
         pipe.zadd(listing, {game_id: took}, nx=True)
 
 
+def _reserve(pipe: Pipeline, game_id: str, reserved: Mapping[int, str], links: Mapping[int, str],
+             invitees: Mapping[int, str]) -> None:
+    """Queue on `pipe` a new game's reservations: seat → player id, or the link's code after LINK; and
+    the names of the players reserved seats."""
+    if reserved or links:
+        pipe.hset(keys.reservations(game_id), mapping={**{str(seat): player_id for seat, player_id in reserved.items()},
+                                                       **{str(seat): LINK + code for seat, code in links.items()}})
+    if invitees:
+        pipe.hset(keys.meta(game_id), "invitees", json.dumps(invitees))
+
+
 def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, count: int) -> None:
     """Queue on `pipe` the read of `count` entries of `index` up to the cursor's time, newest first from `offset`."""
     if after is None:
@@ -420,7 +432,9 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
         budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
         unlisted=meta.get(b"unlisted") == b"1",
-        reserved={int(seat): player_id.decode() for seat, player_id in reserved.items()},
+        reserved={int(seat): held.decode() for seat, held in reserved.items() if not held.startswith(LINK.encode())},
+        links={int(seat): held.decode()[len(LINK):] for seat, held in reserved.items() if held.startswith(LINK.encode())},
+        invitees={int(seat): name for seat, name in json.loads(meta.get(b"invitees", b"{}")).items()},
         rematch_of=meta[b"rematch_of"].decode() if b"rematch_of" in meta else None,
         rematch=meta[b"rematch"].decode() if b"rematch" in meta else None,
         imported=meta.get(b"imported") == b"1",

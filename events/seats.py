@@ -67,16 +67,19 @@ class Seats:
 
     def claim(
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
-        player_id: str | None = None, budget: Budget | None = None,
+        player_id: str | None = None, budget: Budget | None = None, code: str | None = None,
     ) -> Seated:
-        """Seat `name` at `seat`, else at the seat reserved for `player_id`, else at the lowest free unreserved one.
+        """Seat `name` at the seat whose link has `code`, else at `seat`, else at the seat reserved for
+        `player_id`, else at the lowest free unreserved one.
 
-        A person holds `token` (a registered one, `player_id`: one seat per game); an AI has level `bot`.
-        Raises SeatReserved for a seat reserved for someone else, SeatUnavailable for other refusals."""
+        A person holds `token` (a registered one, `player_id`: one seat per game; a link's seat needs
+        one, and is then reserved for them); an AI has level `bot`. Raises SeatReserved for a seat
+        reserved for someone else or a code that opens no seat, SeatUnavailable for other refusals."""
+        assert code is None or player_id is not None, "a link's seat is taken by a registered player"
         answer = cast(list[bytes], self._claim(
             keys=_seat_keys(game_id),
             args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
-                  "" if budget is None else json.dumps(dataclasses.asdict(budget))],
+                  "" if budget is None else json.dumps(dataclasses.asdict(budget)), code or ""],
         ))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -139,6 +142,8 @@ _SEAT_PROBLEMS = {
 _RESERVED_PROBLEMS = {
     "seat_reserved": "That seat is reserved for an invited player: only they can take it, with their player token.",
     "seats_reserved": "Every free seat is reserved for an invited player.",
+    "invite_unknown": "This invitation link opens no seat of this game: its code is wrong, or it was used already "
+                      "(a link seats one person). Ask whoever sent it for a new one.",
 }
 
 _LEAVE_PROBLEMS = {

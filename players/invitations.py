@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Mapping
+from typing import cast
 
 import redis
 
@@ -36,6 +37,10 @@ class Invitations:
         blocked player could otherwise spend it to keep everyone else's invitations out."""
         blocking = self.blocks.blocking(list(invitees), creator) if creator is not None else set()
         return [invitee for invitee in invitees if invitee not in blocking]
+
+    def contacts(self, player_id: str) -> set[str]:
+        """The ids of the players `player_id` has held seats beside in a game that started."""
+        return {contact.decode() for contact in cast(set[bytes], self.redis.smembers(keys.contacts(player_id)))}
 
     def strangers(self, creator: str, invitees: Collection[str]) -> list[str]:
         """Those of `invitees` to whom `creator` is a stranger: neither themselves nor a contact."""

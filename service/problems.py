@@ -23,7 +23,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "game_over_at_version": "A fork asked to go on from a version at which the game was already over.",
     "not_a_move_boundary": "A fork asked to go on from a version inside a move.",
     "seat_unavailable": "The seat cannot be taken; `reason` says why.",
-    "seat_reserved": "The seat is reserved for another player; `reason` says which.",
+    "seat_reserved": "The seat is reserved for another player, or an invitation link's code opens no seat; "
+                     "`reason` says which.",
     "cannot_leave": "The seat cannot be left; `reason` says why.",
     "unauthorized": "No good token where one is needed; `reason` says whether it was missing, malformed or unknown.",
     "idempotency_key_reused": "The Idempotency-Key was used before with another body.",
@@ -35,6 +36,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "unsubscribe_token_unknown": "The unsubscribe link is not one the server gave.",
     "too_many_webhooks": "The player has as many webhooks as the server allows (MEEPLE_WEBHOOKS_PER_PLAYER); "
                          "`limit` says how many.",
+    "not_the_creator": "Only the game's creator may read this (its invitation links).",
     "invitation_not_found": "The player has no invitation to this game (none, declined, or a seat they hold).",
     "invitation_limited": "An invited player has had as many invitations today from players who are not their "
                           "contacts as the server allows (MEEPLE_INVITATIONS_PER_DAY); `limit` says how many.",

@@ -100,12 +100,15 @@ def create_game() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 def _settings(body: dict[str, Any]) -> GameSettings:
     """A new game's settings (turn deadline, spectator delay, lobby time, AI seats, seats reserved
-    for registered players, unlisted) as the body creating or forking it states them."""
-    deadline = body["turn_deadline"]
+    for registered players by id or name or for whoever has their link, unlisted) as the body
+    creating or forking it states them."""
+    deadline, reserved = body["turn_deadline"], body["reserved"]
     return GameSettings(deadline=TurnDeadline(**deadline) if deadline else None, spectator_delay=body["spectator_delay"],
                     lobby_seconds=body["lobby_seconds"], unlisted=body["unlisted"],
                     bots=tuple(Bot(bot["seat"], bot["level"], bot["budget"]) for bot in body["bots"]),
-                    reserved={reservation["seat"]: reservation["player"] for reservation in body["reserved"]})
+                    reserved={each["seat"]: each["player"] for each in reserved if each["player"] is not None},
+                    named={each["seat"]: each["name"] for each in reserved if each["name"] is not None},
+                    linked=tuple(each["seat"] for each in reserved if each["link"]))
 
 
 def _opened(opened: Opened) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -153,13 +156,14 @@ def list_games() -> dict[str, Any]:
 @bp.post("/games/<game:game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     """Take a seat, as a person (answered with the seat's token; with a player token, the seat
-    is also that player's) or for an AI; the game starts when the last seat is taken."""
+    is also that player's, and `invite` takes the seat of an invitation link) or for an AI; the
+    game starts when the last seat is taken."""
     body = parse(JoinSchema, json_body())
     record = executor().store.games.get(known_game(game_id))
-    holder = auth.player(players(), required=False)
+    holder = auth.player(players(), required=body["invite"] is not None)
     _check_bot(record.game, body["bot"], body["budget"])
     joined = lobby().join(game_id, body["seat"], body["name"], player_id=None if holder is None else holder.id,
-                          bot=body["bot"], budget=body["budget"])
+                          bot=body["bot"], budget=body["budget"], code=body["invite"])
     return {"game_id": game_id, "seat": joined.seat, "token": joined.token}, 201
 
 
@@ -169,6 +173,17 @@ def _check_bot(game: str, bot: str | None, budget: Budget | None) -> None:
         raise ApiError(422, "validation_error", "No such AI level.", errors={"bot": [f"One of: {', '.join(GAMES[game].bots)}."]})
     if problem := check_budget(game, bot, budget):
         raise ApiError(422, "validation_error", "This AI level takes no budget.", errors={"budget": [problem]})
+
+
+@bp.get("/games/<game:game_id>/invite-links")
+def invite_links(game_id: str) -> dict[str, Any]:
+    """The code of each seat reserved for whoever has its link and not taken yet, to the game's
+    creator (their player token) only, whether they hold a seat or not."""
+    record = executor().store.games.get(known_game(game_id))
+    caller = auth.player(players())
+    if caller is None or caller.id != record.creator:
+        raise ApiError(403, "not_the_creator", "Only the game's creator reads its invitation links.")
+    return {"links": [{"seat": seat, "code": code} for seat, code in sorted(record.links.items())]}
 
 
 @bp.post("/games/<game:game_id>/leave")

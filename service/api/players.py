@@ -116,6 +116,15 @@ def decline_invitation(game_id: str) -> Response:
     return Response(status=204)
 
 
+@bp.get("/me/contacts")
+def contacts() -> dict[str, Any]:
+    """The players the caller has sat beside in a game that started, by name: those a seat may be
+    reserved for by name."""
+    found = [other for contact in invitations().contacts(caller().id) if (other := players().get(contact)) is not None]
+    return {"contacts": [{"id": other.id, "name": other.name}
+                         for other in sorted(found, key=lambda other: (other.name.casefold(), other.id))]}
+
+
 @bp.get("/me/blocks")
 def list_blocks() -> dict[str, Any]:
     """The players the caller blocks, newest first."""

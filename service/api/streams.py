@@ -153,7 +153,8 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
 @bp.get("/players/me/inbox/stream")
 def inbox_stream() -> Response:
     """The player's inbox now (an `inbox` message), then a `game` message each time one of
-    their games changes whose turn it is or ends."""
+    their games changes whose turn it is, their seat or invitation, or ends, and a `gone`
+    message for a game that left it (an invitation declined, a game cancelled and removed)."""
     player = auth.stream_player(players(), tickets())
     position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
@@ -170,6 +171,10 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
         position, announced = announcements().after(position, heartbeat_ms / 1000)
         if announced != []:
             mine = players().games(player_id)
+            for game_id in [game for game in shown if game not in mine]:
+                del shown[game_id]
+                said = time.monotonic()
+                yield sse({"game_id": game_id}, position, "gone")
             for game_id in dict.fromkeys(mine if announced is None else [game for game in announced if game in mine]):
                 entry = inbox_entry(game_id, player_id)
                 if shown.get(game_id) != (headline := _headline(entry)):
@@ -180,5 +185,6 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
             yield ": still here\n\n"
 
 
-def _headline(entry: dict[str, Any]) -> tuple[bool, str]:
-    return entry["your_turn"], entry["game"]["status"]
+def _headline(entry: dict[str, Any]) -> tuple[bool, str, int | None, int | None]:
+    """What an inbox shows of a game that a change of it tells again."""
+    return entry["your_turn"], entry["game"]["status"], entry["seat"], entry["invitation"]

@@ -187,10 +187,24 @@ class VacationSchema(Schema):
 
 
 class ReservedSeatSchema(Schema):
-    """A seat only one registered player may take."""
+    """A seat only one registered player may take, named by exactly one of `player` (an id),
+    `name` (a contact's) or `link` (whoever the creator sends the seat's link)."""
 
     seat = Whole(required=True, validate=validate.Range(min=0, max=1000))
-    player = fields.String(required=True, validate=PLAYER_ID, metadata={"description": "The player's id (GET /v1/players/me)."})
+    player = fields.String(load_default=None, validate=PLAYER_ID, metadata={"description": "The player's id (GET /v1/players/me)."})
+    name = fields.String(load_default=None, validate=[validate.Length(min=1, max=64), _readable], metadata={
+        "description": ("The player's name, looked up among the creator's contacts (GET /v1/players/me/contacts: the "
+                        "players they have sat beside in a game that started), whatever its case. A name that is no "
+                        "contact's, or two contacts', is a validation_error naming `reserved`."), "pattern": NAME_PATTERN})
+    link = Flag(load_default=False, metadata={"description": (
+        "true: the seat is for whoever the creator sends its link, /games/{game_id}#invite={code}; the code is in the "
+        "seat's `invite_code`, shown to the creator only. A registered player sends it as `invite` to join the seat; "
+        "the link seats one person.")})
+
+    @validates_schema
+    def _one_invitee(self, data: dict[str, Any], **_: Any) -> None:
+        if [data["player"] is not None, data["name"] is not None, data["link"]].count(True) != 1:
+            raise ValidationError("Name the seat's player by `player` (an id) or `name`, or set `link`: one of the three.")
 
 
 class GameSettingsSchema(Schema):
@@ -228,7 +242,7 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
     reserved = [reservation["seat"] for reservation in data["reserved"]]
     if len(set(reserved)) != len(reserved) or any(seat >= seats or seat in taken for seat in reserved):
         raise ValidationError({"reserved": ["Each reservation needs its own seat of this game, not a bot's."]})
-    invited = [reservation["player"] for reservation in data["reserved"]]
+    invited = [reservation["player"] or reservation["name"] for reservation in data["reserved"] if not reservation["link"]]
     if len(set(invited)) != len(invited):
         raise ValidationError({"reserved": ["A player holds one seat of a game: reserve one for each."]})
     if unknown := {bot["level"] for bot in data["bots"]} - set(game.bots):
@@ -306,6 +320,15 @@ class JoinSchema(Schema):
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32), metadata={
         "description": "Give the seat to the server's AI at this level instead of taking it yourself.", "examples": ["greedy"]})
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": SEARCH_BUDGET})
+    invite = fields.String(load_default=None, validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$"), metadata={
+        "description": ("The code of a seat's invitation link (/games/{game_id}#invite={code}): take that seat, with a "
+                        "player token. A wrong code, or one used already, is refused 403 `seat_reserved`, reason "
+                        "`invite_unknown`.")})
+
+    @validates_schema
+    def _invite_alone(self, data: dict[str, Any], **_: Any) -> None:
+        if data["invite"] is not None and data["bot"] is not None:
+            raise ValidationError("An invitation link seats a person, not an AI.", "invite")
 
 
 class RegisterSchema(Schema):

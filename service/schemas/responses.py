@@ -47,6 +47,15 @@ def _invitee(record: GameRecord, seat: int, viewer: str | None) -> str | None:
     return invitee if viewer is not None and viewer in (invitee, record.creator) else None
 
 
+def _waits_for(record: GameRecord, seat: int) -> dict[str, Any] | None:
+    """Whom a free reserved seat waits for: a player (by name, if the record keeps it) or whoever has its link."""
+    if record.names[seat] is not None:
+        return None
+    if seat in record.links:
+        return {"kind": "link", "name": None}
+    return {"kind": "player", "name": record.invitees.get(seat)} if seat in record.reserved else None
+
+
 def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) -> dict[str, Any]:
     """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats' `deadlines`."""
     game, record, state = loaded.game, loaded.record, loaded.state

@@ -133,3 +133,22 @@ def test_the_inbox_stream_tells_a_player_each_time_their_turn_comes(client: Clie
     client.call("POST", f"/v1/games/{game_id}/commands", player["token"], json={"type": "draw"})
     assert not next(inbox).data["your_turn"]
     answer.close()
+
+
+def test_the_inbox_stream_tells_an_invitation_taken_elsewhere_and_one_declined(client: Client) -> None:
+    host, guest = (client.call("POST", "/v1/players", json={"name": name}).json() for name in ("gil", "fay"))
+    answer = requests.get(f"{client.base}/v1/players/me/inbox/stream", stream=True, timeout=60,
+                          headers={"Authorization": f"Bearer {guest['token']}"})
+    inbox = read(answer)
+    assert next(inbox).data == {"games": []}
+    games = [client.call("POST", "/v1/games", host["token"], json={
+        "game": "taki", "seats": 3, "reserved": [{"seat": 1, "player": guest["id"]}]}).json()["id"] for _ in range(2)]
+    invited = [next(inbox), next(inbox)]
+    assert [(m.event, m.data["game"]["id"], m.data["invitation"]) for m in invited] == [("game", g, 1) for g in games]
+    client.call("POST", f"/v1/games/{games[0]}/join", guest["token"], json={"name": "fay"})  # from another device
+    taken = next(inbox)
+    assert (taken.event, taken.data["game"]["id"], taken.data["seat"], taken.data["invitation"]) == ("game", games[0], 1, None)
+    client.call("DELETE", f"/v1/players/me/invitations/{games[1]}", guest["token"])
+    gone = next(inbox)
+    assert (gone.event, gone.data) == ("gone", {"game_id": games[1]})
+    answer.close()

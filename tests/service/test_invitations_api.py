@@ -203,3 +203,70 @@ def test_no_player_id_in_any_answer_a_spectator_reads(api: ContractClient) -> No
     assert api.get(f"/v1/games/{game}").json["status"] == "finished"
     for text in waiting + finished:
         assert not any(player_id in text for player_id in ids), text[:300]
+
+
+def test_a_seat_is_reserved_by_a_contacts_name_and_shows_whom_it_waits_for(api: ContractClient) -> None:
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    assert api.get("/v1/players/me/contacts", headers=bearer(ann["token"])).json == {"contacts": []}
+    played_together(api, ann, bo)
+    contacts = api.get("/v1/players/me/contacts", headers=bearer(ann["token"])).json["contacts"]
+    assert contacts == [{"id": bo["id"], "name": "bo"}]
+    assert api.get("/v1/players/me/contacts").status_code == 401
+    made = create(api, ann["token"], reserved=[{"seat": 1, "name": "BO"}])
+    assert made.status_code == 201 and inbox(api, bo)[0] == (made.json["id"], None, 1)
+    waits = [seat["waits_for"] for seat in api.get(f"/v1/games/{made.json['id']}").json["seats"]]  # to anyone
+    assert waits == [None, {"kind": "player", "name": "bo"}, None]
+    stranger = create(api, ann["token"], reserved=[{"seat": 1, "name": "cy"}])  # registered, but not ann's contact
+    assert stranger.status_code == 422 and stranger.json["code"] == "validation_error"
+    assert stranger.json["errors"]["reserved"][0].startswith("No player you have played with is named 'cy'")
+    assert inbox(api, cy) == []
+
+
+def test_a_name_two_contacts_share_is_refused_naming_the_problem(api: ContractClient) -> None:
+    ann, bo, other_bo = register(api, "ann"), register(api, "bo"), register(api, "bo")
+    played_together(api, ann, bo, other_bo)
+    refused = create(api, ann["token"], reserved=[{"seat": 1, "name": "bo"}])
+    assert refused.status_code == 422
+    assert refused.json["errors"] == {"reserved": [
+        "2 players you have played with are named 'bo': invite one by their player id, or by a link."]}
+    by_id = create(api, ann["token"], reserved=[{"seat": 1, "player": other_bo["id"]}])  # the id form still works
+    assert by_id.status_code == 201 and inbox(api, other_bo)[0] == (by_id.json["id"], None, 1)
+
+
+@pytest.mark.parametrize("reservation", [{"seat": 1}, {"seat": 1, "name": "bo", "link": True},
+                                         {"seat": 1, "player": "x", "name": "bo"}, {"seat": 1, "link": "yes"}])
+def test_a_reservation_names_one_invitee(api: ContractClient, reservation: dict[str, Any]) -> None:
+    ann = register(api, "ann")
+    refused = create(api, ann["token"], reserved=[reservation])
+    assert refused.status_code == 422 and refused.json["code"] == "validation_error" and "reserved" in refused.json["errors"]
+
+
+def test_a_link_seats_one_registered_player_and_its_code_is_the_creators_to_read(api: ContractClient) -> None:
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    assert create(api, reserved=[{"seat": 2, "link": True}]).status_code == 401  # a link has a sender too
+    made = create(api, ann["token"], reserved=[{"seat": 2, "link": True}])
+    game, code = made.json["id"], made.json["seats"][2]["invite_code"]
+    assert made.status_code == 201 and len(code) >= 43 and made.json["seats"][2]["waits_for"] == {"kind": "link", "name": None}
+    links = f"/v1/games/{game}/invite-links"
+    assert api.get(links, headers=bearer(ann["token"])).json == {"links": [{"seat": 2, "code": code}]}  # seated or not
+    assert api.get(links).status_code == 401
+    assert (not_hers := api.get(links, headers=bearer(bo["token"]))).status_code == 403
+    assert not_hers.json["code"] == "not_the_creator"
+    seat_token = join(api, game, "ann", ann["token"], seat=0).json["token"]
+    assert api.get(f"/v1/games/{game}", headers=bearer(seat_token)).json["seats"][2]["invite_code"] == code  # again, at the table
+    assert api.get(f"/v1/games/{game}").json["seats"][2]["invite_code"] is None  # to no one else
+    assert join(api, game, "eve", seat=2).json["code"] == "seat_reserved"
+    anonymous = join(api, game, "eve", invite=code)
+    assert anonymous.status_code == 401 and anonymous.json["reason"] == "token_missing"
+    wrong = join(api, game, "bo", bo["token"], invite=code[::-1])
+    assert (wrong.status_code, wrong.json["code"], wrong.json["reason"]) == (403, "seat_reserved", "invite_unknown")
+    assert "wrong, or it was used already" in wrong.json["detail"]
+    taken = join(api, game, "bo", bo["token"], invite=code)
+    assert taken.status_code == 201 and taken.json["seat"] == 2 and inbox(api, bo) == [(game, 2, None)]
+    used = join(api, game, "cy", cy["token"], invite=code)
+    assert (used.status_code, used.json["reason"]) == (403, "invite_unknown")
+    seat = api.get(f"/v1/games/{game}", headers=bearer(seat_token)).json["seats"][2]
+    assert (seat["name"], seat["invite_code"], seat["waits_for"]) == ("bo", None, None)
+    assert api.get(links, headers=bearer(ann["token"])).json == {"links": []}  # spent
+    assert join(api, game, "bo", bo["token"], invite="short").status_code == 422
+    assert join(api, game, "bo", bo["token"], invite=code, bot="random").status_code == 422

@@ -91,6 +91,7 @@ export const setMailAddress = (address, token) => call("PUT", "/v1/players/me/ma
 export const removeMailAddress = (token) => call("DELETE", "/v1/players/me/mail/address", { token });
 export const chooseMail = (kinds, token) => call("PATCH", "/v1/players/me/mail/kinds", { token, body: kinds });
 export const confirmMail = (token) => call("POST", "/v1/mail/confirmations", { body: { token } });
+export const contacts = (token) => call("GET", "/v1/players/me/contacts", { token });
 export const declineInvitation = (gameId, token) =>
   call("DELETE", `/v1/players/me/invitations/${encodeURIComponent(gameId)}`, { token });
 export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });
@@ -110,6 +111,7 @@ export function listGames({ status, game, cursor } = {}) {
 export const game = (id, token) => call("GET", games(id), { token });
 export const legalCommands = (id, token) => call("GET", `${games(id)}/legal-commands`, { token });
 export const join = (id, body, token) => call("POST", `${games(id)}/join`, { token, body });
+export const inviteLinks = (id, token) => call("GET", `${games(id)}/invite-links`, { token });
 export const leave = (id, token) => call("POST", `${games(id)}/leave`, { token });
 export const events = (id, after, token, limit = 100) => call("GET", `${games(id)}/events?after=${after}&limit=${limit}`, { token });
 

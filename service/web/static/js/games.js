@@ -12,9 +12,11 @@ export function statusWord(status) {
 /** How long each move may take, in words ("2 days per move"), or null when moves have no deadline. */
 export const pace = (game) => (game.turn_deadline ? `${durationWords(game.turn_deadline.seconds)} per move` : null);
 
-/** A seat's name as people read it: the player's name, "free", or the AI's level. */
+/** A seat's name as people read it: the player's name (an AI's is its level), whom a reserved seat waits for, or "free". */
 export function seatName(seat) {
   if (seat.name) return seat.name;
+  if (seat.waits_for?.kind === "link") return "reserved for whoever has its link";
+  if (seat.waits_for?.name) return `reserved for ${seat.waits_for.name}`;
   if (seat.reserved) return "reserved";
   return "free";
 }

@@ -26,15 +26,19 @@ export function showSeatLink(box, gameId, view, token) {
 
 function seatLink(gameId, token) {
   const url = `${window.location.origin}/games/${encodeURIComponent(gameId)}#seat=${encodeURIComponent(token)}`;
-  const field = h("input", { id: "seat-link", type: "text", readonly: true, value: url, spellcheck: "false" });
+  return h("details", { class: "seat-link" },
+    h("summary", {}, "Use this seat on another device"),
+    h("p", {}, "Whoever has this link plays this seat: open it in the other browser, and keep it to yourself."),
+    linkField("seat-link", "Link to this seat", url));
+}
+
+/** A link to read and copy, labelled `label`, its field's id `id`. */
+export function linkField(id, label, url) {
+  const field = h("input", { id, type: "text", readonly: true, value: url, spellcheck: "false" });
   const said = h("span", { class: "seat-link-said", role: "status" });
   const copy = async () => {
     field.select();
     said.textContent = await navigator.clipboard.writeText(url).then(() => "Copied.", () => "Select the link and copy it.");
   };
-  return h("details", { class: "seat-link" },
-    h("summary", {}, "Use this seat on another device"),
-    h("p", {}, "Whoever has this link plays this seat: open it in the other browser, and keep it to yourself."),
-    h("label", { for: "seat-link" }, "Link to this seat"),
-    h("span", { class: "seat-link-row" }, field, button("Copy", copy), said));
+  return [h("label", { for: id }, label), h("span", { class: "seat-link-row" }, field, button("Copy", copy), said)];
 }

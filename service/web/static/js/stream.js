@@ -69,8 +69,9 @@ export function follow(id, after, token, onEvent, onState) {
 }
 
 /**
- * Follow the player's inbox: `onChange()` hears its first message (the whole inbox) and each
- * change of a game's turn or end; after a drop a new ticket opens it again. Answers a stop function.
+ * Follow the player's inbox: `onChange()` hears its first message (the whole inbox), each change
+ * of a game's turn, seat, invitation or end, and each game that leaves it; after a drop a new
+ * ticket opens it again. Answers a stop function.
  */
 export function followInbox(token, onChange) {
   let source = null;
@@ -88,6 +89,7 @@ export function followInbox(token, onChange) {
     }
     source.addEventListener("inbox", onChange);
     source.addEventListener("game", onChange);
+    source.addEventListener("gone", onChange);
     source.onerror = () => {
       source.close();
       if (!stopped && timer === null) timer = setTimeout(open, RETRY_MS);

@@ -8,6 +8,7 @@ import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
 import { catchUp, drawHistory, history, more } from "../history.js";
+import { claimInviteLink, invitedOffer, inviteLink, readInviteCodes } from "../invite_link.js";
 import { claimSeatLink, showSeatLink } from "../seat_link.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 import { follow } from "../stream.js";
@@ -33,6 +34,7 @@ export function showGame(main, id) {
     confirmSetting: h("div", { class: "seat-tools" }),
   };
   claimSeatLink(id);
+  claimInviteLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
     h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
@@ -103,6 +105,7 @@ async function readAndDraw(page) {
   page.types ??= (await api.gameTypes()).types;
   const { view, token } = await readView(page);
   page.invitation = await invitation(page.id, view);
+  await readInviteCodes(view);
   let legal = null;
   if (view.you !== null && view.status === "active") {
     legal = await api.legalCommands(page.id, token);
@@ -241,10 +244,11 @@ function waiting(page) {
   const name = api.player() ? null : h("input", { id: "join-name", maxlength: 64, autocomplete: "nickname" });
   const seatsList = h("ol", { class: "waiting-seats", "aria-label": "Seats" }, view.seats.map((seat) =>
     h("li", {}, h("span", { class: "seat-name" }, `Seat ${seat.seat + 1}: ${seatName(seat)}`,
-      seat.seat === mine ? " (you)" : ""), seatControls(page, seat, name))));
+      seat.seat === mine ? " (you)" : ""), seatControls(page, seat, name), inviteLink(view, seat))));
   return h("div", { class: "waiting" },
+    invitedOffer(view, (work) => guarded(page, work)),
     view.status === "waiting" ? h("p", {}, "The game starts when every seat is taken. Share this page's address to invite people.") : null,
-    name && mine === null ? h("label", {}, "Your name ", name) : null,
+    name && mine === null && view.seats.some((seat) => seat.name === null && !seat.reserved) ? h("label", {}, "Your name ", name) : null,
     seatsList);
 }
 

@@ -1,8 +1,9 @@
 // The form that creates a game, built from GET /v1/games/types: every option of the chosen game
-// with its kind, range, default and description; who plays each seat (a person, maybe a reserved
-// registered player, or an AI level with its budget); the turn deadline and its policy, the
-// spectator delay, the lobby time, unlisted; sent with the signed-in player's token, which reserving
-// a seat needs. The server judges the form: each 422 error is shown next to the field it names.
+// with its kind, range, default and description; who plays each seat (anyone, a player invited by
+// name from those the creator has played with, whoever the creator sends the seat's link, or an AI
+// level with its budget); the turn deadline and its policy, the spectator delay, the lobby time,
+// unlisted; sent with the signed-in player's token, which reserving a seat needs. The server judges
+// the form: each 422 error is shown next to the field it names.
 
 import * as api from "../api.js";
 import { fill, h, problemNotice } from "../dom.js";
@@ -65,26 +66,31 @@ function budgetFields(path, budget) {
   };
 }
 
-/** Who plays one seat: a person (maybe a reserved registered player, when someone signed in
- * creates the game: an invitation needs a sender) or an AI level with its budget. */
-function seatRow(type, seat, signedIn) {
+const NAMED = "invite:name", LINKED = "invite:link"; // no AI level is named so
+
+/** Who plays one seat: anyone, or when someone signed in creates the game (an invitation needs a
+ * sender) a player they name among those they have played with (`contacts`, a datalist's id) or
+ * whoever they send the seat's link; or an AI level with its budget. */
+function seatRow(type, seat, contacts) {
   const who = h("select", {},
-    h("option", { value: "" }, "A person"),
+    h("option", { value: "" }, "A person: anyone"),
+    contacts ? [h("option", { value: NAMED }, "A player I invite by name"), h("option", { value: LINKED }, "Whoever I send a link")] : null,
     type.bots.map((level) => h("option", { value: level }, `AI: ${level}`)));
-  const reserved = h("input", { autocomplete: "off", spellcheck: "false", placeholder: "anyone" });
-  const reservedField = field(`reserved.${seat}`, "Reserved for player id", reserved);
+  const invitee = h("input", { autocomplete: "off", spellcheck: "false", list: contacts });
+  const inviteeField = field(`reserved.${seat}`, "Player's name", invitee, "Someone you have played with; their name is offered as you type.");
   const extra = h("div", { class: "seat-extra" });
   let budget = null;
   const redraw = () => {
     budget = type.budgets[who.value] ? budgetFields(`seat.${seat}.budget`, type.budgets[who.value]) : null;
-    fill(extra, who.value === "" ? (signedIn ? reservedField : null) : budget?.element);
+    fill(extra, who.value === NAMED ? inviteeField : budget?.element);
   };
   who.addEventListener("change", redraw);
   redraw();
   return {
     element: h("div", { class: "seat-row" }, field(`seat.${seat}`, `Seat ${seat + 1}`, who), extra),
-    level: () => who.value || null,
-    reservedFor: () => reserved.value.trim() || null,
+    level: () => (type.bots.includes(who.value) ? who.value : null),
+    reservation: () => (who.value === NAMED ? { seat, name: invitee.value.trim() } : who.value === LINKED ? { seat, link: true } : null),
+    open: () => who.value === "",
     budget: () => budget?.value(),
   };
 }
@@ -125,13 +131,13 @@ function deadlineFields(type) {
 }
 
 /** How many seats, and who plays each. */
-function seatsFields(type, me) {
+function seatsFields(type, contacts) {
   const seats = number(type.min_seats, type.min_seats, type.max_seats);
   const rows = h("div", { class: "seat-rows" });
   let seatRows = [];
   const drawSeats = () => {
     const count = Math.max(0, Math.min(Number(seats.value) || 0, type.max_seats));
-    seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat, Boolean(me)));
+    seatRows = Array.from({ length: count }, (_, seat) => seatRows[seat] || seatRow(type, seat, contacts));
     fill(rows, seatRows.map((row) => row.element));
   };
   seats.addEventListener("input", drawSeats);
@@ -147,11 +153,10 @@ function seatsFields(type, me) {
       seatRows.forEach((row, seat) => {
         const level = row.level();
         if (level) chosen.bots.push({ seat, level, ...(row.budget() && { budget: row.budget() }) });
-        else if (row.reservedFor()) chosen.reserved.push({ seat, player: row.reservedFor() });
+        else if (row.reservation()) chosen.reserved.push(row.reservation());
       });
     },
-    // the first seat a person plays that is not reserved for someone else
-    mine: () => seatRows.findIndex((row) => !row.level() && (!row.reservedFor() || row.reservedFor() === me?.id)),
+    mine: () => seatRows.findIndex((row) => row.open()), // the first seat anyone may take
   };
 }
 
@@ -198,7 +203,7 @@ function tableFields(me) {
 
 /** The fields of game `type` drawn into `body`; answers what reads them: the game to create, and the seat to take as whom. */
 function drawGame(body, type, me) {
-  const seats = seatsFields(type, me);
+  const seats = seatsFields(type, me ? "contact-names" : null);
   const options = optionFields(type);
   const deadline = deadlineFields(type);
   const table = tableFields(me);
@@ -219,8 +224,10 @@ export function drawCreateForm(section, types) {
   const gameChoice = h("select", { name: "game" }, types.map((type) => h("option", { value: type.name }, type.title)));
   const body = h("div", {});
   const message = h("div", { class: "messages" });
+  const contacts = h("datalist", { id: "contact-names" });
+  if (me) api.contacts(me.token).then((found) => fill(contacts, [...new Set(found.contacts.map((contact) => contact.name))].map((name) => h("option", { value: name }))), () => {});
   const form = h("form", { novalidate: true, class: "create", "aria-labelledby": "create-title" },
-    field("game", "Game", gameChoice), body,
+    field("game", "Game", gameChoice), body, contacts,
     h("button", { type: "submit", class: "primary" }, "Create game"), message);
   let read = null;
   const change = () => {
