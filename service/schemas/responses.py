@@ -18,7 +18,8 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
     """The game's record as the caller (`seated` in it, or the registered player `viewer`) may see it.
 
     The rematch only to its seats; an unlisted origin only to its seats and creator; a reserved
-    seat's player only to that player and the creator, to anyone else only that it is reserved."""
+    seat's player id only to that player and the creator (their name, or that whoever has the
+    link may take it, to all), a link's code only to the creator."""
     named = not record.private_origin or seated or (viewer is not None and viewer == record.creator)
     return {
         "id": record.id,
@@ -27,7 +28,9 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
         "version": record.version,
         "created": record.created,
         "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat)),
-                   "reserved": seat in record.reserved, "reserved_for": _invitee(record, seat, viewer)}
+                   "reserved": seat in record.reserved or seat in record.links,
+                   "reserved_for": _invitee(record, seat, viewer), "waits_for": _waits_for(record, seat),
+                   "invite_code": record.links.get(seat) if viewer is not None and viewer == record.creator else None}
                   for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),
         "spectator_delay": record.spectator_delay,
