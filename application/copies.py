@@ -97,29 +97,36 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
         raise Invalid("invalid_log", log.first_problem() or "", event=log.problems[0][0])
     if not log.game.status(log.state).finished:
         raise Invalid("invalid_log", "Only the log of a finished game can be imported.")
+    if log.clock is not None and not log.times_in_order():
+        raise Invalid("invalid_log", "A log with clocks needs each event's `time`, whole milliseconds in order.")
     return log
 
 
 def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
     """A new, finished, read-only game holding a checked log (`checked_log`), move by move as the
-    log's commands ran, with new command ids; its id. The import of a private game is unlisted and
-    names no origin."""
+    log's commands ran, with new command ids, at the times the log gives where they are in order (so
+    its clocks are the original's); its id. The import of a private game is unlisted and names no origin."""
     private = _is_private(store, log)
     game_id = new_id()
-    store.games.create(game_id, log.game.name, log.options, log.seats, imported=True, unlisted=private,
-                       original_id=None if private else log.original_id, creator=creator)
+    store.games.create(game_id, log.game.name, log.options, log.seats, None if log.clock is None else log.clock.control,
+                       imported=True, unlisted=private, original_id=None if private else log.original_id, creator=creator)
+    if log.clock is not None:  # its clocks, as the game it copies showed them
+        store.games.fix_time_zones(game_id, log.clock.time_zones)
+        store.games.keep_vacations(game_id, log.clock.vacations)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
-    events = [event for actor, lines in log.moves() for event in _move(actor, lines)]
+    timed = log.times_in_order()
+    events = [event for actor, lines in log.moves() for event in _move(actor, lines, timed)]
     with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
         store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
     return game_id
 
 
-def _move(actor: str, lines: list[dict[str, Any]]) -> list[NewEvent | NextCommand]:
+def _move(actor: str, lines: list[dict[str, Any]], timed: bool) -> list[NewEvent | NextCommand]:
     """One move of an imported log, ready to append: a command of its own (a new id, the log's
-    actor), then its events."""
-    return [NextCommand(uuid.uuid4().hex, actor), *(NewEvent(e["type"], e["schema_version"], e["payload"]) for e in lines)]
+    actor, and the log's time if `timed`: its clocks are worked out from it), then its events."""
+    return [NextCommand(uuid.uuid4().hex, actor, lines[0]["time"] if timed else None),
+            *(NewEvent(e["type"], e["schema_version"], e["payload"]) for e in lines)]
 
 
 def _is_private(store: EventStore, log: GameLog) -> bool:

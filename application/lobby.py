@@ -81,8 +81,14 @@ class Joined:
 
 def start(executor: Executor, game_id: str) -> Appended | None:
     """Append the opening of a game whose seats are all taken (None if it has started already);
-    its registered players become each other's contacts."""
-    met(executor.store.redis, set(executor.store.games.get(game_id).holders.values()))
+    its registered players become each other's contacts, and where its clocks stop on weekends,
+    each seat's time zone is fixed for the game as its player's is now (UTC for a seat without one)."""
+    record = executor.store.games.get(game_id)
+    met(executor.store.redis, set(record.holders.values()))
+    if record.deadline is not None and record.deadline.weekends:
+        players = PlayerStore(executor.store.redis)
+        executor.store.games.fix_time_zones(game_id, {
+            seat: player.time_zone for seat, holder in record.holders.items() if (player := players.get(holder))})
     return executor.start(game_id)
 
 

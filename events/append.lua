@@ -4,7 +4,8 @@
 -- ARGV[3] idempotency ttl seconds, ARGV[4] new status ('' keeps it), ARGV[5] time (ms),
 -- ARGV[6] command id, ARGV[7] actor, ARGV[8] the command whose event is the expected version's
 -- ('' for no check), then type, schema version, payload for each event; a type of '' marks the
--- events after it as caused by another command: its command id and actor stand in the other two.
+-- events after it as caused by another command: its command id and actor stand in the other two;
+-- a type of '@' gives the events after it the time that stands next (an import keeps its log's).
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return {'missing'}
@@ -35,14 +36,16 @@ if ARGV[8] ~= '' then
   end
 end
 local first = version + 1
-local command, actor = ARGV[6], ARGV[7]
+local command, actor, at = ARGV[6], ARGV[7], ARGV[5]
 for i = 9, #ARGV, 3 do
   if ARGV[i] == '' then
     command, actor = ARGV[i + 1], ARGV[i + 2]
+  elseif ARGV[i] == '@' then
+    at = ARGV[i + 1]
   else
     version = version + 1
     redis.call('XADD', KEYS[2], version .. '-0',
-      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', ARGV[5])
+      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at)
   end
 end
 if ARGV[4] ~= '' then

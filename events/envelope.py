@@ -46,6 +46,14 @@ class DeadlinePolicy(StrEnum):
     FORFEIT = "forfeit"  # the seat leaves the game
 
 
+class ClockSystem(StrEnum):
+    """How a seat's time to act is counted (application/clocks.py)."""
+
+    PER_MOVE = "per_move"  # `seconds` for each move, from the game's latest event
+    FISCHER = "fischer"  # `seconds` at first, `increment` more after each turn, never above `maximum`
+    SIMPLE = "simple"  # `seconds` for each turn, from the moment the turn came; unused time is not kept
+
+
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event ready to append: encoded, with the command that caused it."""
@@ -57,29 +65,36 @@ class NewEvent:
 
 @dataclass(frozen=True, slots=True)
 class NextCommand:
-    """A mark among an append's events: those after it were caused by this command, of this actor
-    (an import keeps the moves of the game it copies)."""
+    """A mark among an append's events: those after it were caused by this command, of this actor,
+    at `time` if given (an import keeps the moves of the game it copies, and when each was made)."""
 
     command_id: str
     actor: str
+    time: int | None = None  # ms since the epoch; None: the append's own
 
 
 @dataclass(frozen=True, slots=True)
 class TurnDeadline:
-    """How long a seat has to act, and what happens when the time is up (`auto` lets the AI at
-    `level` play the move). A player on vacation gets up to `vacation_days` more on each
-    deadline."""
+    """A game's time control: how long a seat has to act, counted as `clock` says, and what happens
+    when the time is up (`auto` lets the AI at `level` play the move). A per-move deadline waits up
+    to `vacation_days` for a player on vacation; Fischer and simple clocks stop for every day of it."""
 
-    seconds: int
+    seconds: int  # per move and simple: the time for each move; Fischer: the time each seat starts with
     policy: DeadlinePolicy
     level: str | None = None
     vacation_days: int = 0
     budget: Budget | None = None  # how long the AI at `level` thinks, if not as its level does
+    clock: ClockSystem = ClockSystem.PER_MOVE
+    increment: int = 0  # Fischer: seconds added to a seat's clock after each of its turns
+    maximum: int | None = None  # Fischer: the most seconds a clock may hold (None: no cap)
+    weekends: bool = False  # clocks stand still on Saturdays and Sundays, in each seat's time zone
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TurnDeadline:
+        """A stored or exported time control; one stored before clocks were chosen is per move."""
         budget = data.get("budget")
-        return cls(**{**data, "policy": DeadlinePolicy(data["policy"]), "budget": None if budget is None else Budget(**budget)})
+        return cls(**{**data, "policy": DeadlinePolicy(data["policy"]), "budget": None if budget is None else Budget(**budget),
+                      "clock": ClockSystem(data.get("clock", ClockSystem.PER_MOVE))})
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +141,9 @@ class GameRecord:
     original_id: str | None = None  # an imported game's id where it was exported, if its log names it
     creator: str | None = None  # the registered player who created it (a rematch: the player of the seat that asked)
     private_origin: bool = False  # a copy (fork, rematch) of an unlisted game: named to the copy's seats only
+    time_zones: Mapping[int, str] = field(default_factory=dict)  # seat → the IANA zone of its weekends, fixed at the start
+    # an imported game's vacations, seat → (start, end) ms spans, as its log's header gave them
+    vacations: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""

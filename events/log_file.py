@@ -1,24 +1,80 @@
 """A game's whole log as a file (JSON Lines): a header line — the game, its options and seats,
-the format version — then one event a line, oldest first, with the command that caused it, its
-actor and its time. Written by the export, read back by `meeple replay` and the import, which
-check it holds together before trusting it."""
+the format version, and for a game with a time control what its clocks need beside the events
+(`clock`: the control, each seat's time zone, the vacations that stopped each seat's clock) —
+then one event a line, oldest first, with the command that caused it, its actor and its time.
+Written by the export, read back by `meeple replay` and the import, which check it holds
+together before trusting it; a log written before headers had `clock` reads as one without."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+import zoneinfo
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain import GAMES
 from domain.core.game import Game
-from events.envelope import OPENING_ACTORS, Envelope, GameRecord
+from events.envelope import OPENING_ACTORS, Envelope, GameRecord, TurnDeadline
 from events.errors import LogInvalid, LogTooLong
 
 FORMAT = "meeple-log"
 FORMAT_VERSION = 1  # a line's `command_id` came later: a log without it is read as before
 SEAT_ACTOR = re.compile(r"(seat|bot|deadline):(0|[1-9][0-9]?)")  # the actors of a seat's move
+
+
+@dataclass(frozen=True)
+class LogClock:
+    """What a log's clocks are worked out from beside its events: the game's time control, the time
+    zone of each seat's weekends, and each seat's vacations, (start, end) ms spans."""
+
+    control: TurnDeadline
+    time_zones: Mapping[int, str] = field(default_factory=dict)
+    vacations: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"control": dataclasses.asdict(self.control),
+                "time_zones": {str(seat): zone for seat, zone in self.time_zones.items()},
+                "vacations": {str(seat): [list(span) for span in spans] for seat, spans in self.vacations.items()}}
+
+    @classmethod
+    def from_json(cls, data: Any, seats: int) -> LogClock:
+        """A header's `clock`; raises LogInvalid saying what is wrong."""
+        try:
+            control = _control(data["control"])
+            zones = {_seat(seat, seats): zone for seat, zone in data.get("time_zones", {}).items()}
+            vacations = {_seat(seat, seats): tuple(_span(span) for span in spans)
+                         for seat, spans in data.get("vacations", {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise LogInvalid(f"The header's `clock` is not one this server writes: {error}") from None
+        if not all(isinstance(zone, str) and zone in zoneinfo.available_timezones() for zone in zones.values()):
+            raise LogInvalid("The header's `clock` names a time zone that is not an IANA one.")
+        return cls(control, zones, vacations)
+
+
+def _control(data: Any) -> TurnDeadline:
+    """A header's time control; ValueError unless its times are whole seconds, the first 1 or more."""
+    control = TurnDeadline.from_json(data)
+    times = (control.seconds, control.increment, control.vacation_days, 1 if control.maximum is None else control.maximum)
+    if not all(type(value) is int and value >= 0 for value in times) or control.seconds < 1:
+        raise ValueError("its times are whole seconds, the first 1 or more")
+    return control
+
+
+def _seat(text: Any, seats: int) -> int:
+    seat = int(text)
+    if not 0 <= seat < seats:
+        raise ValueError(f"no seat {seat}")
+    return seat
+
+
+def _span(span: Any) -> tuple[int, int]:
+    start, end = span
+    if type(start) is not int or type(end) is not int or end <= start:
+        raise ValueError("a vacation is [start, end], whole milliseconds, start first")
+    return start, end
 
 
 @dataclass(frozen=True)
@@ -36,6 +92,7 @@ class GameLog:
     problems: tuple[tuple[int, str], ...] = ()
     original_id: str | None = None  # the id the game had where it was exported, if the header says
     unlisted: bool = False  # the header says the game was unlisted where it was exported
+    clock: LogClock | None = None  # what its clocks need beside the events, if the game had a time control
 
     def first_problem(self) -> str | None:
         """The first event the rules would not have written, and why; None for a sound log."""
@@ -43,6 +100,11 @@ class GameLog:
             return None
         version, problem = self.problems[0]
         return f"Event {version} ({self.envelopes[version - 1]['type']}): {problem}"
+
+    def times_in_order(self) -> bool:
+        """Whether every line's `time` is whole milliseconds, none earlier than the line before."""
+        times = [entry.get("time") for entry in self.envelopes]
+        return all(type(at) is int and at >= 0 for at in times) and times == sorted(times)  # type: ignore[type-var]
 
     def moves(self) -> list[tuple[str, list[dict[str, Any]]]]:
         """The event lines by the command that caused them, each run with its actor: runs of one
@@ -60,11 +122,13 @@ class GameLog:
         return runs
 
 
-def export_lines(record: GameRecord, envelopes: Iterable[Envelope]) -> Iterator[str]:
-    """The log file of a game; an unlisted game's header says so and names no id, so no import names it."""
+def export_lines(record: GameRecord, envelopes: Iterable[Envelope], clock: LogClock | None = None) -> Iterator[str]:
+    """The log file of a game, with what its `clock`s need; an unlisted game's header says so and
+    names no id, so no import names it."""
     named = {"unlisted": True} if record.unlisted else {"id": record.id}
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, **named,
-              "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created}
+              "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created,
+              **({} if clock is None else {"clock": clock.to_json()})}
     yield json.dumps(header) + "\n"
     for envelope in envelopes:
         yield json.dumps({"version": envelope.version, "type": envelope.type, "schema_version": envelope.schema_version,
@@ -95,8 +159,9 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
         for seat, name in enumerate(given if isinstance(given, list) and len(given) == seats else [None] * seats)
     )
     original = header.get("id")
+    clock = None if header.get("clock") is None else LogClock.from_json(header["clock"], seats)
     return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
-                   original if _printable(original) else None, header.get("unlisted") is True)
+                   original if _printable(original) else None, header.get("unlisted") is True, clock)
 
 
 def _header(header: Any) -> tuple[Game, int, dict[str, Any], Any]:  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ import dataclasses
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -170,6 +170,14 @@ class GameRecords:
         pipe.hsetnx(keys.meta(game_id), "rematch", rematch_id)
         pipe.hget(keys.meta(game_id), "rematch")
         return cast(bytes, pipe.execute()[1]).decode()
+
+    def fix_time_zones(self, game_id: str, zones: Mapping[int, str]) -> None:
+        """Fix the time zone of each seat's weekends for the rest of the game, unless already fixed."""
+        self.redis.hsetnx(keys.meta(game_id), "time_zones", json.dumps({str(seat): zone for seat, zone in zones.items()}))
+
+    def keep_vacations(self, game_id: str, vacations: Mapping[int, Sequence[tuple[int, int]]]) -> None:
+        """Keep the vacations an imported game's log gives, seat → (start, end) spans."""
+        self.redis.hset(keys.meta(game_id), "vacations", json.dumps({str(seat): spans for seat, spans in vacations.items()}))
 
     def discard(self, game_id: str) -> None:
         """Delete a game that never started and nobody was told of (a rematch that lost a race), and unfile it."""
@@ -441,4 +449,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         original_id=meta[b"original_id"].decode() if b"original_id" in meta else None,
         creator=meta[b"creator"].decode() if b"creator" in meta else None,
         private_origin=meta.get(b"private_origin") == b"1",
+        time_zones={int(seat): zone for seat, zone in json.loads(meta.get(b"time_zones", b"{}")).items()},
+        vacations={int(seat): tuple((start, end) for start, end in spans)
+                   for seat, spans in json.loads(meta.get(b"vacations", b"{}")).items()},
     )

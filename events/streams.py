@@ -119,13 +119,13 @@ class Streams:
         events it appended then, and writes nothing. With `held`, the command that ends a state the
         caller held without reading the game, the append is also a conflict unless that event is
         still there and the game in play. Announced on the feed if `announce`, and always the first.
-        A NextCommand among `events` gives the events after it its command and actor."""
+        A NextCommand among `events` gives the events after it its command and actor, and its time if it has one."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
         for event in events:
             if isinstance(event, NextCommand):
-                args += ["", event.command_id, event.actor]
+                args += ["", event.command_id, event.actor, *(() if event.time is None else ("@", event.time, ""))]
             else:
                 args += [event.type, event.schema_version, encoded_payload(event.payload)]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
@@ -218,11 +218,12 @@ class Streams:
 
 def _written(game_id: str, after: int, events: Sequence[NewEvent | NextCommand], cause: NextCommand,
              now: int) -> Iterator[Envelope]:
-    """The envelopes an append wrote after version `after`, each event's cause the last NextCommand before it (else `cause`)."""
+    """The envelopes an append wrote after version `after`, each event's cause the last NextCommand before it (else
+    `cause`), and its time the last such command's that gives one (else `now`)."""
     version = after
     for event in events:
         if isinstance(event, NextCommand):
-            cause = event
+            cause, now = event, now if event.time is None else event.time
             continue
         version += 1
         yield Envelope(game_id, version, event.type, event.schema_version, event.payload, cause.command_id, cause.actor, now)

@@ -1,1 +1,1 @@
-"""Registered players and what the API and the workers both do for them: accounts, webhooks, deadlines."""
+"""Registered players and what the API and the workers both do for them: accounts, vacations, webhooks."""

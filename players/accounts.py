@@ -1,5 +1,6 @@
 """Registered players: a name and the tokens that join games and act for their seats
-(players.tokens), the games they hold or are invited to, and their vacations."""
+(players.tokens), the games they hold or are invited to, and their time zone (their vacations:
+players.vacations)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ class Player:
     id: str
     name: str
     created: int  # milliseconds since the epoch
-    vacation_until: int | None = None  # milliseconds since the epoch
+    time_zone: str = "UTC"  # an IANA name: where their weekends fall, for clocks that stop on weekends
 
 
 class PlayerStore:
@@ -41,15 +42,12 @@ class PlayerStore:
         fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id)))
         if not fields:
             return None
-        vacation = int(fields[b"vacation_until"]) if b"vacation_until" in fields else None
-        return Player(player_id, fields[b"name"].decode(), int(fields[b"created"]), vacation)
+        return Player(player_id, fields[b"name"].decode(), int(fields[b"created"]),
+                      fields.get(b"time_zone", b"UTC").decode())
 
-    def set_vacation(self, player_id: str, until: int | None) -> None:
-        """Declare a vacation until `until` (ms since the epoch), or end it (None)."""
-        if until is None:
-            self.redis.hdel(keys.player(player_id), "vacation_until")
-        else:
-            self.redis.hset(keys.player(player_id), "vacation_until", until)
+    def set_time_zone(self, player_id: str, zone: str) -> None:
+        """Set the player's time zone (an IANA name), fixed for each game as it starts."""
+        self.redis.hset(keys.player(player_id), "time_zone", zone)
 
     def joined(self, player_id: str, game_id: str) -> None:
         self.redis.zadd(keys.player_games(player_id), {game_id: int(time.time() * 1000)})

@@ -39,3 +39,7 @@ class SignInLinkRefused(PlayersError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class VacationRefused(PlayersError):
+    """A vacation longer than the days the player has left this year."""

@@ -15,6 +15,7 @@ from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.invitations import Invitations
 from players.tokens import PlayerTokens
+from players.vacations import Vacations
 from players.webhooks import Webhooks
 from runtime import connections, metrics
 from runtime.config import Config
@@ -75,6 +76,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     executor = app.extensions["meeple"] = Executor(store, on_append=metrics.APPEND_SECONDS.observe)
     player_store = app.extensions["meeple.players"] = PlayerStore(client)
     app.extensions["meeple.webhooks"] = Webhooks(client, config.webhooks_per_player)
+    app.extensions["meeple.vacations"] = Vacations(client, config.vacation_days_per_year)
     app.extensions["meeple.tokens"] = PlayerTokens(client, config.tokens_per_player)
     invitations = app.extensions["meeple.invitations"] = Invitations(client, config.max_blocks)
     app.extensions["meeple.lobby"] = Lobby(executor, player_store, invitations, config.lobby_seconds)

@@ -34,6 +34,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "too_many_confirmations": "The player asked for as many confirmation mails today as a player may; `limit` says how many.",
     "confirmation_not_found": "The confirmation link is used, expired, unknown, or for an address the player has changed since.",
     "unsubscribe_token_unknown": "The unsubscribe link is not one the server gave.",
+    "no_vacation_days_left": "The vacation spans more days than the player has left this year "
+                             "(MEEPLE_VACATION_DAYS_PER_YEAR a year).",
     "too_many_webhooks": "The player has as many webhooks as the server allows (MEEPLE_WEBHOOKS_PER_PLAYER); "
                          "`limit` says how many.",
     "not_the_creator": "Only the game's creator may read this (its invitation links).",

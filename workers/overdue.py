@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 
+from application.deadlines import due, spend_vacation_day
 from domain.core.rng import SystemRng
 from events.envelope import DeadlinePolicy
 from events.execute import Loaded
-from players.deadlines import due
+from runtime.config import Config
 from workers.acting import act_for
 from workers.notify import notify
 from workers.queues import (
@@ -25,19 +26,21 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     """Act for `seat` as its deadline's policy says, if the game still waits for it at `version`.
 
     A move that came first wins, and a deadline applied once is never applied again; one that
-    moved since it was scheduled (a vacation) is scheduled again for its new time."""
+    moved since it was scheduled (a vacation) is scheduled again for its new time, and so is one
+    whose player has a vacation day left to spend (application.deadlines.spend_vacation_day)."""
     executor = job_executor()
     loaded = executor.load(game_id)
     deadline = due(executor.store, loaded, seat) if loaded.version == version else None
     if deadline is None:
         return "stale"
     if deadline.at > time.time() * 1000:
-        deadline_queue(job_connection()).enqueue_at(
-            moment(deadline.at), apply_deadline, game_id, version, seat,
-            job_id=f"deadline-{game_id}-{version}-{seat}-{deadline.at}", job_timeout=MOVE_JOB_SECONDS,
-            result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
-        )
+        _schedule(game_id, version, seat, deadline.at)
         return "postponed"
+    if spend_vacation_day(executor.store, loaded, seat, deadline.at, Config.from_env().vacation_days_per_year):
+        later = due(executor.store, loaded, seat)
+        assert later is not None  # the seat still waits at this version: a vacation day moved its deadline
+        _schedule(game_id, version, seat, later.at)
+        return "vacation"
 
     def choose(loaded: Loaded) -> object:
         if deadline.policy is DeadlinePolicy.AUTO and deadline.level is not None:
@@ -47,6 +50,15 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
         return loaded.game.timeout_command(loaded.state, seat)
 
     return act_for(game_id, version, seat, "deadline", choose)
+
+
+def _schedule(game_id: str, version: int, seat: int, at: int) -> None:
+    """Schedule the seat's deadline at `version` for `at` (once per moment it may fall at)."""
+    deadline_queue(job_connection()).enqueue_at(
+        moment(at), apply_deadline, game_id, version, seat,
+        job_id=f"deadline-{game_id}-{version}-{seat}-{at}", job_timeout=MOVE_JOB_SECONDS,
+        result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
+    )
 
 
 def remind(game_id: str, version: int, seat: int, before: int, deadline: int) -> str:

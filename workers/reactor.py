@@ -22,6 +22,7 @@ import redis
 from rq import Queue
 from rq.job import JobStatus
 
+from application.deadlines import due
 from application.lobby import start
 from domain.core.game import GameStatus
 from events import clock
@@ -29,7 +30,6 @@ from events.envelope import GameRecord, Lifecycle
 from events.errors import GameNotFound, GroupLost
 from events.execute import Executor, Loaded, awaited
 from events.slots import AWAY
-from players.deadlines import due
 from workers.bots import play_bot_turn
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, remind
@@ -125,11 +125,14 @@ class Reactor:
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
-        """Schedule the seat's deadline, if it has one, for the moment it passes, and the
-        reminders before it."""
+        """Schedule the seat's deadline, if it has one, for the moment it passes (its clock runs
+        out, or the rules' own deadline comes), and the reminders before it."""
         deadline = due(self.executor.store, loaded, seat)
-        job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}"
-        if deadline is None or self._needs_no_copy(job_id, self.deadlines):
+        if deadline is None:
+            return False
+        # named for its moment too: a deadline that came nearer (a vacation ended early) is scheduled anew
+        job_id = f"deadline-{loaded.record.id}-{loaded.version}-{seat}-{deadline.at}"
+        if self._needs_no_copy(job_id, self.deadlines):
             return False
         self.deadlines.enqueue_at(moment(deadline.at), apply_deadline, loaded.record.id, loaded.version, seat,
                                   job_id=job_id, job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL,

@@ -17,6 +17,7 @@ from events.tickets import StreamTickets
 from players.accounts import PlayerStore
 from players.invitations import Invitations
 from players.tokens import PlayerTokens
+from players.vacations import Vacations
 from players.webhooks import Webhooks
 from service.announcements import Announcements
 from service.errors import ApiError
@@ -60,6 +61,10 @@ def invitations() -> Invitations:
 
 def webhooks() -> Webhooks:
     return current_app.extensions["meeple.webhooks"]  # type: ignore[no-any-return]
+
+
+def vacations() -> Vacations:
+    return current_app.extensions["meeple.vacations"]  # type: ignore[no-any-return]
 
 
 def tokens() -> PlayerTokens:

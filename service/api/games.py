@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -14,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 
 from application import copies, playing
+from application.deadlines import Due, due, game_clocks, log_clock
 from application.lobby import Bot, GameSettings, Opened
 from domain import GAMES
 from domain.bahama_taxi import board
@@ -22,7 +24,6 @@ from events.envelope import Lifecycle, TurnDeadline
 from events.errors import VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
-from players.deadlines import Due, due
 from service import auth, imports
 from service.api.caller import RequestCaller
 from service.api.context import executor, json_body, known_game, legal, lobby, players, seen_by, visible_version
@@ -44,7 +45,7 @@ from service.schemas.common import (
 
 bp = Blueprint("v1", __name__, url_prefix="/v1")
 
-IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})"?$')
+IF_MATCH = re.compile(r'^(?:W/)?"?(\d{1,12})(?:-[0-9a-f]{8})?"?$')  # a game read's tag may add its clocks' (_view)
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
 
 
@@ -214,7 +215,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.seat_for(store, record)
     visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
-    return responses.game_view(loaded, seat, _deadlines(loaded)), 200, etag(loaded.version)
+    return _view(loaded, seat)
 
 
 @bp.get("/games/<game:game_id>/states/<int:version>")
@@ -232,8 +233,18 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
                        errors={"seat": [f"The game's seats are 0 to {record.seats - 1}."]})
     if asked != seat and record.status is not Lifecycle.FINISHED:
         raise ApiError(409, "game_not_finished", "Another seat's view is shown once the game is over.")
-    loaded = executor().load(game_id, version)
-    return responses.game_view(loaded, asked, _deadlines(loaded)), 200, etag(version)
+    return _view(executor().load(game_id, version), asked)
+
+
+def _view(loaded: Loaded, seat: int | None) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The game at the loaded version as `seat` may see it, tagged with its version and, where the
+    game has clocks, what they show beside their time left: a deadline moved by a vacation (begun,
+    ended or spent) changes the tag, so a client polling with If-None-Match sees it."""
+    view = responses.game_view(loaded, seat, _deadlines(loaded), game_clocks(executor().store, loaded))
+    if view["clocks"] is None:
+        return view, 200, etag(loaded.version)
+    shown = [(c["running"], c["paused"], c["runs_out"]) for c in view["clocks"]], view["deadlines"]
+    return view, 200, {"ETag": f'"{loaded.version}-{zlib.crc32(json.dumps(shown).encode()):08x}"'}
 
 
 def _deadlines(loaded: Loaded) -> dict[int, Due]:
@@ -325,7 +336,8 @@ def export(game_id: str) -> Response:
     loaded = executor().load(game_id)
     if not loaded.game.status(loaded.state).finished and not auth.is_admin():
         raise ApiError(409, "game_not_finished", "A game's log is exported once the game is over.")
-    lines = export_lines(record, executor().store.streams.read(game_id))
+    envelopes = executor().store.streams.read(game_id)
+    lines = export_lines(record, envelopes, log_clock(executor().store, record, envelopes))
     return Response("".join(lines), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'} | etag(record.version))
 

@@ -4,21 +4,30 @@ they block, their webhooks and the log of deliveries to them."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from application.deadlines import due, seat_clock
 from application.tokens import new_id, new_token
+from application.vacations import come_back, go_on_vacation
+from events import clock
 from players import egress
 from players.accounts import Player
-from players.deadlines import due
-from players.errors import WebhookLimitReached
+from players.errors import VacationRefused, WebhookLimitReached
+from players.vacations import Allowance
 from service import auth
-from service.api.context import executor, invitations, json_body, known_game, players, seen_by, webhooks
+from service.api.context import executor, invitations, json_body, known_game, players, seen_by, vacations, webhooks
 from service.errors import ApiError
 from service.schemas import responses
-from service.schemas.common import DeliveriesQuerySchema, RegisterSchema, VacationSchema, WebhookSchema, parse
+from service.schemas.common import (
+    DeliveriesQuerySchema,
+    RegisterSchema,
+    TimeZoneSchema,
+    VacationSchema,
+    WebhookSchema,
+    parse,
+)
 
 bp = Blueprint("players", __name__, url_prefix="/v1/players")
 
@@ -41,26 +50,44 @@ def caller() -> Player:
 @bp.get("/me")
 def me() -> dict[str, Any]:
     player = caller()
-    return {"id": player.id, "name": player.name, "created": player.created, "vacation_until": player.vacation_until}
+    return {"id": player.id, "name": player.name, "created": player.created, "time_zone": player.time_zone,
+            **_vacation(vacations().allowance(player.id, clock.now()))}
+
+
+def _vacation(allowance: Allowance) -> dict[str, Any]:
+    return {"vacation_until": allowance.until, "vacation_days_left": allowance.days_left,
+            "vacation_days_per_year": allowance.days_per_year}
 
 
 @bp.put("/me/vacation")
 def start_vacation() -> dict[str, Any]:
-    """Go on vacation until a time: the turn deadlines of the player's games wait for it, up to
-    the number of days each game allows."""
+    """Go on vacation until a time (or move the end of the vacation underway): every clock of the
+    player's stands still until then (a per-move deadline waits up to the days its game allows).
+    Each day it spans, begun or whole, is spent from the player's yearly allowance."""
     player = caller()
     until = parse(VacationSchema, json_body())["until"]
-    now = int(time.time() * 1000)
+    now = clock.now()
     if not now < until <= now + 366 * 86_400_000:
         raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})
-    players().set_vacation(player.id, until)
-    return {"vacation_until": until}
+    try:
+        return _vacation(go_on_vacation(executor().store, vacations(), player.id, until, now))
+    except VacationRefused as error:
+        raise ApiError(409, "no_vacation_days_left", str(error)) from None
 
 
 @bp.delete("/me/vacation")
 def end_vacation() -> Response:
-    players().set_vacation(caller().id, None)
+    """Come back from vacation now: the clocks run again and the days not begun are given back."""
+    come_back(executor().store, vacations(), caller().id, clock.now())
     return Response(status=204)
+
+
+@bp.put("/me/time-zone")
+def set_time_zone() -> dict[str, Any]:
+    """Where the player's weekends fall, for games whose clocks stop on weekends: fixed for each game as it starts."""
+    zone = parse(TimeZoneSchema, json_body())["time_zone"]
+    players().set_time_zone(caller().id, zone)
+    return {"time_zone": zone}
 
 
 @bp.post("/me/webhooks")
@@ -159,24 +186,26 @@ def inbox() -> dict[str, Any]:
 
 
 def inbox_of(player_id: str) -> dict[str, Any]:
-    """The player's games: those waiting for their move first (soonest deadline first), then their
-    invitations (games with a seat reserved for them, not yet taken), then the rest."""
+    """The player's games: those waiting for their move first (least time left on their clock first,
+    then soonest deadline), then their invitations (games with a seat reserved for them, not yet
+    taken), then the rest."""
     entries = [inbox_entry(game_id, player_id) for game_id in players().games(player_id)]
     # a seat given up, or an invitation to a game that was cancelled, may linger in the list
     entries = [entry for entry in entries if entry["seat"] is not None or entry["invitation"] is not None]
-    entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["deadline"] is None,
-                                    entry["deadline"] or 0))
+    entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["time_left"] is None,
+                                    entry["time_left"] or 0, entry["deadline"] is None, entry["deadline"] or 0))
     return {"games": entries}
 
 
 def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
     """One of a player's games: its summary, their seat (or the seat it invites them to, and who
-    invited them), whether it is their turn and until when."""
+    invited them), whether it is their turn, until when and how much time their clock has left."""
     loaded = executor().load(game_id)
     seat = loaded.record.seat_of(player_id)
     status = loaded.game.status(loaded.state)
     your_turn = loaded.version > 0 and seat in status.to_move
     deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
+    ticking = seat_clock(executor().store, loaded, seat) if your_turn and seat is not None else None
     invitation = loaded.record.invitation(player_id)
     sender = None if invitation is None or loaded.record.creator is None else players().get(loaded.record.creator)
     return {
@@ -186,4 +215,5 @@ def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
         "invited_by": None if sender is None else {"id": sender.id, "name": sender.name},
         "your_turn": your_turn,
         "deadline": None if deadline is None else deadline.at,
+        "time_left": None if ticking is None else ticking.remaining,
     }

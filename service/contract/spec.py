@@ -39,6 +39,7 @@ from service.schemas.common import (
     SignInLinkSchema,
     SignInSchema,
     StreamTicketSchema,
+    TimeZoneSchema,
     TokenNameSchema,
     TurnDeadlineSchema,
     VacationSchema,
@@ -52,7 +53,7 @@ PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
 REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that reads that body
     "Budget": BudgetSchema, "BotSeat": BotSeatSchema, "ReservedSeat": ReservedSeatSchema, "TurnDeadline": TurnDeadlineSchema,
     "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
-    "Vacation": VacationSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
+    "Vacation": VacationSchema, "TimeZone": TimeZoneSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
     "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema,
     "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)

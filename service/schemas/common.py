@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import zoneinfo
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -11,7 +12,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from application.chat_lines import FORMATS
 from domain import GAMES
 from domain.core.game import Budget
-from events.envelope import MAX_THINK_SECONDS, DeadlinePolicy, Lifecycle
+from events.envelope import MAX_THINK_SECONDS, ClockSystem, DeadlinePolicy, Lifecycle
 from events.records import CURSOR_PATTERN, Cursor
 from players import egress, errors
 from players.tokens import FIRST_DEVICE
@@ -165,25 +166,59 @@ class BotSeatSchema(Schema):
 
 
 class TurnDeadlineSchema(Schema):
-    """How long a seat has to act after each move, and what happens when the time is up:
-    `skip` sends the game's own timeout command (TAKI: draw, or end a run or a King's turn, or
-    pass a +3), `auto` lets the AI at `level` play the move, `forfeit` makes the seat leave the
-    game. In a TAKI +3 window the earlier of the window's own deadline (which passes) and the
-    turn deadline applies. A move that arrives first always wins; a deadline is applied once."""
+    """The game's time control: how long a seat has to act, counted as `clock` says, and what
+    happens when the time is up: `skip` sends the game's own timeout command (TAKI: draw, or end a
+    run or a King's turn, or pass a +3), `auto` lets the AI at `level` play the move, `forfeit`
+    makes the seat leave the game. `per_move` gives `seconds` for each move from the game's latest
+    event; `simple` gives `seconds` for each turn (a seat's run of moves), unused time not kept;
+    `fischer` starts each seat with `seconds`, adds `increment` after each of its turns, never
+    above `maximum`. A player's vacation stops their Fischer and simple clocks (and moves a
+    per-move deadline by up to `vacation_days`); with `weekends`, clocks stand still on Saturdays
+    and Sundays in each seat's time zone. In a TAKI +3 window the earlier of the window's own
+    deadline (which passes) and the seat's clock applies. A move that arrives first always wins;
+    a deadline is applied once."""
 
-    seconds = Whole(required=True, validate=validate.Range(min=1, max=30 * 86400))
+    seconds = Whole(required=True, validate=validate.Range(min=1, max=365 * 86400), metadata={
+        "description": "per_move and simple: the time for each move; fischer: the time each seat starts with."})
     policy = fields.Enum(DeadlinePolicy, by_value=fields.String, required=True)
     level = fields.String(load_default=None, validate=validate.Length(min=1, max=32),
                           metadata={"description": "With `auto`, the AI level that moves for the seat.", "examples": ["greedy"]})
-    vacation_days = Whole(load_default=0, validate=validate.Range(min=0, max=365),
-                                   metadata={"description": "How many days a player on vacation may add to each deadline."})
+    vacation_days = Whole(load_default=0, validate=validate.Range(min=0, max=365), metadata={
+        "description": "per_move only: how many days a player on vacation may add to each deadline."})
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={
         "description": "With `auto` and a level that searches, how long the AI thinks; absent or null, as its level does."})
+    clock = fields.Enum(ClockSystem, by_value=fields.String, load_default=ClockSystem.PER_MOVE,
+                        metadata={"description": "How the time is counted: per_move, simple or fischer."})
+    increment = Whole(load_default=0, validate=validate.Range(min=0, max=365 * 86400),
+                      metadata={"description": "fischer: seconds added to a seat's clock after each of its turns."})
+    maximum = Whole(load_default=None, allow_none=True, validate=validate.Range(min=1, max=3650 * 86400),
+                    metadata={"description": "fischer: the most seconds a clock may hold; absent or null: no cap."})
+    weekends = Flag(load_default=False, metadata={"description": (
+        "true: clocks stand still from Saturday 00:00 to Monday 00:00 in each seat's time zone (its player's, "
+        "PUT /v1/players/me/time-zone, fixed when the game starts; UTC for a seat without one).")})
+
+    @validates_schema
+    def _fits_its_clock(self, data: dict[str, Any], **_: Any) -> None:
+        if data["clock"] is not ClockSystem.FISCHER and (data["increment"] or data["maximum"] is not None):
+            raise ValidationError("`increment` and `maximum` belong to a fischer clock.")
+        if data["clock"] is not ClockSystem.PER_MOVE and data["vacation_days"]:
+            raise ValidationError("`vacation_days` bounds a per-move deadline; simple and fischer clocks stop for "
+                                  "every vacation day.")
 
 
 class VacationSchema(Schema):
     until = Whole(required=True, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "Milliseconds since the epoch, within a year."})
+
+
+def _known_zone(name: str) -> None:
+    if name not in zoneinfo.available_timezones():
+        raise ValidationError("Not an IANA time zone name, such as Europe/Paris.")
+
+
+class TimeZoneSchema(Schema):
+    time_zone = fields.String(required=True, validate=[validate.Length(min=1, max=64), _known_zone], metadata={
+        "description": "An IANA time zone name.", "examples": ["Europe/Paris"]})
 
 
 class ReservedSeatSchema(Schema):
@@ -257,6 +292,15 @@ def check_settings(game_name: str, seats: int, data: dict[str, Any]) -> None:
         raise ValidationError({"turn_deadline": [problem]})
 
 
+# TurnDeadlineSchema's own checks as JSON Schema: what belongs to a fischer clock, and to a per-move one
+CLOCK_CONTRACT = [
+    {"if": {"not": {"required": ["clock"], "properties": {"clock": {"const": ClockSystem.FISCHER.value}}}},
+     "then": {"properties": {"increment": {"const": 0}, "maximum": {"type": "null"}}}},
+    {"if": {"required": ["clock"], "properties": {"clock": {"not": {"const": ClockSystem.PER_MOVE.value}}}},
+     "then": {"properties": {"vacation_days": {"const": 0}}}},
+]
+
+
 def settings_contract(game_name: str, bot: dict[str, Any]) -> list[dict[str, Any]]:
     """check_settings as a JSON Schema `allOf` for a game of `game_name`, whose AI seat is the schema `bot`.
 
@@ -281,7 +325,8 @@ def settings_contract(game_name: str, bot: dict[str, Any]) -> list[dict[str, Any
         {"properties": {"turn_deadline": {"anyOf": [{"type": "null"}, {"allOf": [{
             "if": {"properties": {"policy": {"const": DeadlinePolicy.AUTO.value}}},
             "then": {"required": ["level"], "properties": {"level": {"enum": levels}}},
-            "else": {"not": {"required": ["level"], "properties": {"level": {"enum": levels}}}}}, budgeted]}]}}},
+            "else": {"not": {"required": ["level"], "properties": {"level": {"enum": levels}}}}}, budgeted,
+            *CLOCK_CONTRACT]}]}}},
     ]
 
 

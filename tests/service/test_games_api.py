@@ -320,14 +320,18 @@ def test_only_an_ai_that_searches_takes_a_budget(api: ContractClient) -> None:
 
 
 def test_turn_deadlines_at_creation(api: ContractClient) -> None:
-    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy", "vacation_days": 7, "budget": None}
+    deadline = {"seconds": 86400, "policy": "auto", "level": "greedy", "vacation_days": 7, "budget": None, "clock": "per_move", "increment": 0, "maximum": None, "weekends": False}
     answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
     assert answer.status_code == 201 and answer.json["turn_deadline"] == deadline
     assert api.get(f"/v1/games/{answer.json['id']}").json["turn_deadline"] == deadline
     skip = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": {"seconds": 60, "policy": "skip"}})
-    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None, "vacation_days": 0, "budget": None}
+    assert skip.json["turn_deadline"] == {"seconds": 60, "policy": "skip", "level": None, "vacation_days": 0, "budget": None,
+                                          "clock": "per_move", "increment": 0, "maximum": None, "weekends": False}
     for wrong in ({"seconds": 0, "policy": "skip"}, {"seconds": 60, "policy": "auto"},
-                  {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"}):
+                  {"seconds": 60, "policy": "skip", "level": "greedy"}, {"seconds": 60, "policy": "nap"},
+                  {"seconds": 60, "policy": "skip", "clock": "simple", "increment": 5},
+                  {"seconds": 60, "policy": "skip", "clock": "fischer", "vacation_days": 2},
+                  {"seconds": 60, "policy": "skip", "clock": "sandglass"}):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": wrong})
         assert answer.status_code == 422 and "turn_deadline" in answer.json["errors"], wrong
 

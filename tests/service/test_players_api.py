@@ -20,7 +20,8 @@ def register(api: ContractClient, name: str) -> dict[str, str]:
 def test_register_and_read_oneself(api: ContractClient) -> None:
     ann = register(api, "ann")
     me = api.get("/v1/players/me", headers=bearer(ann["token"]))
-    assert me.json == {"id": ann["id"], "name": "ann", "created": ann["created"], "vacation_until": None}
+    assert me.json == {"id": ann["id"], "name": "ann", "created": ann["created"], "time_zone": "UTC", "vacation_until": None,
+                       "vacation_days_left": 30, "vacation_days_per_year": 30}
     assert api.get("/v1/players/me").status_code == 401
     assert api.get("/v1/players/me", headers=bearer("y" * 43)).status_code == 401
     assert api.post("/v1/players", json={"name": ""}).status_code == 422
@@ -80,7 +81,8 @@ def test_vacations(api: ContractClient) -> None:
     ann = register(api, "ann")
     auth = bearer(ann["token"])
     until = int(time.time() * 1000) + 7 * 86_400_000
-    assert api.put("/v1/players/me/vacation", json={"until": until}, headers=auth).json == {"vacation_until": until}
+    assert api.put("/v1/players/me/vacation", json={"until": until}, headers=auth).json == {
+        "vacation_until": until, "vacation_days_left": 23, "vacation_days_per_year": 30}
     assert api.get("/v1/players/me", headers=auth).json["vacation_until"] == until
     for wrong in (int(time.time() * 1000) - 1, until + 400 * 86_400_000, "soon"):
         assert api.put("/v1/players/me/vacation", json={"until": wrong}, headers=auth).status_code == 422

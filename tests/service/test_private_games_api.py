@@ -177,7 +177,8 @@ def test_a_rematch_is_made_once_rotated_reserved_and_starts_when_all_accept(api:
     assert rematch["unlisted"] and rematch["rematch_of"] == origin and rematch["status"] == "waiting"
     assert [(seat["reserved_for"], seat["bot"], seat["budget"]) for seat in rematch["seats"]] == [
         (None, None, None), (ann["id"], None, None), (bo["id"], None, None), (None, "search", {"iterations": 5, "seconds": 30})]
-    assert rematch["turn_deadline"] == {"seconds": 3600, "policy": "skip", "level": None, "vacation_days": 0, "budget": None}
+    assert rematch["turn_deadline"] == {"seconds": 3600, "policy": "skip", "level": None, "vacation_days": 0, "budget": None,
+                                        "clock": "per_move", "increment": 0, "maximum": None, "weekends": False}
     assert rematch["spectator_delay"] == 2 and rematch["lobby_until"] == rematch["created"] + 900_000
     game = api.get(f"/v1/games/{rematch['id']}").json
     assert game["options"] == api.get(f"/v1/games/{origin}").json["options"] and game["options"]["taki_close"] == "explicit"

@@ -7,13 +7,14 @@ import time
 import pytest
 from rq.job import Job
 
+from application.deadlines import Due, due
 from domain.core.rng import ScriptedRng
 from domain.taki.cards import DECK
 from domain.taki.commands import Draw, Play
 from events.envelope import DeadlinePolicy, Envelope, TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
-from players.deadlines import Due, due
+from players.vacations import Vacations
 from tests.conftest import Start
 from tests.workers.conftest import two_people, wait_for
 
@@ -51,7 +52,7 @@ def test_a_move_in_time_makes_the_deadline_do_nothing(executor: Executor, start_
     game_id = two_people(executor, TurnDeadline(2, DeadlinePolicy.SKIP))
     version = executor.load(game_id).version
     start_worker()
-    job_id = f"deadline-{game_id}-{version}-0"
+    job_id = f"deadline-{game_id}-{version}-0-{due(executor.store, executor.load(game_id), 0).at}"  # type: ignore[union-attr]
     assert wait_for(lambda: Job.exists(job_id, connection=executor.store.redis), timeout=30)
     executor.execute(game_id, Draw(0), actor="seat:0", expected_version=version)
     assert wait_for(lambda: len(commands(executor, game_id)) >= 2, timeout=30)
@@ -75,8 +76,10 @@ def test_a_plus3_window_closes_by_its_own_deadline(executor: Executor, start_wor
     assert len(executor.load(game_id).state.hands[1]) == 11
 
 
-def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executor, start_worker: Start) -> None:
-    players = PlayerStore(executor.store.redis)
+def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executor, start_worker: Start,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_VACATION_DAYS_PER_YEAR", "1")  # the worker spends no day more for ann
+    players, vacations = PlayerStore(executor.store.redis), Vacations(executor.store.redis, 1)
     ann = players.register("ann", "ann", "ann-token-0123456789")
     executor.store.games.create("v", "taki", {}, 2, TurnDeadline(1, DeadlinePolicy.SKIP, vacation_days=1))
     executor.store.seats.claim("v", 0, "ann", "seat-token-ann", player_id=ann.id)
@@ -84,14 +87,15 @@ def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executo
     executor.start("v", ScriptedRng())
     version = executor.load("v").version
     since = executor.store.streams.read("v", after=version - 1)[0].time
-    players.set_vacation(ann.id, since + 4000)  # back 4 s after the turn began, within the day allowed
-    assert due(executor.store, executor.load("v"), 0) == Due(since + 4000, DeadlinePolicy.SKIP, None)
+    vacations.take(ann.id, since + 4000, since)  # away from the turn's start, back 4 s later: within the day allowed
+    assert due(executor.store, executor.load("v"), 0) == Due(since + 5000, DeadlinePolicy.SKIP, None)  # the clock stood still
     start_worker()
     time.sleep(2.5)
     assert executor.load("v").version == version  # the 1 s deadline waited
     assert wait_for(lambda: len(commands(executor, "v")) >= 1, timeout=30)
-    assert commands(executor, "v")[0].actor == "deadline:0" and commands(executor, "v")[0].time >= since + 4000
-    players.set_vacation(ann.id, since + 3 * 86_400_000)
+    assert commands(executor, "v")[0].actor == "deadline:0" and commands(executor, "v")[0].time >= since + 5000
+    vacations.end(ann.id, since + 1)
+    Vacations(executor.store.redis, 3).take(ann.id, since + 3 * 86_400_000, since)
     assert due(executor.store, executor.load("v", version), 0).at == since + 1000 + 86_400_000  # type: ignore[union-attr]
 
 

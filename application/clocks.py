@@ -1,0 +1,198 @@
+"""Each seat's clock, worked out from the game's log alone: who made each move and when (the actor
+and time of every event), the game's time control, and what stopped a seat's clock (its player's
+vacations, and weekends in its time zone). Nothing here reads a store or the wall clock, so a
+log replayed or imported shows the clocks the live game showed.
+
+A seat's turn is its run of consecutive moves: it begins when the event before the run was
+appended and ends with the run's last event. Per move, the time runs from the game's latest
+event, whoever caused it; simple and Fischer clocks time the whole turn. A Fischer clock is
+charged each turn's time, then given its increment, up to its maximum; a clock never goes below
+zero (a move that comes after it reached zero, before the timeout was applied, still wins)."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from events.envelope import ClockSystem, TurnDeadline
+
+DAY = 86_400_000  # ms
+Span = tuple[int, int]  # [start, end) in ms since the epoch
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One event of the log: the seat whose move it is (None for an opening) and when it was appended."""
+
+    seat: int | None
+    time: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pauses:
+    """When a seat's clock stands still: its player's vacations, and its weekends in `weekends` (a zone)."""
+
+    vacations: tuple[Span, ...] = ()  # sorted by start
+    weekends: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A seat's clock at a moment."""
+
+    seat: int
+    remaining: int  # ms left
+    running: bool  # the seat is to move and nothing stops its clock now
+    paused: str | None  # "vacation" or "weekend" while the seat is to move and that stops its clock
+    runs_out: int | None  # when it reaches zero if nothing else happens; None for a seat not to move
+
+
+def clocks(control: TurnDeadline, seats: int, moves: Sequence[Move], to_move: Collection[int],
+           pauses: Mapping[int, Pauses], now: int) -> tuple[Clock, ...]:
+    """Every seat's clock at `now` (no earlier than the last move), after `moves`, with `to_move` to act."""
+    banks, began = _banks(control, seats, moves, to_move, pauses)
+    return tuple(_clock(control, seat, banks[seat], began.get(seat), pauses.get(seat, Pauses()), now)
+                 for seat in range(seats))
+
+
+def _banks(control: TurnDeadline, seats: int, moves: Sequence[Move], to_move: Collection[int],
+           pauses: Mapping[int, Pauses]) -> tuple[list[int], dict[int, int]]:
+    """Each seat's time left when its current turn began (or its bank, for a seat not to move), and
+    when each seat to move began its turn."""
+    full = control.seconds * 1000
+    banks = [_capped(full, control)] * seats
+    if not moves:
+        return banks, {}
+    runs = list(_runs(moves))
+    last_seat, last_began = runs[-1][0], runs[-1][1]
+    open_turn = last_seat is not None and last_seat in to_move
+    for seat, turn_began, ended in runs[:-1] if open_turn else runs:
+        if seat is not None and control.clock is ClockSystem.FISCHER:
+            left = max(0, banks[seat] - _active(turn_began, ended, pauses.get(seat, Pauses()), None))
+            banks[seat] = _capped(left + control.increment * 1000, control)
+    latest = moves[-1].time
+    began = {seat: latest for seat in to_move}
+    if open_turn and control.clock is not ClockSystem.PER_MOVE:
+        began[last_seat] = last_began  # type: ignore[index]
+    return banks, began
+
+
+def _capped(bank: int, control: TurnDeadline) -> int:
+    return bank if control.maximum is None else min(bank, control.maximum * 1000)
+
+
+def _runs(moves: Sequence[Move]) -> Iterator[tuple[int | None, int, int]]:
+    """Each run of consecutive moves of one seat: (seat, when the turn began, when it ended)."""
+    seat, began, ended = moves[0].seat, moves[0].time, moves[0].time
+    before = moves[0].time
+    for move in moves[1:]:
+        if move.seat != seat:
+            yield seat, began, ended
+            seat, began = move.seat, before
+        ended = before = move.time
+    yield seat, began, ended
+
+
+def _clock(control: TurnDeadline, seat: int, bank: int, began: int | None, pauses: Pauses, now: int) -> Clock:
+    """The clock of `seat` at `now`: standing at `bank`, or running from `began` with `bank` left
+    then, and stopped by the vacations begun by `now` (as it was shown then, in a replay)."""
+    if began is None:
+        return Clock(seat, bank, False, None, None)
+    pauses = Pauses(tuple(span for span in pauses.vacations if span[0] <= now), pauses.weekends)
+    cap = _vacation_cap(control)
+    remaining = max(0, bank - _active(began, now, pauses, cap))
+    stopped = _stopped_at(now, began, pauses, cap)
+    return Clock(seat, remaining, stopped is None, stopped, _runs_out(began, bank, pauses, cap))
+
+
+def _vacation_cap(control: TurnDeadline) -> int | None:
+    """How much vacation may stop a clock during one turn: per move, the game's `vacation_days`; else no cap."""
+    return control.vacation_days * DAY if control.clock is ClockSystem.PER_MOVE else None
+
+
+def _stopped_at(moment: int, began: int, pauses: Pauses, cap: int | None) -> str | None:
+    """What stops the clock at `moment`, if anything."""
+    if any(start <= moment < end for start, end in _vacations(began, pauses.vacations, cap)):
+        return "vacation"
+    if pauses.weekends is not None and any(start <= moment < end for start, end in _weekends_until(began, moment, pauses)):
+        return "weekend"
+    return None
+
+
+def _weekends_until(began: int, moment: int, pauses: Pauses) -> Iterator[Span]:
+    for span in weekends(pauses.weekends or "UTC", began):
+        if span[0] > moment:
+            return
+        yield span
+
+
+def _active(began: int, end: int, pauses: Pauses, cap: int | None) -> int:
+    """The time in [began, end) that the clock ran."""
+    run, cursor = 0, began
+    for start, stop in _stops(began, pauses, cap):
+        if start >= end:
+            break
+        run += max(0, start - cursor)
+        cursor = max(cursor, stop)
+    return run + max(0, end - cursor)
+
+
+def _runs_out(began: int, left: int, pauses: Pauses, cap: int | None) -> int:
+    """When a clock running from `began` with `left` ms reaches zero; one that stops the moment it
+    would (a vacation day spent for it then) reaches zero when it runs again."""
+    cursor = began
+    for start, stop in _stops(began, pauses, cap):
+        if start - cursor > left:
+            break
+        left -= max(0, start - cursor)
+        cursor = max(cursor, stop)
+    return cursor + left
+
+
+def _stops(began: int, pauses: Pauses, cap: int | None) -> Iterator[Span]:
+    """The spans from `began` on during which the clock stands still, merged, in order (endless with weekends)."""
+    spans = heapq.merge(_vacations(began, pauses.vacations, cap),
+                        weekends(pauses.weekends, began) if pauses.weekends is not None else iter(()))
+    current: Span | None = None
+    for start, stop in spans:
+        if current is not None and start <= current[1]:
+            current = (current[0], max(current[1], stop))
+            continue
+        if current is not None:
+            yield current
+        current = (start, stop)
+    if current is not None:
+        yield current
+
+
+def _vacations(began: int, vacations: Sequence[Span], cap: int | None) -> Iterator[Span]:
+    """The vacation spans from `began` on, clipped to it, and no more of them in all than `cap` ms."""
+    left = cap
+    for start, end in vacations:
+        start = max(start, began)
+        if end <= start:
+            continue
+        if left is not None:
+            end = min(end, start + left)
+            left -= end - start
+        if end > start:
+            yield start, end
+        if left == 0:
+            return
+
+
+def weekends(zone: str, since: int) -> Iterator[Span]:
+    """Every weekend (Saturday 00:00 to Monday 00:00 in `zone`) that ends after `since`, in order."""
+    tz = ZoneInfo(zone)
+    day = datetime.fromtimestamp(since / 1000, tz).date()
+    saturday = day - timedelta(days=(day.weekday() - 5) % 7)
+    while True:
+        start = datetime(saturday.year, saturday.month, saturday.day, tzinfo=tz)
+        monday = saturday + timedelta(days=2)
+        end = datetime(monday.year, monday.month, monday.day, tzinfo=tz)
+        if end.timestamp() * 1000 > since:
+            yield int(start.timestamp() * 1000), int(end.timestamp() * 1000)
+        saturday += timedelta(days=7)

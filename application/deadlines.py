@@ -1,0 +1,110 @@
+"""When a seat's time to act runs out: the earlier of the rules' own deadline (TAKI's +3 window)
+and the moment its clock reaches zero. Clocks are worked out from the game's log
+(application/clocks.py) with what stops them: the vacations of the seat's player (an imported
+game's, as its log gave them) and the seat's weekends, when the game's time control has them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from application.clocks import DAY, Clock, Move, Pauses, clocks
+from domain.core.game import Budget
+from events import clock
+from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord
+from events.execute import Loaded
+from events.log_file import SEAT_ACTOR, LogClock
+from events.store import EventStore
+from players.vacations import Vacations, spans_of
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    at: int  # milliseconds since the epoch
+    policy: DeadlinePolicy  # the rules' own deadline skips; `auto` plays the AI at `level`, within `budget` if set
+    level: str | None
+    budget: Budget | None = None
+
+
+def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tuple[Clock, ...] | None:
+    """Every seat's clock at the loaded version, as of `now` (by default: now at the game's current
+    version, the moment the version was appended at an earlier one); None for a game with no time control."""
+    control = loaded.record.deadline
+    if control is None or loaded.version == 0:
+        return None
+    envelopes = store.streams.read(loaded.record.id, after=loaded.version - 1 if control.clock is ClockSystem.PER_MOVE else 0,
+                                   limit=loaded.version if control.clock is not ClockSystem.PER_MOVE else 1)
+    status = loaded.game.status(loaded.state)
+    if now is None:
+        now = clock.now() if loaded.version == loaded.record.version and not status.finished else envelopes[-1].time
+    return clocks(control, loaded.record.seats, moves(envelopes), status.to_move,
+                  pauses(store, loaded.record), max(now, envelopes[-1].time))
+
+
+def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
+    """The seat's clock now: the time it has left, whether it runs, and when it runs out if nothing
+    else happens (None while it does not run, or for a game with no time control)."""
+    found = game_clocks(store, loaded)
+    return None if found is None else found[seat]
+
+
+def moves(envelopes: list[Envelope]) -> list[Move]:
+    """The log as its clocks read it: whose move each event was, and when."""
+    return [Move(int(match.group(2)) if (match := SEAT_ACTOR.fullmatch(envelope.actor)) else None, envelope.time)
+            for envelope in envelopes]
+
+
+def pauses(store: EventStore, record: GameRecord) -> dict[int, Pauses]:
+    """What may stop each seat's clock: its player's vacations and its weekends."""
+    weekends = record.deadline is not None and record.deadline.weekends
+    found = {}
+    for seat in range(record.seats):
+        holder = record.holders.get(seat)
+        vacations = record.vacations.get(seat, ()) if record.imported else spans_of(store.redis, holder) if holder else ()
+        found[seat] = Pauses(vacations, record.time_zones.get(seat, "UTC") if weekends else None)
+    return found
+
+
+def log_clock(store: EventStore, record: GameRecord, envelopes: list[Envelope]) -> LogClock | None:
+    """What an exported log's clocks need beside its events: the vacations that fell within the
+    game (up to its last event: none that lasts past it says when it ends)."""
+    if record.deadline is None or not envelopes:
+        return None
+    first, last = envelopes[0].time, envelopes[-1].time
+    found = pauses(store, record)
+    vacations = {seat: clipped for seat, stops in found.items()
+                 if (clipped := tuple((max(start, first), min(end, last)) for start, end in stops.vacations
+                                      if start < last and end > first))}
+    return LogClock(record.deadline, record.time_zones, vacations)
+
+
+def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, days_per_year: int) -> bool:
+    """Spend a vacation day from `at` for the player at `seat` if their clock runs out then: whether
+    their clocks now stand still (a day was left, and the game's clock stops for it)."""
+    holder, control = loaded.record.holders.get(seat), loaded.record.deadline
+    if holder is None or control is None or loaded.record.imported:
+        return False
+    found = pauses(store, loaded.record)
+    log = moves(store.streams.read(loaded.record.id, limit=loaded.version))
+    to_move = loaded.game.status(loaded.state).to_move
+    runs_out = clocks(control, loaded.record.seats, log, to_move, found, at)[seat].runs_out
+    found[seat] = replace(found[seat], vacations=tuple(sorted((*found[seat].vacations, (at, at + DAY)))))
+    later = clocks(control, loaded.record.seats, log, to_move, found, at)[seat].runs_out
+    if runs_out is None or runs_out > at or later is None or later <= at:  # not out, or past the days a per-move deadline allows
+        return False
+    return Vacations(store.redis, days_per_year).spend_day(holder, at)
+
+
+def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
+    """The deadline of `seat` at the loaded version, or None if it has none."""
+    seconds, turn = loaded.game.response_seconds(loaded.state), loaded.record.deadline
+    if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move or (seconds is None and turn is None):
+        return None
+    candidates: list[Due] = []
+    if seconds is not None:
+        since = store.streams.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
+        candidates.append(Due(since + seconds * 1000, DeadlinePolicy.SKIP, None))
+    if turn is not None:
+        runs_out = seat_clock(store, loaded, seat)
+        if runs_out is not None and runs_out.runs_out is not None:
+            candidates.append(Due(runs_out.runs_out, turn.policy, turn.level, turn.budget))
+    return min(candidates, key=lambda deadline: deadline.at, default=None)

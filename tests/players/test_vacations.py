@@ -1,0 +1,48 @@
+"""Vacations as a yearly allowance of days, on fakeredis and on a real server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import redis
+
+from players.errors import VacationRefused
+from players.vacations import DAY, Allowance, Vacations, spans_of
+
+NOW = int(datetime(2026, 6, 1, 12, tzinfo=UTC).timestamp() * 1000)
+
+
+def test_a_vacation_spends_each_day_it_begins(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 10)
+    assert vacations.allowance("ann", NOW) == Allowance(None, 10, 10)
+    assert vacations.take("ann", NOW + 2 * DAY + 1, NOW) == Allowance(NOW + 2 * DAY + 1, 7, 10)
+    assert vacations.take("ann", NOW + DAY, NOW + 5) == Allowance(NOW + DAY, 9, 10)  # moved nearer: days given back
+    with pytest.raises(VacationRefused):
+        vacations.take("ann", NOW + 11 * DAY, NOW + 6)
+    assert spans_of(client, "ann") == ((NOW, NOW + DAY),)
+
+
+def test_coming_back_early_gives_back_the_days_not_begun(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 10)
+    vacations.take("ann", NOW + 5 * DAY, NOW)
+    assert vacations.end("ann", NOW + DAY + 1)
+    assert vacations.allowance("ann", NOW + DAY + 2) == Allowance(None, 8, 10)  # two days begun
+    assert not vacations.end("ann", NOW + DAY + 2)  # none underway
+
+
+def test_a_day_is_spent_once_for_a_moment_and_not_past_the_allowance(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 2)
+    assert vacations.spend_day("ann", NOW) and vacations.spend_day("ann", NOW + 5)  # the second: covered already
+    assert spans_of(client, "ann") == ((NOW, NOW + DAY),)
+    assert vacations.spend_day("ann", NOW + DAY)
+    assert not vacations.spend_day("ann", NOW + 2 * DAY)  # none left
+    assert vacations.allowance("ann", NOW + 2 * DAY) == Allowance(None, 0, 2)
+
+
+def test_the_allowance_is_a_calendar_years(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 3)
+    december = int(datetime(2026, 12, 30, tzinfo=UTC).timestamp() * 1000)
+    vacations.take("ann", december + 3 * DAY, december)  # spent in 2026, though it lasts into 2027
+    assert vacations.allowance("ann", december + 3 * DAY).days_left == 3
+    assert vacations.allowance("ann", december).days_left == 0

@@ -1,0 +1,160 @@
+"""Time controls through the API: every seat's clock in the game's view, the same clocks rebuilt
+from an exported log, vacations that stop them without telling others when they end, and the
+inbox by time left. Time is the store's clock, moved by the tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from events import clock
+from tests.contract import ContractClient
+from tests.service.test_games_api import bearer
+from tests.service.test_players_api import register
+
+HOUR, DAY = 3_600_000, 86_400_000
+T0 = int(datetime(2026, 11, 25, 9, tzinfo=UTC).timestamp() * 1000)  # a Wednesday morning
+
+
+class Moments:
+    """The store's clock, stood still at `now` until a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> int:
+        return self.now
+
+    def wait(self, ms: int) -> None:
+        self.now += ms
+
+
+@pytest.fixture
+def moments(monkeypatch: pytest.MonkeyPatch) -> Iterator[Moments]:
+    found = Moments()
+    monkeypatch.setattr(clock, "now", found)
+    yield found
+
+
+def fischer_days(initial: int, increment: int, maximum: int, **more: Any) -> dict[str, Any]:
+    return {"clock": "fischer", "seconds": initial * 86400, "increment": increment * 86400, "maximum": maximum * 86400,
+            "policy": "skip", **more}
+
+
+def two_players(api: ContractClient, deadline: dict[str, Any], zones: tuple[str, str] = ("UTC", "UTC")) -> tuple[str, list[str]]:
+    """A started two-seat TAKI game between registered ann (seat 0) and bo, in their time zones."""
+    tokens = []
+    for name, zone in zip(("ann", "bo"), zones, strict=True):
+        token = register(api, name)["token"]
+        assert api.put("/v1/players/me/time-zone", json={"time_zone": zone}, headers=bearer(token)).status_code == 200
+        tokens.append(token)
+    answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})
+    assert answer.status_code == 201, answer.json
+    for token in tokens:
+        assert api.post(f"/v1/games/{answer.json['id']}/join", json={"name": "x"}, headers=bearer(token)).status_code == 201
+    return answer.json["id"], tokens
+
+
+def move(api: ContractClient, game_id: str, tokens: list[str]) -> None:
+    """The seat to move plays its first legal command."""
+    seat = api.get(f"/v1/games/{game_id}").json["to_move"][0]
+    legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
+    command = next((c for c in legal if c["type"] == "play"), legal[0])
+    assert api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
+
+
+@pytest.mark.parametrize("deadline", [
+    fischer_days(3, 1, 5, weekends=True), {"clock": "simple", "seconds": 2 * 86400, "policy": "skip", "weekends": True},
+    fischer_days(1, 0, 1)], ids=["fischer", "simple", "sudden"])
+def test_clocks_over_a_played_game_equal_those_rebuilt_from_its_exported_log(
+        api: ContractClient, moments: Moments, deadline: dict[str, Any]) -> None:
+    game_id, tokens = two_players(api, deadline, ("Europe/Paris", "Asia/Tokyo"))
+    shown = {}
+    for number, hours in enumerate([5, 31, 2, 50, 7, 26, 60, 3, 19, 44]):
+        moments.wait(hours * HOUR)
+        if number == 4:  # ann goes away for two days and comes back after one and a half
+            assert api.put("/v1/players/me/vacation", json={"until": moments.now + 2 * DAY}, headers=bearer(tokens[0])).status_code == 200
+            moments.wait(36 * HOUR)
+            assert api.delete("/v1/players/me/vacation", headers=bearer(tokens[0])).status_code == 204
+        move(api, game_id, tokens)
+        game = api.get(f"/v1/games/{game_id}").json
+        shown[game["version"]] = game["clocks"]
+    moments.wait(HOUR)
+    seat = api.get(f"/v1/games/{game_id}").json["to_move"][0]
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[seat])).status_code == 201
+    final = api.get(f"/v1/games/{game_id}").json
+    assert final["status"] == "finished" and not any(c["running"] for c in final["clocks"])
+    exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    moments.wait(400 * DAY)  # the copy is read long after, by another server's clock
+    copy = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"}).json["id"]
+    assert api.get(f"/v1/games/{copy}").json["turn_deadline"] == final["turn_deadline"]
+    assert api.get(f"/v1/games/{copy}").json["clocks"] == final["clocks"]
+    for version, clocks in shown.items():
+        assert api.get(f"/v1/games/{copy}/states/{version}").json["clocks"] == clocks, version
+        assert api.get(f"/v1/games/{game_id}/states/{version}").json["clocks"] == clocks, version
+    assert len({str(c) for c in shown.values()}) > 5  # the clocks moved
+
+
+def test_a_log_exported_before_clocks_still_imports(api: ContractClient, moments: Moments) -> None:
+    game_id, tokens = two_players(api, fischer_days(3, 1, 5))
+    move(api, game_id, tokens)
+    api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[1]))
+    header, *lines = api.get(f"/v1/games/{game_id}/export").get_data().splitlines(keepends=True)
+    assert b'"clock"' in header
+    older = header.replace(header[header.index(b', "clock"'):header.rindex(b"}")], b"")
+    answer = api.post("/v1/games/import", data=b"".join([older, *lines]), headers={"Content-Type": "application/x-ndjson"})
+    assert answer.status_code == 201 and answer.json["turn_deadline"] is None
+    assert api.get(f"/v1/games/{answer.json['id']}").json["clocks"] is None
+
+
+def test_others_see_a_vacation_but_not_its_end_and_the_etag_changes(api: ContractClient, moments: Moments) -> None:
+    game_id, tokens = two_players(api, fischer_days(3, 1, 5))
+    seen = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[1]))
+    assert seen.json["clocks"][0] == {"seat": 0, "remaining": 3 * DAY, "running": True, "paused": None,
+                                      "runs_out": T0 + 3 * DAY}
+    tag = seen.headers["ETag"]
+    assert api.get(f"/v1/games/{game_id}", headers={**bearer(tokens[1]), "If-None-Match": tag}).status_code == 304
+    moments.wait(HOUR)
+    back = moments.now + 4 * DAY
+    assert api.put("/v1/players/me/vacation", json={"until": back}, headers=bearer(tokens[0])).json["vacation_days_left"] == 26
+    moments.wait(HOUR)
+    answer = api.get(f"/v1/games/{game_id}", headers={**bearer(tokens[1]), "If-None-Match": tag})
+    assert answer.status_code == 200 and answer.headers["ETag"] != tag
+    assert answer.json["clocks"][0] == {"seat": 0, "remaining": 3 * DAY - HOUR, "running": False, "paused": "vacation",
+                                        "runs_out": None}
+    assert answer.json["deadlines"] == [{"seat": 0, "at": None, "policy": "skip"}]
+    for spectator in (api.get(f"/v1/games/{game_id}").json, api.get("/v1/players/me/inbox", headers=bearer(tokens[1])).json):
+        assert str(back) not in str(spectator) and str(back + 3 * DAY - HOUR) not in str(spectator)
+    own = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json
+    assert own["clocks"][0]["runs_out"] == own["deadlines"][0]["at"] == back + 3 * DAY - HOUR
+    assert api.get("/v1/players/me/inbox", headers=bearer(tokens[0])).json["games"][0]["deadline"] == back + 3 * DAY - HOUR
+    tag = answer.headers["ETag"]
+    assert api.delete("/v1/players/me/vacation", headers=bearer(tokens[0])).status_code == 204
+    back_now = api.get(f"/v1/games/{game_id}", headers={**bearer(tokens[1]), "If-None-Match": tag})
+    assert back_now.status_code == 200 and back_now.json["clocks"][0]["runs_out"] == moments.now + 3 * DAY - HOUR
+    assert api.get("/v1/players/me", headers=bearer(tokens[0])).json["vacation_days_left"] == 29  # one day begun
+
+
+def test_a_vacation_past_the_days_left_is_refused(api: ContractClient, moments: Moments) -> None:
+    token = register(api, "ann")["token"]
+    answer = api.put("/v1/players/me/vacation", json={"until": moments.now + 31 * DAY}, headers=bearer(token))
+    assert answer.status_code == 409 and answer.json["code"] == "no_vacation_days_left"
+    assert api.put("/v1/players/me/time-zone", json={"time_zone": "Mars/Olympus"}, headers=bearer(token)).status_code == 422
+    assert api.get("/v1/players/me", headers=bearer(token)).json["time_zone"] == "UTC"
+
+
+def test_the_inbox_puts_the_least_time_left_first(api: ContractClient, moments: Moments) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    games = []
+    for deadline in (fischer_days(5, 0, 5), {"seconds": 86400, "policy": "skip"}, fischer_days(2, 0, 2)):
+        game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline}).json["id"]
+        for player in (ann, bo):
+            api.post(f"/v1/games/{game_id}/join", json={"name": "x"}, headers=bearer(player["token"]))
+        games.append(game_id)
+    moments.wait(HOUR)
+    inbox = api.get("/v1/players/me/inbox", headers=bearer(ann["token"])).json["games"]
+    assert [(entry["game"]["id"], entry["time_left"]) for entry in inbox] == [
+        (games[1], DAY - HOUR), (games[2], 2 * DAY - HOUR), (games[0], 5 * DAY - HOUR)]

@@ -1,0 +1,98 @@
+"""Clocks that reach zero, applied by real `meeple worker` processes: the timeout policies, vacation
+days spent automatically (once for every game of the player at once), the allowance running out,
+and a deadline brought nearer by a vacation ended early."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from application.deadlines import due
+from application.vacations import come_back
+from domain.core.rng import ScriptedRng
+from events.envelope import ClockSystem, DeadlinePolicy, TurnDeadline
+from events.execute import Executor
+from players.accounts import PlayerStore
+from players.vacations import DAY, Vacations, spans_of
+from tests.conftest import Start
+from tests.workers.conftest import two_people, wait_for
+from tests.workers.test_deadlines import commands
+
+pytestmark = pytest.mark.redis
+
+
+def fischer(seconds: int, policy: DeadlinePolicy = DeadlinePolicy.SKIP, level: str | None = None) -> TurnDeadline:
+    return TurnDeadline(seconds, policy, level, clock=ClockSystem.FISCHER, increment=1, maximum=seconds + 5)
+
+
+def ann_against_bo(executor: Executor, deadline: TurnDeadline) -> tuple[str, str]:
+    """A started two-seat TAKI game with registered ann at seat 0, to move first; its id and ann's."""
+    players = PlayerStore(executor.store.redis)
+    ann = players.get("ann") or players.register("ann", "ann", "ann-token-0123456789")
+    game_id = f"c{time.monotonic_ns()}"
+    executor.store.games.create(game_id, "taki", {}, 2, deadline)
+    executor.store.seats.claim(game_id, 0, "ann", f"seat-ann-{game_id}", player_id=ann.id)
+    executor.store.seats.claim(game_id, 1, "bo", f"seat-bo-{game_id}")
+    executor.start(game_id, ScriptedRng())
+    return game_id, ann.id
+
+
+@pytest.mark.parametrize(("policy", "level"), [(DeadlinePolicy.SKIP, None), (DeadlinePolicy.AUTO, "greedy"),
+                                               (DeadlinePolicy.FORFEIT, None)])
+def test_each_timeout_policy_applies_when_a_fischer_clock_reaches_zero(
+        executor: Executor, start_worker: Start, policy: DeadlinePolicy, level: str | None) -> None:
+    game_id = two_people(executor, fischer(1, policy, level))
+    started = executor.store.streams.read(game_id)[-1].time
+    start_worker()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
+    first = commands(executor, game_id)[0]
+    assert first.actor == "deadline:0" and first.time >= started + 1000
+    if policy is DeadlinePolicy.FORFEIT:
+        assert executor.load(game_id).state.forfeited == (0,)
+
+
+def test_a_vacation_day_is_spent_once_when_clocks_of_two_games_run_out(executor: Executor, start_worker: Start) -> None:
+    executor.store.redis.delete("meeple:player:{ann}:vacations")
+    first, ann = ann_against_bo(executor, fischer(1))
+    second, _ = ann_against_bo(executor, fischer(2))
+    versions = {game_id: executor.load(game_id).version for game_id in (first, second)}
+    start_worker()
+    assert wait_for(lambda: bool(spans_of(executor.store.redis, ann)), timeout=30)
+    time.sleep(4)  # both clocks have run out by now, and their jobs have run
+    (start, end), = spans_of(executor.store.redis, ann)
+    assert end - start == DAY and Vacations(executor.store.redis, 30).allowance(ann, start).days_left == 29
+    for game_id, version in versions.items():
+        assert executor.load(game_id).version == version  # no timeout: every clock of ann's stands still
+        deadline = due(executor.store, executor.load(game_id), 0)
+        assert deadline is not None and deadline.at >= start + DAY
+
+
+def test_when_the_allowance_runs_out_the_timeout_policy_applies(executor: Executor, start_worker: Start,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_VACATION_DAYS_PER_YEAR", "1")
+    executor.store.redis.delete("meeple:player:{ann}:vacations")
+    vacations, now = Vacations(executor.store.redis, 1), int(time.time() * 1000)
+    vacations.take("ann", now + 1, now)  # a vacation that ended at once spends its day
+    game_id, ann = ann_against_bo(executor, fischer(1))
+    start_worker()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
+    assert commands(executor, game_id)[0].actor == "deadline:0"
+    assert spans_of(executor.store.redis, ann) == ((now, now + 1),)  # no day more was spent
+
+
+def test_coming_back_early_brings_the_deadline_back(executor: Executor, start_worker: Start,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_VACATION_DAYS_PER_YEAR", "1")
+    executor.store.redis.delete("meeple:player:{ann}:vacations")
+    vacations = Vacations(executor.store.redis, 1)
+    vacations.take("ann", int(time.time() * 1000) + DAY - 60_000, int(time.time() * 1000))  # the one day there is
+    game_id, ann = ann_against_bo(executor, fischer(2))
+    version = executor.load(game_id).version
+    start_worker()
+    time.sleep(4)
+    assert executor.load(game_id).version == version  # away: the clock stands still
+    come_back(executor.store, vacations, ann, int(time.time() * 1000))
+    back = time.time()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
+    assert commands(executor, game_id)[0].actor == "deadline:0" and time.time() - back < 15
