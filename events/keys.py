@@ -38,7 +38,8 @@ def players(game_id: str) -> str:
 
 
 def reservations(game_id: str) -> str:
-    """Hash: seat number → the id of the registered player the seat is reserved for, the only one who may take it."""
+    """Hash: seat number → the id of the registered player the seat is reserved for, the only one who may take it,
+    or `link:<code>` for whoever sends that code (events.records.LINK)."""
     return f"{PREFIX}:{{{game_id}}}:reserved"
 
 
