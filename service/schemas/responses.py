@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from application.clocks import Clock
+from application.deadlines import Due
 from domain.core.codec import to_primitive
 from domain.core.game import Budget, Game
 from domain.core.options import options_to_json
 from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
-from players.deadlines import Due
 
 
 def summary(record: GameRecord, seated: bool = False, viewer: str | None = None) -> dict[str, Any]:
@@ -59,8 +60,10 @@ def _waits_for(record: GameRecord, seat: int) -> dict[str, Any] | None:
     return {"kind": "player", "name": record.invitees.get(seat)} if seat in record.reserved else None
 
 
-def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) -> dict[str, Any]:
-    """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats' `deadlines`."""
+def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due],
+              clocks: Sequence[Clock] | None = None) -> dict[str, Any]:
+    """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats'
+    `deadlines` and `clocks`; when a player on vacation is back shows to their seat only."""
     game, record, state = loaded.game, loaded.record, loaded.state
     status = game.status(state)
     started = loaded.version > 0
@@ -77,8 +80,17 @@ def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due]) ->
         "to_move": list(status.to_move) if started else [],
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
-        "deadlines": [{"seat": to, "at": due.at, "policy": due.policy} for to, due in sorted(deadlines.items())],
+        "deadlines": [{"seat": to, "at": None if _away(clocks, to, seat) else due.at, "policy": due.policy}
+                      for to, due in sorted(deadlines.items())],
+        "clocks": None if clocks is None else [
+            {"seat": clock.seat, "remaining": clock.remaining, "running": clock.running, "paused": clock.paused,
+             "runs_out": None if _away(clocks, clock.seat, seat) else clock.runs_out} for clock in clocks],
     }
+
+
+def _away(clocks: Sequence[Clock] | None, of: int, viewer: int | None) -> bool:
+    """Whether the seat `of` is on vacation and `viewer` is another seat (or a spectator), who may not see when it ends."""
+    return clocks is not None and clocks[of].paused == "vacation" and of != viewer
 
 
 def _before_start(record: GameRecord) -> Lifecycle:
