@@ -22,7 +22,12 @@ _templates = Environment(loader=PackageLoader("application", "templates/mail"), 
 
 def time_left(deadline_ms: int, now: float | None = None) -> str:
     """The time until `deadline_ms` in its two largest units, as people say it: `1 day 6 hours`."""
-    seconds = max(0, int(deadline_ms / 1000 - (time.time() if now is None else now)))
+    return duration(int(deadline_ms - (time.time() if now is None else now) * 1000))
+
+
+def duration(ms: int) -> str:
+    """A length of time in its two largest units, as people say it: `1 day 6 hours`."""
+    seconds = max(0, ms // 1000)
     days, rest = divmod(seconds, 86400)
     counts = ((days, "day"), (rest // 3600, "hour"), (rest % 3600 // 60, "minute"))
     said = [f"{count} {unit}{'s' if count != 1 else ''}" for count, unit in counts if count]
@@ -34,6 +39,7 @@ def ordinal(place: int) -> str:
 
 
 _templates.filters["left"] = time_left
+_templates.filters["duration"] = duration
 _templates.filters["ordinal"] = ordinal
 
 

@@ -31,6 +31,8 @@ from events.errors import GameNotFound, GroupLost
 from events.execute import Executor, Loaded, awaited
 from events.slots import AWAY
 from workers.bots import play_bot_turn
+from workers.digest import queue_digests
+from workers.mail import mail_invitations
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, remind
 from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
@@ -68,6 +70,8 @@ class Reactor:
         if loaded.version == 0:
             if loaded.record.status is Lifecycle.CANCELLED:
                 self._notify_cancelled(loaded)
+            elif loaded.record.reserved:
+                mail_invitations(self.redis, self.queues, loaded.record)
             return 0
         if not awaited(loaded.record, loaded.game, loaded.state):  # nor announced: met by a sweep
             return 0
@@ -168,13 +172,14 @@ class Reactor:
             pass
 
     def sweeping(self) -> Iterator[None]:
-        """Start every full game that never started, cancel every lobby whose time is up, react
-        to every game in play, and delete every game cancelled longer ago than `keep_cancelled`,
-        one game a step."""
+        """Queue the daily digests that are due, start every full game that never started, cancel
+        every lobby whose time is up, react to every game in play, and delete every game cancelled
+        longer ago than `keep_cancelled`, one game a step."""
         store = self.executor.store
         store.games.build_status_index()
         store.games.build_listed_index()
         store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
+        self._guarded(partial(queue_digests, self.redis, self.queues), failed=0)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
                 self._guarded(partial(start, self.executor, game_id), failed=None)

@@ -22,6 +22,7 @@ from events import keys
 from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
+from players.invitations import Invitations
 from players.mail import Choice, Mailboxes
 from runtime.config import Config
 from service.app import create_app
@@ -158,6 +159,30 @@ def test_each_player_is_mailed_once_per_turn_and_not_while_their_stream_is_open(
     assert {name: len(turn_mails(smtp, name)) for name in names} == expected | {"bo": 1}
 
 
+def test_the_digest_lists_the_waiting_games_by_time_left(
+    executor: Executor, start_worker: Start, smtp: SmtpServer
+) -> None:
+    redis = executor.store.redis
+    ann, bo = confirmed(executor, "ann"), confirmed(executor, "bo")
+    Mailboxes(redis).choose(ann, {"your_turn": Choice.OFF, "digest": Choice.ON})
+    for game_id, days in (("week", 7), ("day", 1), ("three", 3)):
+        correspondence_game(executor, game_id, [ann, bo], days)
+    correspondence_game(executor, "theirs", [bo, ann], 2)  # bo's move: not in ann's digest
+    redis.zadd(keys.mail_digests(), {ann: int(time.time() * 1000)})  # due now
+    start_worker()
+    assert wait_for(lambda: len(smtp.inbox.to("ann@example.org")) == 1, timeout=30)
+    [digest] = smtp.inbox.to("ann@example.org")
+    text = digest.get_body(("plain",)).get_content()
+    assert digest["Subject"] == "3 games waiting for your move"
+    links = [line.rsplit(" ", 1)[1] for line in text.splitlines() if line.startswith("- ")]
+    assert links == [f"https://play.example/games/{game_id}" for game_id in ("day", "three", "week")]
+    assert "- TAKI, 23 hours 59 minutes left" in text or "- TAKI, 1 day left" in text
+    assert redis.zscore(keys.mail_digests(), ann) > time.time() * 1000 + 86_000_000  # the next one a day later
+    time.sleep(2)
+    assert len(smtp.inbox.to("ann@example.org")) == 1
+    assert [m["Subject"] for m in smtp.inbox.to("bo@example.org")] == ["Your move in TAKI"]  # bo chose no digest
+
+
 def test_a_mail_job_run_twice_sends_one_mail(executor: Executor, start_worker: Start, smtp: SmtpServer) -> None:
     ann = confirmed(executor, "ann")
     mail = Mail("game_over", f"{ann}-g-over-0", to_player=ann, data={"game_id": "g", "game": "taki", "version": 9,
@@ -195,3 +220,21 @@ def test_the_unsubscribe_link_posted_as_a_mail_client_does_stops_that_kind(
             break
     time.sleep(3)
     assert len(turn_mails(smtp, "ann")) == 1 and Mailboxes(redis).of(ann).choices["your_turn"] is Choice.OFF
+
+
+def test_an_invitation_is_mailed_once_to_a_player_it_reaches(
+    executor: Executor, start_worker: Start, smtp: SmtpServer
+) -> None:
+    redis = executor.store.redis
+    ann, bo = confirmed(executor, "ann"), confirmed(executor, "bo")
+    start_worker()
+    executor.store.games.create("inv", "taki", {}, 3, reserved={1: bo}, creator=ann)
+    Invitations(redis, 10).deliver("inv", [bo])  # in bo's inbox, as the lobby puts it
+    executor.store.feed.tell("inv")
+    assert wait_for(lambda: len(smtp.inbox.to("bo@example.org")) == 1, timeout=30)
+    executor.store.feed.tell("inv")  # told again: mailed once
+    time.sleep(2)
+    [invitation] = smtp.inbox.to("bo@example.org")
+    assert invitation["Subject"] == "ann invites you to TAKI" and invitation["List-Unsubscribe"]
+    assert "https://play.example/games/inv" in invitation.get_body(("plain",)).get_content()
+    assert smtp.inbox.to("ann@example.org") == []
