@@ -71,6 +71,10 @@ def serve(args: argparse.Namespace) -> None:
     config = dataclasses.replace(config, connections=args.connections)
     if args.data_dir:
         config = dataclasses.replace(config, data_dir=args.data_dir)
+    if not os.environ.get("MEEPLE_PUBLIC_URL"):  # links in mail lead where this server listens, unless told
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+        host = f"[{host}]" if ":" in host else host
+        config = dataclasses.replace(config, public_url=f"http://{host}:{args.port}")
     embedded = worker_process = None
     if config.redis_url is None:
         embedded = EmbeddedRedis(config.data_dir)
@@ -86,7 +90,8 @@ def serve(args: argparse.Namespace) -> None:
     if not args.no_worker:
         assert config.redis_url is not None
         worker_process = subprocess.Popen(
-            WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url, "MEEPLE_DATA_DIR": config.data_dir},
+            WORKER, env=os.environ | {"MEEPLE_REDIS_URL": config.redis_url, "MEEPLE_DATA_DIR": config.data_dir,
+                                      "MEEPLE_PUBLIC_URL": config.public_url},
             preexec_fn=_background_child,
         )
     try:

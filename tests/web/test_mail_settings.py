@@ -98,3 +98,14 @@ def test_a_player_confirms_an_address_and_chooses_what_to_receive(
     expect(page.get_by_label("Your turn")).to_have_value("on")
     expect(page.get_by_role("group", name="What to mail me")).to_be_visible()
     fits(page, tmp_path / "mail-375.png")
+
+
+def test_with_nothing_set_mail_lands_in_the_data_folder_with_links_to_this_server(tmp_path: Path) -> None:
+    """The README's first command: no SMTP server, no public URL; the links lead where `meeple serve` listens."""
+    with serving(tmp_path, SETTINGS) as server:
+        player = requests.post(f"{server}/v1/players", json={"name": "ned"}, timeout=10).json()
+        asked = requests.put(f"{server}/v1/players/me/mail/address", json={"address": "ned@example.org"},
+                             headers={"Authorization": f"Bearer {player['token']}"}, timeout=10)
+        assert asked.status_code == 202
+        link = confirmation_link(tmp_path / "var" / "mail", "ned@example.org")
+    assert link.startswith(f"{server}/#confirm-mail=")

@@ -28,7 +28,7 @@ from runtime.config import Config
 from service.app import create_app
 from service.leases import StreamLeases
 from tests.conftest import Start
-from tests.workers.conftest import wait_for
+from tests.workers.conftest import reacting, wait_for
 from tests.workers.smtp import SmtpServer
 from workers.mail import send_mail
 
@@ -120,7 +120,7 @@ def correspondence_game(executor: Executor, game_id: str, players: list[str], da
 
 
 def turn_mails(smtp: SmtpServer, name: str) -> list[EmailMessage]:
-    return [m for m in smtp.inbox.to(f"{name}@example.org") if m["Subject"].startswith("Your move in")]
+    return [m for m in smtp.inbox.to(f"{name}@example.org") if m["Subject"] == "Your move in TAKI"]
 
 
 def test_each_player_is_mailed_once_per_turn_and_not_while_their_stream_is_open(
@@ -238,3 +238,23 @@ def test_an_invitation_is_mailed_once_to_a_player_it_reaches(
     assert invitation["Subject"] == "ann invites you to TAKI" and invitation["List-Unsubscribe"]
     assert "https://play.example/games/inv" in invitation.get_body(("plain",)).get_content()
     assert smtp.inbox.to("ann@example.org") == []
+
+
+def test_a_reminder_is_mailed_before_the_clock_runs_out(
+    executor: Executor, start_worker: Start, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    redis = executor.store.redis
+    ann = confirmed(executor, "ann")
+    bo = PlayerStore(redis).register("bo", "bo", "bo-token-0123456789").id
+    Mailboxes(redis).choose(ann, {"your_turn": Choice.OFF})
+    monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", "2")
+    start_worker()
+    assert wait_for(lambda: reacting(redis), timeout=30)  # the reminder, due a second into the turn, is not missed
+    executor.store.games.create("r", "taki", {"first_seat": 0}, 2, TurnDeadline(3, DeadlinePolicy.SKIP))
+    for seat, player_id in enumerate((ann, bo)):
+        executor.store.seats.claim("r", seat, player_id, f"seat-r-{seat}", player_id=player_id)
+    executor.start("r", SeededRng(4))
+    assert wait_for(lambda: len(smtp.inbox.to("ann@example.org")) == 1, timeout=30)
+    [reminder] = smtp.inbox.to("ann@example.org")
+    assert reminder["Subject"] == "Your move in TAKI: less than a minute left"
+    assert "https://play.example/games/r" in reminder.get_body(("plain",)).get_content()
