@@ -80,11 +80,12 @@ function split(log, seat, words) {
   return { since: told.slice(0, cut), earlier: told.slice(cut) };
 }
 
-/** Who acted, and why, where the move's own words may not say it. */
-function actorWords(actor, names) {
-  const [kind, seat] = actor.split(":");
+/** Who acted, and why, where the move's own words may not say it; a fork's moves up to version `copied` were the original's. */
+function actorWords(move, names, copied) {
+  const [kind, seat] = move.actor.split(":");
   const name = names[Number(seat)];
-  return { bot: `${name} (AI)`, deadline: `${name}'s time ran out`, system: "Setup", fork: "Played in the original game", import: "Imported" }[kind];
+  const fork = move.events[0].version <= copied ? "Played in the original game" : "The fork's own deal";
+  return { bot: `${name} (AI)`, deadline: `${name}'s time ran out`, system: "Setup", fork, import: "Imported" }[kind];
 }
 
 /** When a move was made: its time of day, and its date unless today. */
@@ -94,8 +95,8 @@ function when(time) {
   return at.toLocaleString([], { ...(today ? {} : { month: "short", day: "numeric" }), hour: "2-digit", minute: "2-digit" });
 }
 
-function entry(move, names, newest) {
-  const who = actorWords(move.actor, names);
+function entry(move, names, newest, copied) {
+  const who = actorWords(move, names, copied);
   const time = move.events.at(-1).time;
   const rest = move.lines.slice(LINES);
   return h("li", { class: newest ? "move last" : "move", dataset: { version: move.events.at(-1).version } },
@@ -106,14 +107,15 @@ function entry(move, names, newest) {
 
 /**
  * The list of moves as `seat` (null: a spectator) reads it, in the `names` of the seats,
- * `words(event)` each event's line; `onMore` asks for earlier moves.
+ * `words(event)` each event's line; `onMore` asks for earlier moves; a fork's moves up to version
+ * `copied` (all of them, when not given) are said to be its original's.
  */
-export function drawHistory(log, { seat, names, words, onMore }) {
+export function drawHistory(log, { seat, names, words, onMore, copied = Infinity }) {
   const { since, earlier } = split(log, seat, words);
-  const shown = earlier.slice(0, log.shown).map((move, index) => entry(move, names, !since.length && index === 0));
+  const shown = earlier.slice(0, log.shown).map((move, index) => entry(move, names, !since.length && index === 0, copied));
   const group = (title, list) => h("li", { class: "group" }, h("h3", {}, title), h("ol", { "aria-label": title }, list));
   const items = since.length
-    ? [group("Since your last move", since.map((move, index) => entry(move, names, index === 0))),
+    ? [group("Since your last move", since.map((move, index) => entry(move, names, index === 0, copied))),
       shown.length ? group("Earlier", shown) : null]
     : shown;
   const further = log.from > 0 || earlier.length > log.shown;

@@ -208,7 +208,7 @@ function drawLog(page, names) {
     drawLog(page, names);
     page.moves.querySelector("[data-key='history:more']")?.focus();
   };
-  fill(page.moves, drawHistory(log, { seat: view.you, names, words, onMore }));
+  fill(page.moves, drawHistory(log, { seat: view.you, names, words, onMore, copied: view.forked_from?.version }));
 }
 
 /** A game before its start, or cancelled: its seats. Answers the headline. */
