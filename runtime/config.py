@@ -83,7 +83,7 @@ class Config:
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
     # how long `meeple serve` tries to start its embedded store again when it dies, before it exits
     store_restart_seconds: float = 60.0
-    # where the workers send mail: smtp://user:password@host:587 (STARTTLS when the server offers it),
+    # where the workers send mail: smtp://user:password@host:587 (STARTTLS when the server offers it, required with a password),
     # smtps://… (TLS from the start); None writes each mail as a .eml file under <data_dir>/mail
     smtp_url: str | None = None
     mail_from: str = "Meeple <meeple@localhost>"  # the From of every mail

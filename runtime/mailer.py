@@ -40,7 +40,8 @@ def _write(folder: Path, message: EmailMessage) -> None:
 
 def _submit(url: str, message: EmailMessage) -> None:
     """smtps:// speaks TLS from the start (port 465 unless named); smtp:// (587 unless named) turns to TLS
-    with STARTTLS when the server offers it; the URL's user and password, if any, sign in."""
+    with STARTTLS when the server offers it; the URL's user and password, if any, sign in, over TLS only
+    (a server that offers no STARTTLS is refused them, as one in the middle may have struck the offer)."""
     parts = urlsplit(url)
     host, implicit = parts.hostname or "localhost", parts.scheme == "smtps"
     port = parts.port or (465 if implicit else 587)
@@ -49,9 +50,13 @@ def _submit(url: str, message: EmailMessage) -> None:
               else smtplib.SMTP(host, port, timeout=TIMEOUT_SECONDS))
     with server:
         server.ehlo()
+        secure = implicit
         if not implicit and server.has_extn("starttls"):
             server.starttls(context=context)
             server.ehlo()
+            secure = True
+        if parts.username and not secure:
+            raise smtplib.SMTPNotSupportedError(f"{host} offers no STARTTLS: its password is sent over TLS only")
         if parts.username:
             server.login(unquote(parts.username), unquote(parts.password or ""))
         server.send_message(message)

@@ -1,0 +1,65 @@
+"""Where mail leaves the workers: a password goes to an SMTP server over TLS only."""
+
+from __future__ import annotations
+
+import smtplib
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
+
+from runtime.config import Config
+from runtime.mailer import send
+from tests.workers.smtp import SmtpServer
+
+
+class Recorded:
+    """An authenticator that accepts anyone and keeps the passwords it was shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[bytes] = []
+
+    def __call__(self, server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        self.shown.append(data.password)
+        return AuthResult(success=True)
+
+
+def message() -> EmailMessage:
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = "meeple@example.org", "ann@example.org", "Your move"
+    mail.set_content("Your move in TAKI.")
+    return mail
+
+
+@pytest.fixture
+def plain_server_offering_auth() -> Any:
+    """A server that offers AUTH without STARTTLS, as one in the middle that struck the offer would."""
+    server, recorded = SmtpServer(), Recorded()
+    controller = Controller(server.inbox, hostname="127.0.0.1", port=server.port, authenticator=recorded,
+                            auth_require_tls=False)
+    controller.start()
+    yield server, recorded
+    controller.stop()
+
+
+def test_a_password_is_never_sent_to_a_server_that_offers_no_starttls(plain_server_offering_auth: Any) -> None:
+    server, recorded = plain_server_offering_auth
+    config = Config(smtp_url=f"smtp://ann:secret@127.0.0.1:{server.port}")
+    with pytest.raises(smtplib.SMTPNotSupportedError, match="STARTTLS"):
+        send(config, message())
+    assert recorded.shown == [] and server.inbox.messages == []
+
+
+def test_without_a_user_mail_goes_to_a_plain_server(plain_server_offering_auth: Any) -> None:
+    server, recorded = plain_server_offering_auth
+    send(Config(smtp_url=f"smtp://127.0.0.1:{server.port}"), message())
+    assert [mail["Subject"] for mail in server.inbox.messages] == ["Your move"]
+
+
+def test_with_no_smtp_configured_mail_is_a_file_in_the_data_folder(tmp_path: Any) -> None:
+    send(Config(data_dir=str(tmp_path)), message())
+    (written,) = (tmp_path / "mail").glob("*.eml")
+    assert b"Subject: Your move" in written.read_bytes()
+
