@@ -63,7 +63,7 @@ def _waits_for(record: GameRecord, seat: int) -> dict[str, Any] | None:
 def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due],
               clocks: Sequence[Clock] | None = None) -> dict[str, Any]:
     """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats'
-    `deadlines` and `clocks`; when a player on vacation is back shows to their seat only."""
+    `deadlines` and `clocks`; when a seat's vacation ends shows to that seat only."""
     game, record, state = loaded.game, loaded.record, loaded.state
     status = game.status(state)
     started = loaded.version > 0

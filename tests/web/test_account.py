@@ -59,8 +59,8 @@ def test_a_player_goes_on_vacation_and_comes_back(page: Page, api: Client, serve
     register(page, server, "hal")
     token = signed_in(page)["token"]
     settings = page.get_by_role("region", name="Vacation and webhooks")
-    settings.get_by_text("Vacation: not away").click()
-    expect(settings.get_by_role("status").first).to_have_text("You are not on vacation.")
+    settings.get_by_text("Vacation: not away · 30 vacation days left").click()
+    expect(settings.get_by_role("status").first).to_have_text("You are not on vacation. 30 vacation days left this year.")
 
     settings.get_by_label("Away until").fill("2020-01-01T12:00")
     settings.get_by_role("button", name="Go on vacation").click()
@@ -73,6 +73,7 @@ def test_a_player_goes_on_vacation_and_comes_back(page: Page, api: Client, serve
     settings.get_by_label("Away until").fill(time.strftime("%Y-%m-%dT%H:%M", time.localtime(back)))
     settings.get_by_role("button", name="Go on vacation").click()
     expect(settings.get_by_role("status").first).to_contain_text("You are on vacation until")
+    expect(settings.get_by_role("status").first).to_contain_text("27 vacation days left this year.")  # three begun
     expect(settings.get_by_text("Vacation: away until")).to_be_visible()
     expect(until).not_to_have_attribute("aria-invalid", "true")
     assert api.call("GET", "/v1/players/me", token).json()["vacation_until"] == back * 1000
@@ -80,7 +81,7 @@ def test_a_player_goes_on_vacation_and_comes_back(page: Page, api: Client, serve
     page.reload()  # the server's word, not the page's memory
     settings.get_by_text("Vacation: away until").click()
     settings.get_by_role("button", name="End vacation now").click()
-    expect(settings.get_by_role("status").first).to_have_text("You are not on vacation.")
+    expect(settings.get_by_role("status").first).to_have_text("You are not on vacation. 29 vacation days left this year.")
     expect(settings.get_by_role("button", name="End vacation now")).to_be_hidden()
     assert api.call("GET", "/v1/players/me", token).json()["vacation_until"] is None
 

@@ -80,6 +80,7 @@ export const me = (token) => call("GET", "/v1/players/me", { token });
 export const inbox = (token) => call("GET", "/v1/players/me/inbox", { token });
 export const startVacation = (until, token) => call("PUT", "/v1/players/me/vacation", { token, body: { until } });
 export const endVacation = (token) => call("DELETE", "/v1/players/me/vacation", { token });
+export const setTimeZone = (zone, token) => call("PUT", "/v1/players/me/time-zone", { token, body: { time_zone: zone } });
 export const webhooks = (token) => call("GET", "/v1/players/me/webhooks", { token });
 export const tokens = (token) => call("GET", "/v1/players/me/tokens", { token });
 export const revokeToken = (id, token) => call("DELETE", `/v1/players/me/tokens/${encodeURIComponent(id)}`, { token });

@@ -83,13 +83,29 @@ export function askedTwice(ui, act, command, { ask, question, yes }) {
 const THEN = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
 
 /** A time to act at `at` (ms since the epoch), counting down; `policy` (a view's deadline's) says what happens then. */
-export function deadlineTag(at, policy = null) {
-  return h("time", { class: "deadline", datetime: new Date(at).toISOString(), title: THEN[policy] ?? null, dataset: { deadline: at } },
+export function deadlineTag(at, policy = null, kind = "deadline") {
+  return h("time", { class: kind, datetime: new Date(at).toISOString(), title: THEN[policy] ?? null, dataset: { deadline: at } },
     countdown(at));
 }
 
 /** A view's deadlines by seat: {seat, at, policy}. */
-export const deadlinesBySeat = (view) => new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
+const deadlinesBySeat = (view) => new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
+
+const STOPPED = { vacation: "on vacation", weekend: "weekend" };
+
+/** The seat's clock in a view with a time control, counting down while it runs ("2 days left",
+ * "3 hours left · on vacation", or the time it keeps, "5 days"); else its deadline, if any. */
+export function seatClock(view, seat) {
+  const clock = view.clocks?.[seat];
+  if (!clock) {
+    const due = deadlinesBySeat(view).get(seat);
+    return due && due.at !== null ? deadlineTag(due.at, due.policy) : null;
+  }
+  const words = durationWords(roughly(Math.round(clock.remaining / 1000)));
+  if (clock.running) return deadlineTag(Date.now() + clock.remaining, view.turn_deadline.policy, "deadline clock");
+  const waiting = view.to_move.includes(seat);
+  return h("span", { class: `clock${waiting ? " stopped" : ""}` }, waiting ? `${words} left · ${STOPPED[clock.paused] ?? "stopped"}` : words);
+}
 
 /** Live countdowns: every `time[data-deadline]` under the document is rewritten each second. */
 export function tickCountdowns() {

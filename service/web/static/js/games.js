@@ -9,8 +9,16 @@ export function statusWord(status) {
   return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
 }
 
-/** How long each move may take, in words ("2 days per move"), or null when moves have no deadline. */
-export const pace = (game) => (game.turn_deadline ? `${durationWords(game.turn_deadline.seconds)} per move` : null);
+/** The game's time control in words ("2 days per move", "3 days + 1 day a turn", "1 day per turn,
+ * weekends off"), or null when moves have no deadline. */
+export function pace(game) {
+  const control = game.turn_deadline;
+  if (!control) return null;
+  const time = durationWords(control.seconds);
+  const words = control.clock === "fischer" ? `${time} + ${durationWords(control.increment)} a turn`
+    : `${time} per ${control.clock === "simple" ? "turn" : "move"}`;
+  return control.weekends ? `${words}, weekends off` : words;
+}
 
 /** A seat's name as people read it: the player's name (an AI's is its level), whom a reserved seat waits for, or "free". */
 export function seatName(seat) {

@@ -1,10 +1,10 @@
-// The signed-in player's account, below their inbox: a vacation, during which the turn deadlines of
-// their games wait for them, their mail (mail.js), and the webhooks their notifications are
+// The signed-in player's account, below their inbox: a vacation, during which their clocks stand
+// still, with the days left of their yearly allowance, and the time zone of their weekends; their mail (mail.js), and the webhooks their notifications are
 // POSTed to (as signed JSON, or as a line for a Discord or Slack channel), with the log of every
 // delivery attempt. A refusal shows the server's message next to the field it names.
 
 import * as api from "../api.js";
-import { fill, h, notice, perform, problemNotice } from "../dom.js";
+import { button, fill, h, notice, perform, problemNotice } from "../dom.js";
 import { clearErrors, field, refused, showErrors } from "../forms.js";
 import { drawMail } from "../mail.js";
 
@@ -39,11 +39,25 @@ export async function drawAccount(section, me, ...parts) {
     return;
   }
   const [found, listed] = answers;
-  drawVacation(vacation, me, found.vacation_until);
+  drawVacation(vacation, me, found);
   drawWebhooks(webhooks, me, listed.webhooks);
 }
 
-function drawVacation(details, me, current) {
+const dayCount = (days) => `${days} vacation ${days === 1 ? "day" : "days"}`;
+
+/** The player's time zone, and a button to take this device's when they differ. */
+function drawTimeZone(me, zone) {
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const line = h("p", { class: "hint" });
+  const show = (current) => fill(line, `Clocks that stop on weekends stop on yours, in ${current}. `,
+    here && here !== current ? button(`Use ${here}`, async () => {
+      if (await perform(line, () => api.setTimeZone(here, me.token))) show(here);
+    }, { class: "link" }) : null);
+  show(zone);
+  return line;
+}
+
+function drawVacation(details, me, found) {
   const summary = h("summary", {});
   const status = h("p", { role: "status" });
   const until = h("input", { type: "datetime-local", name: "until" });
@@ -53,19 +67,22 @@ function drawVacation(details, me, current) {
   const message = h("div", { class: "messages" });
   const form = h("form", { novalidate: true, "aria-label": "Vacation" }, away, h("div", { class: "buttons" }, save, end));
   fill(details, summary,
-    h("p", { class: "hint" }, "While you are away, the turn deadlines of your games wait for you, "
-      + "each up to the vacation days its game allows."),
-    status, form, message);
+    h("p", { class: "hint" }, `While you are away, every clock of yours stands still (a per-move deadline waits up to `
+      + `the days its game allows); other players see that you are away, not until when. You have `
+      + `${dayCount(found.vacation_days_per_year)} a year: each day you are away spends one, and when a clock of yours `
+      + "would run out, a day is spent for you."),
+    status, form, message, drawTimeZone(me, found.time_zone));
 
-  const show = (vacationUntil) => {
+  const show = ({ vacation_until: vacationUntil, vacation_days_left: left }) => {
     const on = vacationUntil !== null && vacationUntil > Date.now(); // an ended vacation may linger
-    fill(summary, "Vacation: ", on ? ["away until ", stamp(vacationUntil)] : "not away");
-    fill(status, on ? ["You are on vacation until ", stamp(vacationUntil), "."] : "You are not on vacation.");
+    fill(summary, "Vacation: ", on ? ["away until ", stamp(vacationUntil)] : "not away", ` · ${dayCount(left)} left`);
+    fill(status, on ? ["You are on vacation until ", stamp(vacationUntil), "."] : "You are not on vacation.",
+      ` ${dayCount(left)} left this year.`);
     fill(save, on ? "Change the end" : "Go on vacation");
     end.hidden = !on;
     until.value = localValue(on ? vacationUntil : Date.now() + 7 * DAY_MS);
   };
-  show(current);
+  show(found);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -77,15 +94,18 @@ function drawVacation(details, me, current) {
       return;
     }
     try {
-      show((await api.startVacation(chosen, me.token)).vacation_until);
+      show(await api.startVacation(chosen, me.token));
     } catch (problem) {
       refused(problem, form, message);
     }
   });
   end.addEventListener("click", async () => {
     clearErrors(form);
-    if (!(await perform(message, () => api.endVacation(me.token)))) return;
-    show(null);
+    const ended = await perform(message, async () => {
+      await api.endVacation(me.token);
+      show(await api.me(me.token));
+    });
+    if (!ended) return;
     save.focus(); // the button pressed is gone
   });
 }

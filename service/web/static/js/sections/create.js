@@ -1,9 +1,10 @@
 // The form that creates a game, built from GET /v1/games/types: every option of the chosen game
 // with its kind, range, default and description; who plays each seat (anyone, a player invited by
 // name from those the creator has played with, whoever the creator sends the seat's link, or an AI
-// level with its budget); the turn deadline and its policy, the spectator delay, the lobby time,
-// unlisted; sent with the signed-in player's token, which reserving a seat needs. The server judges
-// the form: each 422 error is shown next to the field it names.
+// level with its budget); the time control (per move, simple or Fischer, weekends) and its policy,
+// the spectator delay, the lobby time, unlisted; sent with the signed-in player's token, which
+// reserving a seat needs. The server judges the form: each 422 error is shown next to the field it
+// names.
 
 import * as api from "../api.js";
 import { fill, h, problemNotice } from "../dom.js";
@@ -95,19 +96,55 @@ function seatRow(type, seat, contacts) {
   };
 }
 
+const CLOCKS = {
+  per_move: "Per move: the same time for each move",
+  simple: "Simple: the same time for each turn, unused time not kept",
+  fischer: "Fischer: a bank of time, and more after each turn",
+};
+const TIME_LABELS = { fischer: "Time each seat starts with", simple: "Time for each turn", per_move: "Time for each move" };
+
+/** How the time is counted: per move, simple or Fischer (with its increment and maximum), and weekends. */
+function clockFields(time, vacation) {
+  const system = h("select", {}, Object.entries(CLOCKS).map(([value, label]) => h("option", { value }, label)));
+  const increment = durationField("turn_deadline.increment", "Added after each turn", 86400);
+  const maximum = durationField("turn_deadline.maximum", "At most", null, "The most a clock may hold; empty for no limit.");
+  const weekends = h("input", { type: "checkbox" });
+  const fischer = h("div", { class: "deadline-fields" }, increment.element, maximum.element);
+  const sync = () => {
+    fischer.hidden = system.value !== "fischer";
+    vacation.hidden = system.value !== "per_move";
+    time.element.querySelector("label").textContent = TIME_LABELS[system.value];
+    time.element.querySelector("select").setAttribute("aria-label", `${TIME_LABELS[system.value]}: unit`);
+  };
+  system.addEventListener("change", sync);
+  sync();
+  return {
+    elements: [field("turn_deadline.clock", "Clock", system), fischer,
+      field("turn_deadline.weekends", "Clocks stop on weekends (in each player's time zone)", weekends)],
+    value(chosen) {
+      Object.assign(chosen, { clock: system.value, weekends: weekends.checked });
+      if (system.value !== "per_move") delete chosen.vacation_days;
+      if (system.value === "fischer") Object.assign(chosen, { increment: increment.seconds() ?? 0, maximum: maximum.seconds() ?? null });
+      return chosen;
+    },
+  };
+}
+
 function deadlineFields(type) {
   const on = h("input", { type: "checkbox" });
-  const time = durationField("turn_deadline.seconds", "Time for each move", 86400, "Up to 30 days: a play-by-post game gives a day or two.");
+  const time = durationField("turn_deadline.seconds", "Time for each move", 86400,
+    "Days for a play-by-post game, minutes for a live one. A vacation stops a player's clocks.");
   const policy = h("select", {}, Object.entries(POLICIES).map(([value, label]) => h("option", { value }, label)));
   const level = h("select", {}, type.bots.map((bot) => h("option", { value: bot }, bot)));
   const vacation = number(0, 0, 365);
   const levelField = field("turn_deadline.level", "AI level for auto", level);
   const budget = Object.keys(type.budgets).length ? budgetFields("turn_deadline.budget", Object.values(type.budgets)[0]) : null;
+  const vacationField = field("turn_deadline.vacation_days", "Vacation days a player may add to each move", vacation);
+  const clock = clockFields(time, vacationField);
   const details = h("div", { class: "deadline-fields" },
-    time.element,
+    clock.elements[0], time.element, ...clock.elements.slice(1),
     field("turn_deadline.policy", "When the time is up", policy),
-    levelField, budget ? budget.element : null,
-    field("turn_deadline.vacation_days", "Vacation days a player may add", vacation));
+    levelField, budget ? budget.element : null, vacationField);
   const sync = () => {
     details.hidden = !on.checked;
     levelField.hidden = policy.value !== "auto";
@@ -116,11 +153,11 @@ function deadlineFields(type) {
   for (const control of [on, policy, level]) control.addEventListener("change", sync);
   sync();
   return {
-    element: h("fieldset", { class: "group" }, h("legend", {}, "Turn deadline"),
+    element: h("fieldset", { class: "group" }, h("legend", {}, "Time control"),
       field("turn_deadline", "Give each move a deadline", on), details),
     value() {
       if (!on.checked) return null;
-      const chosen = { seconds: time.seconds(), policy: policy.value, vacation_days: numeric(vacation) ?? 0 };
+      const chosen = clock.value({ seconds: time.seconds(), policy: policy.value, vacation_days: numeric(vacation) ?? 0 });
       if (policy.value === "auto") {
         chosen.level = level.value;
         if (budget && type.budgets[level.value] && budget.value()) chosen.budget = budget.value();

@@ -3,7 +3,7 @@
 // a click sends one as it is, and a click that several commands share asks which in place.
 
 import { taxiBoard } from "../api.js";
-import { askedTwice, button, deadlineTag, deadlinesBySeat, h } from "../dom.js";
+import { askedTwice, button, h, seatClock } from "../dom.js";
 import { areaName, cityMap } from "./bahama_taxi_map.js";
 
 let city = null; // the board, read once from the API
@@ -91,7 +91,6 @@ function words(c, t, citizens) {
 /** Each seat: its colour and number, name, income, pawns and their passengers, hand, flags, time. */
 function seats(view, names) {
   const t = view.table;
-  const due = deadlinesBySeat(view);
   const flag = (on, text) => (on ? h("span", { class: "flag" }, text) : null);
   return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => h("li", {
     class: [view.to_move.includes(seat) ? "to-move" : "", seat === view.you ? "you" : ""].join(" "),
@@ -102,7 +101,7 @@ function seats(view, names) {
   view.to_move.includes(seat) ? h("span", { class: "flag move" }, "to move") : null,
   t.hand_sizes.length ? h("span", { class: "hand-size" }, `${t.hand_sizes[seat]} cards`) : null,
   flag(t.skip_pending.includes(seat), "skips next turn"), flag(t.forfeited.includes(seat), "left"),
-  due.has(seat) ? deadlineTag(due.get(seat).at, due.get(seat).policy) : null,
+  seatClock(view, seat),
   t.cabs.filter((cab) => cab.seat === seat).map((cab) => h("p", { class: "bt-cab" },
     h("b", {}, `${naming.contraband ? (cab.pawn ? "Police" : "Smuggler") : "Cab"} ${tag(seat, cab.pawn)}`),
     ` at ${cab.area ? areaName(cab.area) : "–"}`, cab.kind === "police" ? null : `: ${cab.passengers.map(trip).join("; ") || "empty"}`)))));

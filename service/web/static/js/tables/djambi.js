@@ -1,7 +1,7 @@
 // The Djambi table. A move is composed from the listed commands only: a piece, where it goes, then
 // each follow-up the commands left differ on, until one is left, which is sent as it is.
 
-import { askedTwice, button, deadlineTag, deadlinesBySeat, h, svg } from "../dom.js";
+import { askedTwice, button, h, seatClock, svg } from "../dom.js";
 
 const COLUMNS = "ABCDEFGHI";
 const MAZE = "E5";
@@ -207,14 +207,13 @@ function composer(step, chosen, back, choose, redraw) {
 /** Each seat: its colour, name, whether it moves, is in power or out, and its time to act. */
 function seats(view, names) {
   const table = view.table;
-  const due = deadlinesBySeat(view);
   return h("ol", { class: "seats-table dj-seats", "aria-label": "Seats" }, table.players.map((color, seat) => {
     return h("li", { class: table.current === seat ? "to-move" : "" },
       armySwatch(color), h("span", { class: "seat-name" }, `${names[seat]} (${color})${seat === view.you ? " · you" : ""}`),
       table.current === seat && h("span", { class: "flag move" }, table.turn_kind === "bonus" ? "to move (bonus turn)" : "to move"),
       table.in_power === seat && h("span", { class: "flag" }, "in power"),
       !table.remaining.includes(seat) && h("span", { class: "flag" }, "out"),
-      due.has(seat) && deadlineTag(due.get(seat).at, due.get(seat).policy));
+      seatClock(view, seat));
   }));
 }
 

@@ -2,7 +2,7 @@
 // from the listed commands only, and a click sends one of them as it is; a batch of several cards
 // is offered only as the server's command checks accept it, card by card. No rule is copied here.
 
-import { askedTwice, deadlineTag, deadlinesBySeat, h } from "../dom.js";
+import { askedTwice, deadlineTag, h, seatClock } from "../dom.js";
 import { cardBack, cardImage, cardName, COLORS, parseCard, swatch } from "./taki_cards.js";
 
 const PHASES = {
@@ -66,7 +66,6 @@ export function describe(event, names) {
 /** Who is at the table: each seat's name, cards, flags, whether it moves now and by when. */
 function seats(view, names, moved) {
   const table = view.table;
-  const due = deadlinesBySeat(view);
   return h("ol", { class: "seats-table", "aria-label": "Seats" }, names.map((name, seat) => {
     const flags = [];
     if (view.to_move.includes(seat)) flags.push(h("span", { class: "flag move" }, "to move"));
@@ -84,7 +83,7 @@ function seats(view, names, moved) {
     },
     h("span", { class: "seat-name" }, name, seat === view.you ? " (you)" : ""),
     h("span", { class: "hand-size" }, `${size} ${size === 1 ? "card" : "cards"}`),
-    flags, due.has(seat) ? deadlineTag(due.get(seat).at, due.get(seat).policy) : null);
+    flags, seatClock(view, seat));
   }));
 }
 

@@ -1,0 +1,77 @@
+"""Clocks on the page: the create form sets a Fischer clock in days, and the table counts every
+running clock down, shows the others' time and a player on vacation without saying until when."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.integration.clients import Client
+from tests.web.conftest import PHONE
+from tests.web.pages import fits, register
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+
+def test_the_create_form_sets_a_fischer_clock_in_days(page: Page, server: str, tmp_path: Path) -> None:
+    register(page, server, "fay")
+    form = page.get_by_role("form", name="New game")
+    form.get_by_label("Seat 2", exact=True).select_option("greedy")
+    form.get_by_label("Give each move a deadline").check()
+    expect(form.get_by_label("Added after each turn", exact=True)).to_be_hidden()  # per move: no increment
+    form.get_by_label("Clock", exact=True).select_option("fischer")
+    for label, count in (("Time each seat starts with", "3"), ("Added after each turn", "1"), ("At most", "5")):
+        form.get_by_label(label, exact=True).fill(count)
+        expect(form.get_by_label(f"{label}: unit")).to_have_value("days")
+    expect(form.get_by_label("Vacation days a player may add to each move")).to_be_hidden()  # a vacation stops the clock
+    page.set_viewport_size({"width": 1280, "height": 900})
+    form.screenshot(path=str(tmp_path / "form.png"))
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "form-phone.png")
+    with page.expect_request(lambda request: request.method == "POST" and request.url.endswith("/v1/games")) as sent:
+        form.get_by_role("button", name="Create game").click()
+    expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+    chosen = sent.value.post_data_json["turn_deadline"]
+    assert (chosen["clock"], chosen["seconds"], chosen["increment"], chosen["maximum"]) == ("fischer", 259200, 86400, 432000)
+    assert "vacation_days" not in chosen and chosen["weekends"] is False
+
+    seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(0).locator("time.clock")).to_have_text("3 days left")  # fay's turn: her clock runs
+    expect(seats.nth(1).locator(".clock")).to_have_text("3 days")  # the AI's waits
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(f"{server}/")  # the inbox says the game's pace
+    entry = page.get_by_role("list", name="Your games").get_by_role("listitem").filter(has_text=game_id)
+    expect(entry).to_contain_text("3 days + 1 day a turn")
+
+
+def test_the_table_counts_every_running_clock_down(page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+    control = {"clock": "fischer", "seconds": 120, "increment": 5, "policy": "skip"}
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 3, "turn_deadline": control}).json()["id"]
+    api.call("POST", f"/v1/games/{game_id}/join", ann["token"], json={"name": "ann"})
+    for name in ("bo", "cy"):
+        api.call("POST", f"/v1/games/{game_id}/join", json={"name": name})
+    api.call("PUT", "/v1/players/me/vacation", ann["token"], json={"until": int(time.time() * 1000) + 86_400_000})
+
+    page.goto(f"{server}/games/{game_id}")  # as a spectator
+    seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(0).locator(".clock")).to_have_text(re.compile(r"^(2 minutes|1 minute \d+ seconds) left · on vacation$"))
+    expect(seats.nth(0).locator("time")).to_have_count(0)  # no time to count to: when ann is back is hers
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(tmp_path / "vacation.png"), full_page=True)
+
+    api.call("DELETE", "/v1/players/me/vacation", ann["token"])
+    assert api.call("POST", f"/v1/games/{game_id}/commands", ann["token"], json={"type": "draw"}).status_code == 201
+    running = seats.nth(1).locator("time.clock")
+    expect(running).to_have_text(re.compile(r"^(2 minutes|1 minute \d+ seconds) left$"))
+    first = running.inner_text()
+    expect(running).not_to_have_text(first, timeout=5000)  # counting down, second by second
+    expect(seats.nth(0).locator(".clock")).to_have_text(re.compile(r"^2 minutes( \d+ seconds)?$"))  # ann's, with her increment
+    expect(seats.nth(2).locator(".clock")).to_have_text("2 minutes")  # cy's, untouched
+    page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "table-phone.png")
