@@ -94,8 +94,9 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
     return Vacations(store.redis, days_per_year).spend_day(holder, at)
 
 
-def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
-    """The deadline of `seat` at the loaded version, or None if it has none."""
+def due(store: EventStore, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None = None) -> Due | None:
+    """The deadline of `seat` at the loaded version, or None if it has none; `clocks`, the game's
+    clocks now if the caller has them already."""
     seconds, turn = loaded.game.response_seconds(loaded.state), loaded.record.deadline
     if loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move or (seconds is None and turn is None):
         return None
@@ -103,8 +104,7 @@ def due(store: EventStore, loaded: Loaded, seat: int) -> Due | None:
     if seconds is not None:
         since = store.streams.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
         candidates.append(Due(since + seconds * 1000, DeadlinePolicy.SKIP, None))
-    if turn is not None:
-        runs_out = seat_clock(store, loaded, seat)
-        if runs_out is not None and runs_out.runs_out is not None:
-            candidates.append(Due(runs_out.runs_out, turn.policy, turn.level, turn.budget))
+    found = clocks if clocks is not None else game_clocks(store, loaded) if turn is not None else None
+    if turn is not None and found is not None and (runs_out := found[seat].runs_out) is not None:
+        candidates.append(Due(runs_out, turn.policy, turn.level, turn.budget))
     return min(candidates, key=lambda deadline: deadline.at, default=None)

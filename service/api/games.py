@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 
 from application import copies, playing
+from application.clocks import Clock
 from application.deadlines import Due, due, game_clocks, log_clock
 from application.lobby import Bot, GameSettings, Opened
 from domain import GAMES
@@ -240,19 +241,20 @@ def _view(loaded: Loaded, seat: int | None) -> tuple[dict[str, Any], int, dict[s
     """The game at the loaded version as `seat` may see it, tagged with its version and, where the
     game has clocks, what they show beside their time left: a deadline moved by a vacation (begun,
     ended or spent) changes the tag, so a client polling with If-None-Match sees it."""
-    view = responses.game_view(loaded, seat, _deadlines(loaded), game_clocks(executor().store, loaded))
+    clocks = game_clocks(executor().store, loaded)
+    view = responses.game_view(loaded, seat, _deadlines(loaded, clocks), clocks)
     if view["clocks"] is None:
         return view, 200, etag(loaded.version)
     shown = [(c["running"], c["paused"], c["runs_out"]) for c in view["clocks"]], view["deadlines"]
     return view, 200, {"ETag": f'"{loaded.version}-{zlib.crc32(json.dumps(shown).encode()):08x}"'}
 
 
-def _deadlines(loaded: Loaded) -> dict[int, Due]:
+def _deadlines(loaded: Loaded, clocks: tuple[Clock, ...] | None) -> dict[int, Due]:
     """When each seat to move must act by, for those with a deadline: at the game's current
     version only (a past version's deadlines have passed, or moved with a vacation since)."""
     if loaded.version == 0 or loaded.version != loaded.record.version:
         return {}
-    found = {seat: due(executor().store, loaded, seat) for seat in loaded.game.status(loaded.state).to_move}
+    found = {seat: due(executor().store, loaded, seat, clocks) for seat in loaded.game.status(loaded.state).to_move}
     return {seat: deadline for seat, deadline in found.items() if deadline is not None}
 
 

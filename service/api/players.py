@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from application.deadlines import due, seat_clock
+from application.deadlines import due, game_clocks
 from application.tokens import new_id, new_token
 from application.vacations import come_back, go_on_vacation
 from events import clock
@@ -204,8 +204,9 @@ def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
     seat = loaded.record.seat_of(player_id)
     status = loaded.game.status(loaded.state)
     your_turn = loaded.version > 0 and seat in status.to_move
-    deadline = due(executor().store, loaded, seat) if your_turn and seat is not None else None
-    ticking = seat_clock(executor().store, loaded, seat) if your_turn and seat is not None else None
+    clocks = game_clocks(executor().store, loaded) if your_turn else None
+    deadline = due(executor().store, loaded, seat, clocks) if your_turn and seat is not None else None
+    ticking = clocks[seat] if clocks is not None and seat is not None else None
     invitation = loaded.record.invitation(player_id)
     sender = None if invitation is None or loaded.record.creator is None else players().get(loaded.record.creator)
     return {
