@@ -62,11 +62,16 @@ def _schedule(game_id: str, version: int, seat: int, at: int) -> None:
 
 
 def remind(game_id: str, version: int, seat: int, before: int, deadline: int) -> str:
-    """Remind the player at `seat` of its deadline `before` seconds ahead, if the game still waits at `version`."""
+    """Remind the player at `seat` of its deadline `before` seconds ahead, if the game still waits at
+    `version` and the deadline has not moved since (a vacation): the reactor schedules the reminders
+    of a moved one anew."""
     executor = job_executor()
     loaded = executor.load(game_id)
     player_id = loaded.record.holders.get(seat)
     if loaded.version != version or seat not in loaded.game.status(loaded.state).to_move or player_id is None:
+        return "stale"
+    current = due(executor.store, loaded, seat)
+    if current is None or current.at != deadline:
         return "stale"
     notify(executor.store.redis, job_connection(), game_id, f"{version}-remind-{seat}-{before}", player_id, {
         "id": f"{game_id}-{version}-remind-{seat}-{before}", "kind": "reminder", "game_id": game_id,
