@@ -4,6 +4,7 @@ inbox by time left. Time is the store's clock, moved by the tests."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -88,6 +89,9 @@ def test_clocks_over_a_played_game_equal_those_rebuilt_from_its_exported_log(
     final = api.get(f"/v1/games/{game_id}").json
     assert final["status"] == "finished" and not any(c["running"] for c in final["clocks"])
     exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    header = json.loads(exported.splitlines()[0])["clock"]
+    assert header["time_zones"] == ({"0": "Europe/Paris", "1": "Asia/Tokyo"} if deadline.get("weekends") else {})
+    assert header["vacations"] == {"0": [[T0 + 95 * HOUR, T0 + 131 * HOUR]]}  # ann's, as she took and ended it
     moments.wait(400 * DAY)  # the copy is read long after, by another server's clock
     copy = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"}).json["id"]
     assert api.get(f"/v1/games/{copy}").json["turn_deadline"] == final["turn_deadline"]
