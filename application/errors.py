@@ -22,6 +22,10 @@ class Invalid(ApplicationError):
     move, a log the rules would not have written."""
 
 
+class Forbidden(ApplicationError):
+    """The caller may not do this here: a room or notes not theirs."""
+
+
 class NotReached(ApplicationError):
     """The game has not reached the version asked for."""
 

@@ -13,6 +13,7 @@ from application import invitees
 from application.errors import Invalid
 from application.tokens import new_id, new_token
 from domain.core.game import Budget
+from events.chat import ChatStore
 from events.envelope import GameRecord, Origin, TurnDeadline
 from events.errors import NotReplicated
 from events.execute import Executor
@@ -60,6 +61,7 @@ class GameSettings:
     reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
     named: Mapping[int, str] = field(default_factory=dict)  # seat → the name of the creator's contact it is reserved for
     linked: tuple[int, ...] = ()  # seats for whoever the creator sends each one's link
+    chat: bool = True  # its chat on (application.chat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,8 @@ class Lobby:
                            rematch_of=rematch_of, creator=creator, private_origin=private_origin,
                            links=invitees.new_links(settings.linked),
                            invitees=invitees.names(self.players, settings.reserved))
+        if not settings.chat:
+            ChatStore(store.redis, store.redis).switch_off(game_id)
         for bot in settings.bots:
             seated = store.seats.claim(game_id, bot.seat, f"{bot.level} bot", None, bot=bot.level, budget=bot.budget)
             self._start_if_full(game_id, seated)

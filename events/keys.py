@@ -115,6 +115,21 @@ def blocks(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:blocks"
 
 
+def chat(game_id: str, room: str) -> str:
+    """Stream: a room of the game's chat (`table` or `spectators`), one entry per message (events.chat)."""
+    return f"{PREFIX}:{{{game_id}}}:chat:{room}"
+
+
+def chat_hidden(game_id: str) -> str:
+    """Set: the ids of the game's chat messages hidden by the admin, kept in their room's stream."""
+    return f"{PREFIX}:{{{game_id}}}:chat-hidden"
+
+
+def notes(game_id: str) -> str:
+    """Hash: seat number → the private notes its holder keeps on the game."""
+    return f"{PREFIX}:{{{game_id}}}:notes"
+
+
 def notified(game_id: str, key: str) -> str:
     """String: set once a notification about this game was handed out, so it goes out once."""
     return f"{PREFIX}:{{{game_id}}}:notified:{key}"
@@ -211,7 +226,8 @@ def rate(subject: str, seconds: int, window: int) -> str:
     """Counter: a subject's count in one window of a limit; expires with the window."""
     # subject: a client's requests (`token:<hash>`, `address:<ip>`), the games created from one
     # address (`games:<ip>`), the invitations from strangers to one player (`invitations:<player id>`),
-    # the sign-in links asked for one mail address (`sign-in-to:<its SHA-256>`) or from one client (`sign-in-from:<ip>`)
+    # the sign-in links asked for one mail address (`sign-in-to:<its SHA-256>`) or from one client (`sign-in-from:<ip>`),
+    # the chat messages one writer sends (`chat:<player id or seat token hash>`)
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
 
 

@@ -32,7 +32,7 @@ class Kind:
     choices: tuple[Choice, ...]
 
 
-# what a player chooses to get; a later kind (chat mentions) is one more row. Other mails (the
+# what a player chooses to get. Other mails (the
 # confirmation, a sign-in link) are asked for by the player and always sent
 KINDS: dict[str, Kind] = {
     "your_turn": Kind(Choice.OFFLINE, (Choice.ON, Choice.OFFLINE, Choice.OFF)),
@@ -40,6 +40,7 @@ KINDS: dict[str, Kind] = {
     "reminder": Kind(Choice.ON, (Choice.ON, Choice.OFF)),  # before a clock runs out
     "invitation": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
     "game_over": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
+    "mention": Kind(Choice.ON, (Choice.ON, Choice.OFF)),  # a seat's `@name` in a game's chat (application.chat)
 }
 
 

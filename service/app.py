@@ -22,6 +22,7 @@ from runtime.config import Config
 from service import conditional, cors, headers, limits, observability
 from service.announcements import Announcements
 from service.answers import Answers
+from service.api.chat import bp as chat
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.mail import bp as mail
@@ -97,6 +98,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_blueprint(mail)
     app.register_blueprint(signing_in)
     app.register_blueprint(streams)
+    app.register_blueprint(chat)
     app.register_blueprint(docs)
     app.register_blueprint(web)
     app.register_error_handler(Exception, handle_error)

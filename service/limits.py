@@ -118,6 +118,16 @@ def limit_sign_in_links(client: redis.Redis, mail_address: str) -> None:
                        retry_after=max(standing.reset for standing in over))
 
 
+def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:
+    """Count one more chat message of `writer` (a player's id, or a seat token's hash); its standing joins the
+    answer's RateLimit headers, and past `per_minute` it is refused 429 `chat_limited`."""
+    [(standing, over)] = count(client, [("chat", f"chat:{writer}", Rate(per_minute, 60))])
+    g.rate_limits = [*g.get("rate_limits", []), standing]
+    if over:
+        raise ApiError(429, "chat_limited", f"At most {per_minute} chat messages a minute.", limit=per_minute,
+                       retry_after=standing.reset)
+
+
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
     """Count every request but health, metrics and preflights against the limits; tell the client where it stands."""
 

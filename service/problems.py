@@ -44,6 +44,15 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
                           "contacts as the server allows (MEEPLE_INVITATIONS_PER_DAY); `limit` says how many.",
     "game_creation_limited": "This client address has created as many games today as the server allows "
                              "(MEEPLE_GAMES_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
+    "chat_off": "The game was created with its chat off.",
+    "chat_limited": "The writer sent as many chat messages this minute as one may; `limit` says how many, `retry_after` "
+                    "when more may be.",
+    "room_not_found": "A game's chat has two rooms: `table` and `spectators`.",
+    "room_closed": "The spectators' room opens to the game's seats once the game is over.",
+    "not_seated": "The table's room is written by the game's seats only.",
+    "seated": "A seat writes in the table's room, not the spectators'.",
+    "not_registered": "Spectators write in their room with a player token.",
+    "not_your_notes": "A seat's notes are read and written by the one who holds that seat only.",
     "player_not_found": "No registered player has this id.",
     "token_not_found": "The player holds no token with this id.",
     "too_many_tokens": "The player holds as many tokens as the server allows (MEEPLE_TOKENS_PER_PLAYER); `limit` says how many.",

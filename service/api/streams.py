@@ -22,12 +22,15 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from application.chat import PAGE, Reader, caught_up, may_read
 from domain import GAMES
+from events.chat import ROOMS, ChatStore
 from events.envelope import GameRecord, Lifecycle
 from events.seats import hash_token, player_of_token
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
+from service.api.chat import chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
 from service.api.players import caller, inbox_entry, inbox_of
 from service.errors import ApiError
@@ -130,6 +133,7 @@ def _holder(record: GameRecord, seat: int | None) -> str | None:
 
 
 def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
+    talk = _Talk(chat_store(), store.games.get(game_id), seat)  # its messages from here on
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
         record = store.games.get(game_id)
@@ -143,11 +147,36 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
             for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
                 sent = envelope.version
+        yield from talk.said(Reader(seat, visible))
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
-        if not store.streams.wait(game_id, record.version, heartbeat_ms):
+        if not talk.wait(record.version, heartbeat_ms):
             yield ": still here\n\n"
+
+
+class _Talk:
+    """The chat a game's stream sends as `chat` messages: what is written in the rooms its reader may
+    read from the moment it opens (earlier messages are read page by page), each once."""
+
+    def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None) -> None:
+        self.chat, self.game_id = chat, record.id
+        rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
+        self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
+        self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
+
+    def said(self, reader: Reader) -> Iterator[str]:
+        """The messages since the last sent that `reader` sees now."""
+        for room, last in self.last.items():
+            messages, self.last[room], held = caught_up(self.chat.page(self.game_id, room, last, PAGE), reader, last)
+            (self.waiting.add if held else self.waiting.discard)(room)
+            for said in messages:
+                yield sse(chat_message(said), event="chat")
+
+    def wait(self, version: int, heartbeat_ms: int) -> bool:
+        """Block until the game passes `version` or a room with nothing held back has a new message."""
+        rooms = {room: last for room, last in self.last.items() if room not in self.waiting}
+        return self.chat.wait(self.game_id, version, rooms, heartbeat_ms)
 
 
 @bp.get("/players/me/inbox/stream")

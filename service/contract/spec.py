@@ -25,6 +25,7 @@ from domain.core.options import describe_options
 from service.contract import events
 from service.problems import CODES
 from service.schemas import GAME_SCHEMAS
+from service.schemas.chat import ChatMessageSchema, NotesSchema
 from service.schemas.common import (
     BotSeatSchema,
     BudgetSchema,
@@ -55,7 +56,8 @@ REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that read
     "ForkGame": ForkSchema, "JoinGame": JoinSchema, "RegisterPlayer": RegisterSchema, "NewWebhook": WebhookSchema,
     "Vacation": VacationSchema, "TimeZone": TimeZoneSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
     "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema,
-    "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema}
+    "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema,
+    "NewChatMessage": ChatMessageSchema, "Notes": NotesSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
     "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
 

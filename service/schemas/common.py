@@ -262,6 +262,8 @@ class GameSettingsSchema(Schema):
                                        "still free, it is cancelled and never starts. Absent or null: the server's default "
                                        "(MEEPLE_LOBBY_SECONDS, 14 days unless set).")})
     turn_deadline = fields.Nested(TurnDeadlineSchema, load_default=None, allow_none=True)
+    chat = Flag(load_default=True, metadata={"description": (
+        "false: the game has no chat (GET and POST /v1/games/{game_id}/chat/{room} answer 409 chat_off), for good.")})
     spectator_delay = Whole(load_default=0, validate=validate.Range(min=0, max=MAX_DELAY), metadata={
         "description": ("How many moves behind the live game spectators (callers without a seat) see it - its view, "
                         "events, past states, stream and the version the listing gives - until it is over. The opening "

@@ -1,0 +1,142 @@
+"""A game's chat: the table's room, where its seats talk, and the spectators' room, which the seats
+read once the game is over; and each seat's private notes. A message is plain text of at most
+MAX_LENGTH characters, stored with the game's version it was written at (events.chat) and never in
+the game's log.
+
+Who may read a room is `may_read`'s to say, who may write one `may_write`'s (the one place a muted
+player will be refused); a message hidden by the admin is kept, and shown by `shown` to the admin only."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import redis
+
+from application.errors import ApplicationError, Forbidden, NotNow
+from application.outbox import mail_player
+from events.chat import ChatStore, Message
+from events.envelope import GameRecord, Lifecycle
+
+MAX_LENGTH = 500  # characters of a message
+NOTES_LENGTH = 10_000  # characters of a seat's notes
+PAGE = 100  # messages a read gives at most
+MESSAGES_PER_MINUTE = 100  # messages one writer may send a minute (service.limits)
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads a game's chat: the seat they hold (None: a spectator), whether they hold the admin
+    token, and the game's version they may see (a spectator's may be some moves behind)."""
+
+    seat: int | None
+    visible: int
+    admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Writer:
+    """Who writes: the seat they hold (None: a spectator), their registered player's id, their name."""
+
+    seat: int | None
+    player_id: str | None
+    name: str
+
+
+def is_over(record: GameRecord) -> bool:
+    return record.status in (Lifecycle.FINISHED, Lifecycle.CANCELLED)
+
+
+def check_on(chat: ChatStore, record: GameRecord) -> None:
+    """Refuse a game created with its chat off."""
+    if not chat.is_on(record.id):
+        raise NotNow("chat_off", "This game was created with its chat off.")
+
+
+def may_read(record: GameRecord, room: str, reader: Reader) -> ApplicationError | None:
+    """Why `reader` may not read `room` now, or None: the seats read the spectators' room once the game is over."""
+    if room == "spectators" and reader.seat is not None and not is_over(record):
+        return Forbidden("room_closed", "The spectators' room opens to the seats once the game is over.")
+    return None
+
+
+def may_write(record: GameRecord, room: str, writer: Writer) -> ApplicationError | None:
+    """Why `writer` may not write in `room`, or None: the table's room is its seats', the spectators'
+    room the registered players who hold no seat; nobody writes in a cancelled game."""
+    if record.status is Lifecycle.CANCELLED:
+        return NotNow("game_cancelled", "The game was cancelled.")
+    if room == "table" and writer.seat is None:
+        return Forbidden("not_seated", "The table's room is its seats': send the token of a seat of this game.")
+    if room == "spectators" and writer.seat is not None:
+        return Forbidden("seated", "A seat writes in the table's room; the spectators' room is for those who watch.")
+    if room == "spectators" and writer.player_id is None:
+        return Forbidden("not_registered", "Spectators write with a player token: register first (POST /v1/players).")
+    return None
+
+
+def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str) -> Message:
+    """Write a message in `room` at the game's current version, and mail the players it mentions."""
+    check_on(chat, record)
+    if (refusal := may_write(record, room, writer)) is not None:
+        raise refusal
+    message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, record.version)
+    if room == "table":  # a spectator's words reach no seat before the game is over
+        mention(chat.redis, record, message)
+    return message
+
+
+def read(chat: ChatStore, record: GameRecord, room: str, reader: Reader, after: str,
+         limit: int) -> tuple[list[Message], str | None]:
+    """A page of `room` after the message `after` as `reader` may read it, and the id to read the next
+    page after (None: none yet)."""
+    check_on(chat, record)
+    if (refusal := may_read(record, room, reader)) is not None:
+        raise refusal
+    page = chat.page(record.id, room, after, limit)
+    messages, last, held = caught_up(page, reader, after)
+    return messages, None if held or len(page) < limit else last
+
+
+def caught_up(page: list[Message], reader: Reader, after: str) -> tuple[list[Message], str, bool]:
+    """What `reader` sees of a page read after `after`: its messages but those hidden (shown to the admin
+    only), the id read up to, and whether it stopped at a message written past the version the reader
+    sees (a delayed spectator's), which waits until they see it."""
+    seen: list[Message] = []
+    for message in page:
+        if message.version > reader.visible:
+            return seen, after, True
+        after = message.id
+        if reader.admin or not message.hidden:
+            seen.append(message)
+    return seen, after, False
+
+
+def mentioned(record: GameRecord, message: Message) -> list[str]:
+    """The registered players holding a seat whom the message names with `@<their name>`, its writer aside."""
+    return [player_id for seat, player_id in sorted(record.holders.items())
+            if seat != message.seat and (name := record.names[seat]) is not None
+            and re.search(f"@{re.escape(name)}(?!\\w)", message.text, re.IGNORECASE)]
+
+
+def mention(client: redis.Redis, record: GameRecord, message: Message) -> None:
+    """Mail each player a table message mentions (a kind of mail they choose: players.mail.KINDS)."""
+    for player_id in mentioned(record, message):
+        mail_player(client, player_id, "mention", f"{player_id}-mention-{record.id}-{message.id}",
+                    game_id=record.id, game=record.game, author=message.name, text=message.text)
+
+
+def notes(chat: ChatStore, record: GameRecord, seat: int, holder: int | None) -> str:
+    """The seat's notes, to the one who holds it."""
+    _check_own(seat, holder)
+    return chat.notes(record.id, seat)
+
+
+def keep_notes(chat: ChatStore, record: GameRecord, seat: int, holder: int | None, text: str) -> None:
+    """Replace the seat's notes, for the one who holds it."""
+    _check_own(seat, holder)
+    chat.keep_notes(record.id, seat, text)
+
+
+def _check_own(seat: int, holder: int | None) -> None:
+    if holder != seat:
+        raise Forbidden("not_your_notes", "A seat's notes are read and written by the one who holds it only.")

@@ -1,0 +1,100 @@
+"""A game's chat as stored: one Redis stream per room under the game's hash tag, apart from the game's
+event log, each message an entry whose id orders it and pages it (`<ms>-<n>`), and a seat's private
+notes. A message hidden by the admin stays in its stream, listed in the game's hidden set and read
+with `hidden` set; who may read it is the application's to say (application.chat)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import cast
+
+import redis
+
+from events import keys
+
+ROOMS = ("table", "spectators")  # the seats' room; the room of those who watch
+MESSAGE_ID = re.compile(r"^\d{1,15}-\d{1,10}$")
+START = "0-0"  # the id before a room's first message
+
+_Entries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a room: its text as written, who wrote it and at which version of the game."""
+
+    id: str
+    room: str
+    text: str
+    name: str  # the writer's name as the game or their account gives it
+    seat: int | None  # the seat that wrote it; None for a spectator
+    player_id: str | None  # the registered player who wrote it, if any
+    version: int  # the game's version when it was written
+    hidden: bool = False  # hidden by the admin: kept here, shown to no player
+
+    @property
+    def time(self) -> int:
+        """When it was written, in ms since the epoch (the stream's clock)."""
+        return int(self.id.split("-")[0])
+
+
+class ChatStore:
+    """The rooms and notes of every game, in one store."""
+
+    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
+        """`waiting` serves the blocking reads (its socket timeout must outlast them)."""
+        self.redis = client
+        self.waiting = waiting
+
+    def is_on(self, game_id: str) -> bool:
+        """Whether the game's chat is on (unless it was created with it off)."""
+        return self.redis.hget(keys.meta(game_id), "chat") != b"off"
+
+    def switch_off(self, game_id: str) -> None:
+        """Keep the game's chat off for good."""
+        self.redis.hset(keys.meta(game_id), "chat", "off")
+
+    def add(self, game_id: str, room: str, text: str, name: str, seat: int | None, player_id: str | None,
+            version: int) -> Message:
+        """Append a message to the room; the message as stored."""
+        entry_id = cast(bytes, self.redis.xadd(keys.chat(game_id, room), {
+            "t": text, "n": name, "s": "" if seat is None else seat, "p": player_id or "", "v": version})).decode()
+        return Message(entry_id, room, text, name, seat, player_id, version)
+
+    def page(self, game_id: str, room: str, after: str, limit: int) -> list[Message]:
+        """The room's messages after the id `after`, oldest first, at most `limit`, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.chat(game_id, room), f"({after}" if after != START else "-", "+", count=limit)
+        pipe.smembers(keys.chat_hidden(game_id))
+        entries, hidden = pipe.execute()
+        return [_message(room, entry_id, fields, entry_id in hidden) for entry_id, fields in cast(_Entries, entries)]
+
+    def last_id(self, game_id: str, room: str) -> str:
+        """The id of the room's latest message, or START."""
+        entries = cast(_Entries, self.redis.xrevrange(keys.chat(game_id, room), "+", "-", count=1))
+        return entries[0][0].decode() if entries else START
+
+    def wait(self, game_id: str, version: int, rooms: dict[str, str], timeout_ms: int) -> bool:
+        """Block until the game passes `version` or a room of `rooms` (room → the last id read) has a
+        newer message (True), or `timeout_ms` goes by (False)."""
+        streams = {keys.stream(game_id): f"{version}-0"} | {keys.chat(game_id, room): last for room, last in rooms.items()}
+        return bool(self.waiting.xread(streams, count=1, block=timeout_ms))  # type: ignore[arg-type]
+
+    def notes(self, game_id: str, seat: int) -> str:
+        """The seat's private notes on the game ('' for none)."""
+        kept = cast(bytes | None, self.redis.hget(keys.notes(game_id), str(seat)))
+        return "" if kept is None else kept.decode()
+
+    def keep_notes(self, game_id: str, seat: int, text: str) -> None:
+        """Replace the seat's private notes; empty ones are forgotten."""
+        if text:
+            self.redis.hset(keys.notes(game_id), str(seat), text)
+        else:
+            self.redis.hdel(keys.notes(game_id), str(seat))
+
+
+def _message(room: str, entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> Message:
+    seat, player = fields[b"s"].decode(), fields[b"p"].decode()
+    return Message(entry_id.decode(), room, fields[b"t"].decode(), fields[b"n"].decode(),
+                   int(seat) if seat else None, player or None, int(fields[b"v"]), hidden)

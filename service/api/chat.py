@@ -1,0 +1,100 @@
+"""API v1 for a game's chat: its rooms read page by page and written to, and each seat's notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+
+from application import chat
+from events.chat import ROOMS, ChatStore, Message
+from events.envelope import GameRecord
+from events.seats import hash_token
+from service import auth, limits
+from service.api.context import executor, json_body, known_game, players, visible_version
+from service.errors import ApiError
+from service.schemas.chat import ChatMessageSchema, ChatQuerySchema, NotesSchema
+from service.schemas.common import parse
+
+bp = Blueprint("chat", __name__, url_prefix="/v1")
+
+
+def chat_store() -> ChatStore:
+    store = executor().store
+    return ChatStore(store.redis, store.streams.waiting)
+
+
+def chat_message(said: Message) -> dict[str, Any]:
+    """A message as the API shows it."""
+    return {"id": said.id, "room": said.room, "text": said.text, "name": said.name, "seat": said.seat,
+            "player_id": said.player_id, "version": said.version, "time": said.time, "hidden": said.hidden}
+
+
+def _game(game_id: str, room: str | None = None) -> GameRecord:
+    if room is not None and room not in ROOMS:
+        raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
+    return executor().store.games.get(known_game(game_id))
+
+
+def _seat(record: GameRecord) -> int | None:
+    """The seat the request's token holds here; None without one, for a player holding no seat and for the admin."""
+    token = auth.bearer_token()
+    if token is None or auth.is_admin():
+        return None
+    seat = executor().store.seats.for_token(record, token)
+    if seat is None and players().by_token(token) is None:
+        raise auth.unauthorized("token_unknown", "This token holds no seat in this game and is no player's.")
+    return seat
+
+
+def reader(record: GameRecord) -> chat.Reader:
+    seat = _seat(record)
+    return chat.Reader(seat, visible_version(record, seat), admin=auth.is_admin())
+
+
+def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
+    """Who writes, and whose count of messages this one is."""
+    if auth.bearer_token() is None:
+        raise auth.unauthorized("token_missing", "Writing needs a seat's or a player's token.")
+    seat, player = _seat(record), players().by_token(auth.bearer_token() or "")
+    if seat is not None:
+        holder = record.holders.get(seat)
+        return chat.Writer(seat, holder, record.names[seat] or ""), holder or hash_token(auth.bearer_token() or "")
+    if player is None:
+        raise auth.unauthorized("token_unknown", "The admin token writes in no chat.")
+    return chat.Writer(None, player.id, player.name), player.id
+
+
+@bp.get("/games/<game:game_id>/chat/<room>")
+def read_chat(game_id: str, room: str) -> dict[str, Any]:
+    """A page of a room, oldest first, after the message `after`, as the caller may read it."""
+    record = _game(game_id, room)
+    query = parse(ChatQuerySchema, request.args.to_dict())
+    messages, following = chat.read(chat_store(), record, room, reader(record), query["after"], query["limit"])
+    return {"messages": [chat_message(said) for said in messages], "next": following}
+
+
+@bp.post("/games/<game:game_id>/chat/<room>")
+def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
+    """Write a message in a room: the table's with a seat's token, the spectators' with a player token holding no seat."""
+    record = _game(game_id, room)
+    text = parse(ChatMessageSchema, json_body())["text"]
+    writer, counted = _writer(record)
+    limits.limit_chat(executor().store.redis, counted, chat.MESSAGES_PER_MINUTE)
+    return chat_message(chat.post(chat_store(), record, room, writer, text)), 201
+
+
+@bp.get("/games/<game:game_id>/seats/<int:seat>/notes")
+def read_notes(game_id: str, seat: int) -> dict[str, Any]:
+    """The seat's private notes, to the one who holds it only."""
+    record = _game(game_id)
+    return {"seat": seat, "text": chat.notes(chat_store(), record, seat, _seat(record))}
+
+
+@bp.put("/games/<game:game_id>/seats/<int:seat>/notes")
+def keep_notes(game_id: str, seat: int) -> dict[str, Any]:
+    """Replace the seat's private notes, for the one who holds it only."""
+    record = _game(game_id)
+    text = parse(NotesSchema, json_body())["text"]
+    chat.keep_notes(chat_store(), record, seat, _seat(record), text)
+    return {"seat": seat, "text": text}

@@ -1,0 +1,41 @@
+"""Request schemas of a game's chat and a seat's notes."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from application.chat import MAX_LENGTH, NOTES_LENGTH, PAGE
+from events.chat import MESSAGE_ID, START
+
+
+def _unicode(text: str) -> None:
+    """Text that can be stored: valid Unicode, with no lone surrogate."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Must be valid Unicode text.") from None
+
+
+def _said(text: str) -> None:
+    if not text.strip():
+        raise ValidationError("Say something: a message is not only spaces.")
+
+
+class ChatMessageSchema(Schema):
+    """A message for a room of the game's chat: plain text, shown as it is written, never as HTML."""
+
+    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_LENGTH), _unicode, _said], metadata={
+        "description": f"1 to {MAX_LENGTH} characters (code points), not only spaces."})
+
+
+class NotesSchema(Schema):
+    """A seat's private notes on the game, replacing those it kept; empty ones are forgotten."""
+
+    text = fields.String(required=True, validate=[validate.Length(max=NOTES_LENGTH), _unicode], metadata={
+        "description": f"At most {NOTES_LENGTH} characters."})
+
+
+class ChatQuerySchema(Schema):
+    after = fields.String(load_default=START, validate=validate.Regexp(MESSAGE_ID), metadata={
+        "description": "Only messages after the one with this id (the page's `next`); left out, from the first."})
+    limit = fields.Integer(validate=validate.Range(min=1, max=PAGE), load_default=50)

@@ -1,0 +1,208 @@
+"""A game's chat through the API: its two rooms, who reads and writes each, its bounds, a seat's notes,
+mentions mailed, and the chat's messages on the game's stream; on fakeredis and a real server."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import redis
+
+from application.outbox import Mail
+from events import keys
+from service.app import create_app
+from tests.contract import ContractClient
+from tests.service.conftest import unlimited
+from tests.service.test_games_api import bearer
+from tests.service.test_players_api import register
+
+ADMIN = "admin-token-0123456789"
+
+
+def api_on(client: redis.Redis) -> ContractClient:  # type: ignore[type-arg]
+    return ContractClient(create_app(unlimited(admin_token=ADMIN), client=client).test_client())
+
+
+def table(api: ContractClient, **settings: object) -> tuple[str, list[str]]:
+    """A two-seat TAKI game under way, and its seats' tokens (the first a registered player's, named ann)."""
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "options": {}, **settings}).json["id"]
+    ann = register(api, "ann")["token"]
+    assert api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}, headers=bearer(ann)).status_code == 201
+    bo = api.post(f"/v1/games/{game_id}/join", json={"name": "bo"}).json["token"]
+    return game_id, [ann, bo]
+
+
+def say(api: ContractClient, game_id: str, room: str, token: str | None, text: str) -> object:
+    return api.post(f"/v1/games/{game_id}/chat/{room}", json={"text": text}, headers=bearer(token) if token else {})
+
+
+def texts(api: ContractClient, game_id: str, room: str, token: str | None = None) -> list[str]:
+    answer = api.get(f"/v1/games/{game_id}/chat/{room}", headers=bearer(token) if token else {})
+    assert answer.status_code == 200, answer.json
+    return [message["text"] for message in answer.json["messages"]]
+
+
+def end(api: ContractClient, game_id: str, token: str) -> None:
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(token)).status_code == 201
+
+
+def test_the_seats_talk_at_the_table_and_everyone_reads_it(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    written = say(api, game_id, "table", ann, "Sorry, travelling till Friday")
+    assert written.status_code == 201
+    assert written.json | {"id": "", "time": 0} == {"id": "", "time": 0, "room": "table", "text": "Sorry, travelling till Friday",
+                                                   "name": "ann", "seat": 0, "player_id": written.json["player_id"],
+                                                   "version": api.get(f"/v1/games/{game_id}").json["version"], "hidden": False}
+    assert say(api, game_id, "table", bo, "No hurry").json["seat"] == 1
+    assert texts(api, game_id, "table", bo) == texts(api, game_id, "table") == ["Sorry, travelling till Friday", "No hurry"]
+    assert not client.exists(keys.chat(game_id, "spectators"))
+    assert all(b"chat" not in str(e).encode() for e in api.get(f"/v1/games/{game_id}/events").json["events"])
+
+
+def test_the_spectators_room_is_closed_to_the_seats_until_the_game_is_over(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    cy = register(api, "cy")["token"]
+    assert say(api, game_id, "spectators", cy, "ann will win").status_code == 201
+    for seat in (ann, bo):
+        refused = api.get(f"/v1/games/{game_id}/chat/spectators", headers=bearer(seat))
+        assert refused.status_code == 403 and refused.json["code"] == "room_closed"
+        assert say(api, game_id, "spectators", seat, "hello").json["code"] == "seated"
+    assert say(api, game_id, "table", cy, "psst").json["code"] == "not_seated"
+    assert say(api, game_id, "spectators", None, "anonymous").status_code == 401
+    assert texts(api, game_id, "spectators") == texts(api, game_id, "spectators", cy) == ["ann will win"]
+    end(api, game_id, bo)
+    assert texts(api, game_id, "spectators", ann) == texts(api, game_id, "spectators", bo) == ["ann will win"]
+
+
+def test_a_seats_notes_are_its_own(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    cy = register(api, "cy")["token"]
+    notes = f"/v1/games/{game_id}/seats/0/notes"
+    assert api.get(notes, headers=bearer(ann)).json == {"seat": 0, "text": ""}
+    assert api.put(notes, json={"text": "Keep the +2 for bo"}, headers=bearer(ann)).status_code == 200
+    assert api.get(notes, headers=bearer(ann)).json["text"] == "Keep the +2 for bo"
+    for other in ({}, bearer(bo), bearer(cy), bearer(ADMIN)):
+        for answer in (api.get(notes, headers=other), api.put(notes, json={"text": "mine now"}, headers=other)):
+            assert answer.status_code == 403 and answer.json["code"] == "not_your_notes"
+    end(api, game_id, bo)
+    assert api.get(notes, headers=bearer(bo)).status_code == 403  # over or not
+    assert api.get(notes, headers=bearer(ann)).json["text"] == "Keep the +2 for bo"
+
+
+def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, _) = table(api)
+    for text in ("", "   \n", "x" * 501, "\ud800"):
+        answer = api.post(f"/v1/games/{game_id}/chat/table", data=json.dumps({"text": text}),
+                          content_type="application/json", headers=bearer(ann))
+        assert answer.status_code == 422 and answer.json["code"] == "validation_error", text
+    assert say(api, game_id, "table", ann, "x" * 500).status_code == 201
+    assert say(api, game_id, "lounge", ann, "hi").json["code"] == "room_not_found"
+    assert api.get(f"/v1/games/{game_id}/chat/table?after=yesterday").status_code == 422
+    assert api.get(f"/v1/games/{game_id}/chat/table?limit=101").status_code == 422
+    silent, (seat, _) = table(api, chat=False)
+    assert say(api, silent, "table", seat, "hi").json["code"] == "chat_off"
+    assert api.get(f"/v1/games/{silent}/chat/table").json["code"] == "chat_off"
+
+
+def test_the_hundred_and_first_message_in_a_minute_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, _) = table(api)
+    for n in range(100):
+        answer = say(api, game_id, "table", ann, f"message {n}")
+        assert answer.status_code == 201, answer.json
+    assert '"chat";q=100;w=60' in answer.headers["RateLimit-Policy"] and '"chat";r=0;' in answer.headers["RateLimit"]
+    refused = say(api, game_id, "table", ann, "one more")
+    assert refused.status_code == 429 and refused.json["code"] == "chat_limited"
+    assert int(refused.headers["Retry-After"]) >= 0 and '"chat";r=0;' in refused.headers["RateLimit"]
+
+
+def test_a_room_reads_page_by_page(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, _) = table(api)
+    for n in range(7):
+        say(api, game_id, "table", ann, f"m{n}")
+    read, after = [], None
+    while True:
+        page = api.get(f"/v1/games/{game_id}/chat/table?limit=3" + (f"&after={after}" if after else "")).json
+        read += [message["text"] for message in page["messages"]]
+        if (after := page["next"]) is None:
+            break
+    assert read == [f"m{n}" for n in range(7)]
+
+
+def random_text(chooser: random.Random) -> str:
+    """Text of what people write and what breaks pages: RTL marks, joiners, emoji, markup, any plane."""
+    pieces = ["\u200f", "\u200e", "\u202e", "\u200d", "👩‍👩‍👧", "🇮🇱", "<script>alert(1)</script>", "&amp;", "<b>",
+              "\"'`", "\\", "\n", "\t", "\u0000", "\ufeff", "שלום", "مرحبا", "e\u0301"]
+    text = "".join(chooser.choice(pieces) if chooser.random() < 0.5 else chr(chooser.choice(
+        [chooser.randrange(0x20, 0xd800), chooser.randrange(0xe000, 0x110000)])) for _ in range(chooser.randrange(1, 40)))
+    return text if text.strip() else text + "x"
+
+
+def test_a_thousand_random_texts_round_trip_byte_for_byte(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    chooser = random.Random(41)
+    sent = [random_text(chooser)[:500] for _ in range(1000)]
+    games = [table(api) for _ in range(10)]  # a hundred messages each, as many as a writer sends a minute
+    for n, text in enumerate(sent):
+        game_id, (ann, _) = games[n // 100]
+        assert say(api, game_id, "table", ann, text).status_code == 201
+    read = [text for game_id, _ in games for text in texts_all(api, game_id)]
+    assert [text.encode("utf-8") for text in read] == [text.encode("utf-8") for text in sent]
+
+
+def texts_all(api: ContractClient, game_id: str) -> list[str]:
+    page = api.get(f"/v1/games/{game_id}/chat/table?limit=100").json
+    assert page["next"] is not None or len(page["messages"]) < 100
+    return [message["text"] for message in page["messages"]]
+
+
+def test_a_mention_mails_the_player_named(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    say(api, game_id, "table", bo, "your move, @Ann!")
+    say(api, game_id, "table", bo, "@annie is someone else")
+    say(api, game_id, "table", ann, "talking to myself, @ann")
+    mails = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
+    assert [(mail.kind, mail.data["author"], mail.data["text"]) for mail in mails] == [("mention", "bo", "your move, @Ann!")]
+    assert mails[0].to_player == api.get("/v1/players/me", headers=bearer(ann)).json["id"]
+
+
+def test_the_stream_sends_the_rooms_its_reader_reads(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()  # a stream is read as it comes
+    game_id, (ann, bo) = table(api)
+    cy = register(api, "cy")["token"]
+    seat = streams.get(f"/v1/games/{game_id}/stream", headers=bearer(bo), buffered=False)
+    lines = iter(seat.response)
+    next(lines)  # opened: the chat is read from here
+    say(api, game_id, "spectators", cy, "between us")
+    say(api, game_id, "table", ann, "hello bo")
+    assert chats(lines, 1) == ["hello bo"]
+    seat.close()
+    watcher = streams.get(f"/v1/games/{game_id}/stream", buffered=False)
+    lines = iter(watcher.response)
+    next(lines)
+    say(api, game_id, "spectators", cy, "still between us")
+    say(api, game_id, "table", ann, "are you there?")
+    assert sorted(chats(lines, 2)) == ["are you there?", "still between us"]
+    watcher.close()
+
+
+def chats(lines: object, count: int) -> list[str]:
+    """The texts of the next `count` chat messages of a stream."""
+    found: list[str] = []
+    chunk = ""
+    for part in lines:  # type: ignore[attr-defined]
+        chunk += part.decode()
+        while "\n\n" in chunk:
+            message, chunk = chunk.split("\n\n", 1)
+            if message.startswith("event: chat"):
+                found.append(json.loads(message.split("data: ", 1)[1])["text"])
+                if len(found) == count:
+                    return found
+    return found
