@@ -92,6 +92,7 @@ export function deadlineTag(at, policy = null, kind = "deadline") {
 const deadlinesBySeat = (view) => new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
 
 const STOPPED = { vacation: "on vacation", weekend: "weekend" };
+const ENDS = new WeakMap(); // a running clock of a view → when it runs out by this browser's clock, fixed as first drawn
 
 /** The seat's clock in a view with a time control, counting down while it runs ("2 days left",
  * "3 hours left · on vacation", or the time it keeps, "5 days"); else its deadline, if any. */
@@ -102,7 +103,10 @@ export function seatClock(view, seat) {
     return due && due.at !== null ? deadlineTag(due.at, due.policy) : null;
   }
   const words = durationWords(roughly(Math.round(clock.remaining / 1000)));
-  if (clock.running) return deadlineTag(Date.now() + clock.remaining, view.turn_deadline.policy, "deadline clock");
+  if (clock.running) {
+    if (!ENDS.has(clock)) ENDS.set(clock, Date.now() + clock.remaining); // a redraw of the same view counts on
+    return deadlineTag(ENDS.get(clock), view.turn_deadline.policy, "deadline clock");
+  }
   const waiting = view.to_move.includes(seat);
   return h("span", { class: `clock${waiting ? " stopped" : ""}` }, waiting ? `${words} left · ${STOPPED[clock.paused] ?? "stopped"}` : words);
 }
