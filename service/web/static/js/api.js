@@ -144,6 +144,10 @@ export async function accepts(id, token, body) {
     await call("POST", `${games(id)}/command-checks`, { token, body });
     return true;
   } catch (problem) {
+export const chat = (id, room, after, token) => call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100`, { token });
+export const say = (id, room, text, token) => call("POST", `${games(id)}/chat/${room}`, { token, body: { text } });
+export const notes = (id, seat, token) => call("GET", `${games(id)}/seats/${seat}/notes`, { token });
+export const keepNotes = (id, seat, text, token) => call("PUT", `${games(id)}/seats/${seat}/notes`, { token, body: { text } });
     if (problem instanceof Problem && (problem.status === 409 || problem.status === 422)) return false;
     throw problem;
   }

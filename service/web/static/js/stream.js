@@ -9,9 +9,10 @@ const RETRY_MS = 1500;
 /**
  * Follow game `id` after version `after`, as the seat of `token()` (null: a spectator).
  * `onEvent(event)` gets each event once, in order; `onState(state)` hears "connecting" (at
- * once), "live", "reconnecting" and "ended". Answers a function that stops following.
+ * once), "live", "reconnecting" and "ended"; `onChat(message)` each chat message the stream brings.
+ * Answers a function that stops following.
  */
-export function follow(id, after, token, onEvent, onState) {
+export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
   let last = after;
   let source = null;
   let stopped = false;
@@ -37,6 +38,7 @@ export function follow(id, after, token, onEvent, onState) {
       last = event.version;
       onEvent(event);
     };
+    source.addEventListener("chat", (message) => onChat(JSON.parse(message.data)));
     source.addEventListener("end", () => {
       close();
       onState("ended");

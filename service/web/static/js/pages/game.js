@@ -4,6 +4,7 @@
 
 import * as api from "../api.js";
 import { confirmed, showConfirmSetting } from "../confirm.js";
+import { hearChat, showChat } from "../chat.js";
 import { drawOrigin, finishedControls } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
@@ -32,11 +33,12 @@ export function showGame(main, id) {
     moves: h("div", { class: "moves" }),
     seatLink: h("div", { class: "seat-tools" }),
     confirmSetting: h("div", { class: "seat-tools" }),
+    talk: h("div", { class: "talk" }),
   };
   claimSeatLink(id);
   claimInviteLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink,
+    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink, page.talk,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -139,7 +141,7 @@ function listen(page) {
   }, (state) => {
     setLive(page, state);
     if (state === "ended") soon(page);
-  });
+  }, (message) => hearChat(page.talk, message));
 }
 
 /** Where the keyboard was, by the `data-key` of the element it was on. */
@@ -179,6 +181,7 @@ function draw(page) {
   drawOrigin(page.origin, view);
   showSeatLink(page.seatLink, page.id, view, page.token);
   showConfirmSetting(page.confirmSetting, view, page.token);
+  showChat(page.talk, view, page.token);
   const focused = focusedKey(page);
   page.ui.focus = null;
   const recent = page.recent.splice(0);

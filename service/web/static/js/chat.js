@@ -1,0 +1,128 @@
+// A game's chat at its table: the table's room, the spectators' room (for those who watch, and for the
+// seats once the game is over) and a seat's private notes. New messages come live from the game's
+// stream; those from others stay marked unread until the reader turns to the chat. Every word is
+// drawn as text, never as HTML.
+
+import * as api from "./api.js";
+import { fill, h, notice, perform } from "./dom.js";
+
+const ROOMS = { table: "Table", spectators: "Spectators" };
+const MAX_LENGTH = 500; // characters of a message, as the server takes them
+const CHATS = new WeakMap(); // a page's chat panel → its chat
+
+const over = (view) => view.status === "finished" || view.status === "cancelled";
+const readable = (view) => Object.keys(ROOMS).filter((room) => room === "table" || view.you === null || over(view));
+const writer = (chat, room) => (room === "table" ? (chat.view.you !== null && chat.token) : (chat.view.you === null && api.player()?.token));
+
+/** Draw the chat of `view` into `panel` for the caller holding `token` (null: a spectator), anew
+ * only when who reads it or which rooms they read changes. */
+export function showChat(panel, view, token) {
+  const key = [view.id, token, view.you, over(view), api.player()?.token].join(" ");
+  if (CHATS.get(panel)?.key === key) return;
+  const chat = { key, view, token, panel, rooms: {}, unread: 0 };
+  CHATS.set(panel, chat);
+  chat.summary = h("summary", {}, "Chat");
+  const details = h("details", { class: "chat", open: true }, chat.summary,
+    readable(view).map((name) => room(chat, name).section), view.you !== null ? notes(chat) : null);
+  for (const type of ["focusin", "pointerdown", "toggle"]) details.addEventListener(type, () => markRead(chat));
+  fill(panel, details);
+  Object.values(chat.rooms).forEach((each) => load(chat, each));
+}
+
+/** A message the game's stream brought. */
+export function hearChat(panel, message) {
+  const chat = CHATS.get(panel);
+  const where = chat?.rooms[message.room];
+  if (where) add(chat, where, message, true);
+}
+
+function room(chat, name) {
+  const log = h("ol", { class: "chat-log", role: "log", tabindex: 0, "aria-label": `${ROOMS[name]} messages` });
+  const token = writer(chat, name);
+  const hint = name === "spectators" && chat.view.you === null ? "Sign in to write here." : null;
+  const section = h("section", { class: "chat-room", dataset: { room: name } },
+    h("h3", {}, ROOMS[name]), log, token ? form(chat, name) : hint && h("p", { class: "hint" }, hint));
+  chat.rooms[name] = { name, log, section, seen: new Set() };
+  return chat.rooms[name];
+}
+
+/** Read the room page by page; a game with its chat off shows no chat. */
+async function load(chat, where) {
+  let after = "0-0";
+  try {
+    do {
+      const page = await api.chat(chat.view.id, where.name, after, chat.token);
+      page.messages.forEach((message) => add(chat, where, message, false));
+      after = page.next;
+    } while (after);
+  } catch (problem) {
+    if (problem.code === "chat_off") chat.panel.hidden = true;
+  }
+}
+
+const order = (id) => id.split("-").map(Number);
+const before = (a, b) => order(a)[0] < order(b)[0] || (order(a)[0] === order(b)[0] && order(a)[1] < order(b)[1]);
+
+/** Put a message in its place in the room's log, once; one from someone else heard live is unread. */
+function add(chat, where, message, live) {
+  if (where.seen.has(message.id)) return;
+  where.seen.add(message.id);
+  const mine = message.seat === null ? message.player_id === api.player()?.id : message.seat === chat.view.you;
+  const reading = chat.panel.contains(document.activeElement) && document.hasFocus(); // in the chat now
+  const unread = live && !mine && !reading;
+  const who = message.seat === null ? message.name : `${message.name} (seat ${message.seat + 1})`;
+  const line = h("li", { class: unread ? "unread" : null, dataset: { id: message.id } },
+    h("span", { class: "chat-name" }, `${who}: `), h("span", { class: "chat-text" }, message.text),
+    unread ? h("span", { class: "chat-new" }, " new") : null);
+  const next = [...where.log.children].find((other) => before(message.id, other.dataset.id));
+  where.log.insertBefore(line, next ?? null);
+  where.log.scrollTop = where.log.scrollHeight;
+  if (unread) count(chat, chat.unread + 1);
+}
+
+function count(chat, unread) {
+  chat.unread = unread;
+  chat.summary.textContent = unread ? `Chat · ${unread} unread` : "Chat";
+}
+
+function markRead(chat) {
+  if (!chat.unread || !chat.summary.parentElement.open) return;
+  chat.panel.querySelectorAll(".chat-log .unread").forEach((line) => {
+    line.classList.remove("unread");
+    line.querySelector(".chat-new")?.remove();
+  });
+  count(chat, 0);
+}
+
+/** The form that writes in a room: Enter sends, Shift+Enter starts a new line. */
+function form(chat, name) {
+  const room = ROOMS[name].toLowerCase();
+  const text = h("textarea", { rows: 2, maxlength: MAX_LENGTH, "aria-label": `Message to ${room}`, placeholder: `Write to the ${room}…` });
+  const message = h("div", { class: "messages" });
+  const send = async (event) => {
+    event.preventDefault();
+    if (!text.value.trim()) return;
+    const sent = await perform(message, async () =>
+      add(chat, chat.rooms[name], await api.say(chat.view.id, name, text.value, writer(chat, name)), false));
+    if (sent) text.value = "";
+  };
+  text.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) send(event);
+  });
+  return h("form", { class: "chat-form", onsubmit: send }, text, h("button", { type: "submit" }, "Send"), message);
+}
+
+/** The seat's private notes: read when drawn, saved by their button. */
+function notes(chat) {
+  const { view, token } = chat;
+  const text = h("textarea", { rows: 3, maxlength: 10000, id: "seat-notes" });
+  const status = h("div", { class: "messages" });
+  api.notes(view.id, view.you, token).then((kept) => { text.value = kept.text; }, () => {});
+  const save = async (event) => {
+    event.preventDefault();
+    if (await perform(status, () => api.keepNotes(view.id, view.you, text.value, token))) fill(status, notice("Notes saved."));
+  };
+  return h("details", { class: "notes" }, h("summary", {}, "My notes"),
+    h("form", { onsubmit: save }, h("label", { for: "seat-notes" }, "Only you read these notes"), text,
+      h("button", { type: "submit" }, "Save notes"), status));
+}
