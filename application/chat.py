@@ -1,7 +1,7 @@
 """A game's chat: the table's room, where its seats talk, and the spectators' room, which the seats
 read once the game is over; and each seat's private notes. A message is plain text of at most
 MAX_LENGTH characters, stored with the game's version it was written at (events.chat) and never in
-the game's log.
+the game's log; a writer sends MEEPLE_CHAT_PER_MINUTE a minute (service.limits).
 
 Who may read a room is `may_read`'s to say, who may write one `may_write`'s (the one place a muted
 player will be refused); a message hidden by the admin is kept, and shown by `shown` to the admin only."""
@@ -21,7 +21,6 @@ from events.envelope import GameRecord, Lifecycle
 MAX_LENGTH = 500  # characters of a message
 NOTES_LENGTH = 10_000  # characters of a seat's notes
 PAGE = 100  # messages a read gives at most
-MESSAGES_PER_MINUTE = 100  # messages one writer may send a minute (service.limits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,7 @@ class Config:
     rate_per_address: Rate | None = Rate(6000, 60)  # requests one client address may make
     games_per_address: Rate | None = Rate(1000, 86400)  # games one client address may create a day (forks, imports, rematches too)
     invitations_per_day: int = 20  # invitations a player receives a day from players who are not their contacts
+    chat_per_minute: int = 100  # messages one writer may send a minute in games' chats (application.chat)
     max_blocks: int = 1000  # players one player may block
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     # an IPv6 client is its network of this many bits for every per-address limit: one holder of a /64
@@ -151,6 +152,7 @@ class Config:
             games_per_address=Rate.parse(env["MEEPLE_GAMES_PER_ADDRESS"]) if "MEEPLE_GAMES_PER_ADDRESS" in env
             else cls.games_per_address,
             invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
+            chat_per_minute=int(env.get("MEEPLE_CHAT_PER_MINUTE", cls.chat_per_minute)),
             max_blocks=int(env.get("MEEPLE_MAX_BLOCKS", cls.max_blocks)),
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             ipv6_prefix=int(env.get("MEEPLE_IPV6_PREFIX", cls.ipv6_prefix)),

@@ -69,6 +69,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_GAMES_PER_ADDRESS"] = config.games_per_address
     app.config["MEEPLE_IPV6_PREFIX"] = config.ipv6_prefix
     app.config["MEEPLE_INVITATIONS_PER_DAY"] = config.invitations_per_day
+    app.config["MEEPLE_CHAT_PER_MINUTE"] = config.chat_per_minute
     app.config["MEEPLE_PUBLIC_URL"] = config.public_url
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from application import chat
 from events.chat import ROOMS, ChatStore, Message
@@ -80,7 +80,7 @@ def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     record = _game(game_id, room)
     text = parse(ChatMessageSchema, json_body())["text"]
     writer, counted = _writer(record)
-    limits.limit_chat(executor().store.redis, counted, chat.MESSAGES_PER_MINUTE)
+    limits.limit_chat(executor().store.redis, counted, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
     return chat_message(chat.post(chat_store(), record, room, writer, text)), 201
 
 

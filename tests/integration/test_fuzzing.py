@@ -26,7 +26,7 @@ STREAMS = ["streamGame", "streamInbox"]  # answers that never end; tested in tes
 # (each limit is tested on its own): the fuzzing expects no 429.
 UNLIMITED = {"MEEPLE_GAMES_PER_ADDRESS": "off", "MEEPLE_INVITATIONS_PER_DAY": "1000000",
              "MEEPLE_STREAMS_PER_ADDRESS": "100000", "MEEPLE_STREAMS_PER_TOKEN": "100000",
-             "MEEPLE_WEBHOOKS_PER_PLAYER": "100000"}
+             "MEEPLE_WEBHOOKS_PER_PLAYER": "100000", "MEEPLE_CHAT_PER_MINUTE": "1000000"}
 
 
 @pytest.fixture(scope="module")
