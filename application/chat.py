@@ -15,7 +15,7 @@ import redis
 
 from application.errors import ApplicationError, Forbidden, NotNow
 from application.outbox import mail_player
-from events.chat import ChatStore, Message
+from events.chat import START, ChatStore, Message
 from events.envelope import GameRecord, Lifecycle
 
 MAX_LENGTH = 500  # characters of a message
@@ -94,6 +94,18 @@ def read(chat: ChatStore, record: GameRecord, room: str, reader: Reader, after: 
     page = chat.page(record.id, room, after, limit)
     messages, last, held = caught_up(page, reader, after)
     return messages, None if held or len(page) < limit else last
+
+
+def transcript(chat: ChatStore, record: GameRecord, reader: Reader) -> list[Message]:
+    """The whole of the table's room as `reader` may read it (none in a game with its chat off)."""
+    messages, after = [], START
+    while chat.is_on(record.id):
+        page, following = read(chat, record, "table", reader, after, PAGE)
+        messages += page
+        if following is None:
+            break
+        after = following
+    return messages
 
 
 def caught_up(page: list[Message], reader: Reader, after: str) -> tuple[list[Message], str, bool]:

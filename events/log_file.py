@@ -122,13 +122,15 @@ class GameLog:
         return runs
 
 
-def export_lines(record: GameRecord, envelopes: Iterable[Envelope], clock: LogClock | None = None) -> Iterator[str]:
+def export_lines(record: GameRecord, envelopes: Iterable[Envelope], clock: LogClock | None = None,
+                 chat: list[dict[str, Any]] | None = None) -> Iterator[str]:
     """The log file of a game, with what its `clock`s need; an unlisted game's header says so and
-    names no id, so no import names it."""
+    names no id, so no import names it. The header holds the table's `chat` when it is given (a reader
+    passes it over: the game is its events)."""
     named = {"unlisted": True} if record.unlisted else {"id": record.id}
     header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, **named,
               "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created,
-              **({} if clock is None else {"clock": clock.to_json()})}
+              **({} if clock is None else {"clock": clock.to_json()}), **({} if chat is None else {"chat": chat})}
     yield json.dumps(header) + "\n"
     for envelope in envelopes:
         yield json.dumps({"version": envelope.version, "type": envelope.type, "schema_version": envelope.schema_version,

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request, url_for
 
-from application import copies, playing
+from application import chat, copies, playing
 from application.clocks import Clock
 from application.deadlines import Due, due, game_clocks, log_clock
 from application.lobby import Bot, GameSettings, Opened
@@ -27,9 +27,11 @@ from events.execute import Loaded
 from events.log_file import export_lines
 from service import auth, imports
 from service.api.caller import RequestCaller
+from service.api.chat import chat_message, chat_store, reader
 from service.api.context import executor, json_body, known_game, legal, lobby, players, seen_by, visible_version
 from service.errors import ApiError, StaleIfMatch
 from service.schemas import GAME_SCHEMAS, responses
+from service.schemas.chat import ExportQuerySchema
 from service.schemas.common import (
     CreateGameSchema,
     EventsQuerySchema,
@@ -333,13 +335,15 @@ def _command(loaded: Loaded, seat: int, body: dict[str, Any]) -> Any:
 @bp.get("/games/<game:game_id>/export")
 def export(game_id: str) -> Response:
     """The whole log as JSON Lines, for `meeple replay` and the import: once the game is over,
-    or before to the server's admin token."""
+    or before to the server's admin token; with `chat=table`, the table's chat in its header."""
     record = executor().store.games.get(known_game(game_id))
+    talk = parse(ExportQuerySchema, request.args.to_dict())["chat"]
     loaded = executor().load(game_id)
     if not loaded.game.status(loaded.state).finished and not auth.is_admin():
         raise ApiError(409, "game_not_finished", "A game's log is exported once the game is over.")
     envelopes = executor().store.streams.read(game_id)
-    lines = export_lines(record, envelopes, log_clock(executor().store, record, envelopes))
+    said = None if talk is None else [chat_message(m) for m in chat.transcript(chat_store(), record, reader(record))]
+    lines = export_lines(record, envelopes, log_clock(executor().store, record, envelopes), said)
     return Response("".join(lines), mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{game_id}.jsonl"'} | etag(record.version))
 

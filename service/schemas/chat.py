@@ -35,6 +35,12 @@ class NotesSchema(Schema):
         "description": f"At most {NOTES_LENGTH} characters."})
 
 
+class ExportQuerySchema(Schema):
+    chat = fields.String(load_default=None, validate=validate.OneOf(["table"]), metadata={
+        "description": "`table`: the header also holds the table's chat, its messages as GET /v1/games/{game_id}/chat/table "
+                       "gives them, oldest first."})
+
+
 class ChatQuerySchema(Schema):
     after = fields.String(load_default=START, validate=validate.Regexp(MESSAGE_ID), metadata={
         "description": "Only messages after the one with this id (the page's `next`); left out, from the first."})

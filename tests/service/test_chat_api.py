@@ -206,3 +206,21 @@ def chats(lines: object, count: int) -> list[str]:
                 if len(found) == count:
                     return found
     return found
+
+
+def test_an_export_holds_the_table_chat_when_asked(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    say(api, game_id, "table", ann, "good luck")
+    say(api, game_id, "spectators", register(api, "cy")["token"], "not for the log")
+    end(api, game_id, bo)
+    say(api, game_id, "table", bo, "well played")
+    plain = api.get(f"/v1/games/{game_id}/export")
+    talked = api.get(f"/v1/games/{game_id}/export?chat=table")
+    assert "chat" not in json.loads(plain.get_data(as_text=True).splitlines()[0])
+    header, *events = talked.get_data(as_text=True).splitlines()
+    assert [(said["name"], said["text"]) for said in json.loads(header)["chat"]] == [("ann", "good luck"), ("bo", "well played")]
+    assert events == plain.get_data(as_text=True).splitlines()[1:]
+    assert api.get(f"/v1/games/{game_id}/export?chat=spectators").status_code == 422
+    imported = api.post("/v1/games/import", data=talked.get_data(), content_type="application/x-ndjson")
+    assert imported.status_code == 201, imported.json
