@@ -6,7 +6,8 @@
 -- KEYS[6] reservations hash
 -- ARGV[1] seat ('' for any), ARGV[2] name, ARGV[3] token hash ('' for a bot), ARGV[4] bot level ('' for a person),
 -- ARGV[5] registered player id ('' for none), ARGV[6] the bot's budget as JSON ('' for its level's own),
--- ARGV[7] a link's code ('' for none; sent with a player id only)
+-- ARGV[7] a link's code ('' for none; sent with a player id only), ARGV[8] the SHA-256 of the player token
+-- (the device's) that asks for the seat ('' for none), kept as the meta hash's 'device:<seat>'
 -- Returns {'ok', seat, seats taken, seat count} or {error reason, seat if any}.
 local total = redis.call('HGET', KEYS[1], 'seats')
 if not total then
@@ -95,5 +96,8 @@ else
 end
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[5], seat, ARGV[5])
+end
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[1], 'device:' .. seat, ARGV[8])
 end
 return {'ok', seat, redis.call('HLEN', KEYS[2]), total}

@@ -129,6 +129,9 @@ class GameRecord:
     forked_from: Origin | None = None
     holders: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player holding it
     token_seats: Mapping[str, int] = field(default_factory=dict)  # SHA-256 of each seat's token → the seat
+    # seat → the SHA-256 of the player token (a device's) its seat token was given to: that seat token
+    # lasts no longer than it; none for a seat taken without one, or before devices were kept
+    devices: Mapping[int, str] = field(default_factory=dict)
     lobby_until: int | None = None  # ms since the epoch: cancelled then if seats are still free
     budgets: Mapping[int, Budget] = field(default_factory=dict)  # seat → the budget its AI thinks within, if not its level's
     unlisted: bool = False  # never listed; reachable by its id only

@@ -53,6 +53,14 @@ class SeatNotLeft(SeatRefused):
     """A seat that cannot be given up: the game started, or the seat is free."""
 
 
+class DeviceSignedOut(StoreError):
+    """A seat's token given to a device whose player token has been revoked since: it acts for nothing."""
+
+    def __init__(self, game_id: str, seat: int) -> None:
+        super().__init__(f"The token of seat {seat} of game {game_id!r} was given to a device that has been signed out.")
+        self.game_id, self.seat = game_id, seat
+
+
 class NotReplicated(StoreError):
     """An append too few replicas acknowledged in time: it stands unless the master is lost first.
     A retry with the same idempotency key tells which."""

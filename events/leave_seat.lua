@@ -21,6 +21,7 @@ local holder = redis.call('HGET', KEYS[5], ARGV[1]) or ''
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1], ARGV[1] .. ':budget')
 redis.call('HDEL', KEYS[5], ARGV[1])
+redis.call('HDEL', KEYS[1], 'device:' .. ARGV[1])
 local tokens = redis.call('HGETALL', KEYS[3])
 for i = 1, #tokens, 2 do
   if tokens[i + 1] == ARGV[1] then

@@ -26,6 +26,7 @@ from events.shards import Shards
 
 PARTS = 6  # the hashes a game's record is read from (ask)
 LINK = "link:"  # a reservation's value for whoever sends its code (a player's id holds no colon), before the code
+DEVICE = b"device:"  # before a seat, the field of a game's meta hash that names the device its token was given to
 _FILE_LISTED = scripts.source("file_listed.lua")
 # a cursor as a client sees it: every text of this form is one (the spec states it, so no text
 # a client may send is refused)
@@ -437,6 +438,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         forked_from=Origin.from_json(origin) if (origin := json.loads(meta.get(b"forked_from", b"null"))) else None,
         holders={int(seat): holder.decode() for seat, holder in holders.items()},
         token_seats={digest.decode(): int(seat) for digest, seat in token_seats.items()},
+        devices={int(key[len(DEVICE):]): device.decode() for key, device in meta.items() if key.startswith(DEVICE)},
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
         budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
         unlisted=meta.get(b"unlisted") == b"1",

@@ -16,7 +16,7 @@ import redis
 from domain.core.game import Budget
 from events import clock, keys, scripts
 from events.envelope import CANCELLED, GameRecord, Lifecycle
-from events.errors import GameNotFound, SeatNotLeft, SeatReserved, SeatUnavailable
+from events.errors import DeviceSignedOut, GameNotFound, SeatNotLeft, SeatReserved, SeatUnavailable
 from events.records import GameRecords
 
 
@@ -68,18 +68,22 @@ class Seats:
     def claim(
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
         player_id: str | None = None, budget: Budget | None = None, code: str | None = None,
+        device: str | None = None,
     ) -> Seated:
         """Seat `name` at the seat whose link has `code`, else at `seat`, else at the seat reserved for
         `player_id`, else at the lowest free unreserved one.
 
         A person holds `token` (a registered one, `player_id`: one seat per game; a link's seat needs
-        one, and is then reserved for them); an AI has level `bot`. Raises SeatReserved for a seat
-        reserved for someone else or a code that opens no seat, SeatUnavailable for other refusals."""
+        one, and is then reserved for them), which lasts no longer than the player token whose SHA-256
+        is `device`, if given (the device's that asked for it: `for_token`); an AI has level `bot`.
+        Raises SeatReserved for a seat reserved for someone else or a code that opens no seat,
+        SeatUnavailable for other refusals."""
         assert code is None or player_id is not None, "a link's seat is taken by a registered player"
+        assert device is None or player_id is not None, "a device is a registered player's"
         answer = cast(list[bytes], self._claim(
             keys=_seat_keys(game_id),
             args=["" if seat is None else seat, name, hash_token(token) if token else "", bot or "", player_id or "",
-                  "" if budget is None else json.dumps(dataclasses.asdict(budget)), code or ""],
+                  "" if budget is None else json.dumps(dataclasses.asdict(budget)), code or "", device or ""],
         ))
         outcome = answer[0].decode()
         if outcome == "missing":
@@ -116,10 +120,18 @@ class Seats:
         return cancelled
 
     def for_token(self, record: GameRecord, token: str) -> int | None:
-        """The seat a token acts for in the game: a seat token's own, or the seat its player holds."""
+        """The seat a token acts for in the game: a seat token's own, or the seat its player holds.
+
+        A seat token given to a device (a player token) acts only while that device's token is its
+        player's, looked at (and its use recorded) in the one round trip a player token costs; else
+        raises DeviceSignedOut."""
         digest = hash_token(token)
         if digest in record.token_seats:
-            return record.token_seats[digest]
+            seat = record.token_seats[digest]
+            device = record.devices.get(seat)
+            if device is not None and player_of_token(self.redis, device) != record.holders.get(seat):
+                raise DeviceSignedOut(record.id, seat)
+            return seat
         player_id = player_of_token(self.redis, digest)
         return None if player_id is None else record.seat_of(player_id)
 
