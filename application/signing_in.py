@@ -46,6 +46,12 @@ def mail_sign_in_link(client: redis.Redis, address: str, public_url: str) -> Non
                             data={"link": sign_in_link(public_url, secret)}))
 
 
+def revoke(client: redis.Redis, tokens: PlayerTokens, player_id: str, token_id: str) -> bool:
+    """Revoke one of the player's tokens, whether they held it; their only one just when they have a confirmed
+    address to sign in by again (else raises LastToken)."""
+    return tokens.revoke(player_id, token_id, last=Mailboxes(client).of(player_id).confirmed)
+
+
 def sign_in(client: redis.Redis, tokens: PlayerTokens, secret: str, device: str) -> SignedIn:
     """Use the link's `secret` up and give the device named `device` a new token of its player's.
 

@@ -33,6 +33,14 @@ class TokenLimitReached(PlayersError):
         self.limit = limit
 
 
+class LastToken(PlayersError):
+    """The player's only token, which may not be revoked: with no confirmed address to sign in by, they would be
+    locked out for good."""
+
+    def __init__(self) -> None:
+        super().__init__("a player's only token is not revoked while they have no confirmed address")
+
+
 class SignInLinkRefused(PlayersError):
     """A sign-in link that signs nobody in: `reason` is `link_used` or `link_expired` (unknown or past its time)."""
 

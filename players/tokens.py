@@ -16,7 +16,7 @@ import redis
 
 from events import clock, keys
 from events.seats import hash_token
-from players.errors import TokenLimitReached
+from players.errors import LastToken, TokenLimitReached
 
 FIRST_DEVICE = "First device"  # the name of a token whose player named none: registration's, an older player's
 
@@ -26,6 +26,15 @@ local most = tonumber(ARGV[3])
 if most > 0 and redis.call('HLEN', KEYS[1]) >= most then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
+"""
+# KEYS: the player's tokens; ARGV: the token's id, and 1 if it may be the player's last one.
+# Answers its entry, -1 if it is the last and may not go, 0 if the player holds no such token
+_REVOKE = """
+local entry = redis.call('HGET', KEYS[1], ARGV[1])
+if not entry then return 0 end
+if ARGV[2] == '0' and redis.call('HLEN', KEYS[1]) == 1 then return -1 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+return entry
 """
 
 
@@ -57,6 +66,7 @@ class PlayerTokens:
         """`per_player`: how many tokens a player may hold (None: any number)."""
         self.redis, self.per_player = client, per_player
         self._add = client.register_script(_ADD)
+        self._revoke = client.register_script(_REVOKE)
 
     def add(self, player_id: str, name: str, token: str, now: int | None = None) -> HeldToken:
         """A new token of the player's, acting for them at once; raises TokenLimitReached if they
@@ -91,17 +101,20 @@ class PlayerTokens:
         self.redis.hset(keys.held_tokens(player_id), id, json.dumps(entry | {"name": name}))
         return True
 
-    def revoke(self, player_id: str, id: str) -> bool:
-        """Revoke the player's token `id`: refused from now on, wherever it was accepted; whether they held it."""
+    def revoke(self, player_id: str, id: str, *, last: bool = True) -> bool:
+        """Revoke the player's token `id`: refused from now on, wherever it was accepted; whether they held it.
+        Raises LastToken if it is the only one they hold and `last` is false."""
         self._take_in_first(player_id)
-        entry = self._entries(player_id).get(id)
-        if entry is None:
+        entry = self._revoke(keys=[keys.held_tokens(player_id)], args=[id, int(last)])
+        if entry == -1:
+            raise LastToken()
+        if entry == 0:
             return False
+        digest = cast(_Entry, json.loads(entry))["digest"]
         pipe = self.redis.pipeline(transaction=False)  # keys of different slots
-        pipe.delete(keys.player_token(entry["digest"]))
-        pipe.delete(keys.player_token_use(entry["digest"]))
+        pipe.delete(keys.player_token(digest))
+        pipe.delete(keys.player_token_use(digest))
         pipe.execute()
-        self.redis.hdel(keys.held_tokens(player_id), id)
         return True
 
     def _entries(self, player_id: str) -> dict[str, _Entry]:

@@ -55,6 +55,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "not_your_notes": "A seat's notes are read and written by the one who holds that seat only.",
     "player_not_found": "No registered player has this id.",
     "token_not_found": "The player holds no token with this id.",
+    "last_token": "The token is the player's only one and they have no confirmed mail address to sign in by again.",
     "too_many_tokens": "The player holds as many tokens as the server allows (MEEPLE_TOKENS_PER_PLAYER); `limit` says how many.",
     "sign_in_limited": "As many sign-in links were asked for this mail address, or from this client address, as an hour "
                        "allows; `retry_after` says when more may be.",

@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app
 
-from application.signing_in import mail_sign_in_link, sign_in
+from application.signing_in import mail_sign_in_link, revoke, sign_in
 from application.tokens import new_token
 from events.seats import hash_token
-from players.errors import SignInLinkRefused, TokenLimitReached
+from players.errors import LastToken, SignInLinkRefused, TokenLimitReached
 from players.sign_in import LINK_SECONDS
 from players.tokens import HeldToken
 from players.tokens import token_id as id_of
@@ -58,6 +58,7 @@ def add_token() -> tuple[dict[str, Any], int]:
 
 @bp.patch("/players/me/tokens/<token_id>")
 def rename_token(token_id: str) -> dict[str, Any]:
+    """Name one of the player's tokens anew."""
     player = caller()
     name = parse(TokenNameSchema, json_body())["name"]
     if not tokens().rename(player.id, token_id, name):
@@ -67,8 +68,14 @@ def rename_token(token_id: str) -> dict[str, Any]:
 
 @bp.delete("/players/me/tokens/<token_id>")
 def revoke_token(token_id: str) -> Response:
-    """Revoke one of the player's tokens (the request's own too): refused from now on, everywhere."""
-    if not tokens().revoke(caller().id, token_id):
+    """Revoke one of the player's tokens (the request's own too): refused from now on, everywhere; their only one
+    is refused 409 `last_token` while they have no confirmed address to sign in by."""
+    try:
+        revoked = revoke(executor().store.redis, tokens(), caller().id, token_id)
+    except LastToken:
+        raise ApiError(409, "last_token", "This is the player's only token and they have no confirmed mail address to "
+                       "sign in by: revoked, the account could not be reached again. Confirm an address first.") from None
+    if not revoked:
         raise ApiError(404, "token_not_found", "The player holds no token with this id.")
     return Response(status=204)
 

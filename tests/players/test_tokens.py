@@ -10,7 +10,7 @@ import redis
 from events import clock, keys
 from events.seats import USE_RECORDED_MS, hash_token, player_of_token
 from players.accounts import PlayerStore
-from players.errors import SignInLinkRefused, TokenLimitReached
+from players.errors import LastToken, SignInLinkRefused, TokenLimitReached
 from players.sign_in import SignInLinks
 from players.tokens import FIRST_DEVICE, HeldToken, PlayerTokens, token_id
 
@@ -104,3 +104,13 @@ def test_a_sign_in_link_past_its_time_is_refused(client: redis.Redis) -> None:  
     with pytest.raises(SignInLinkRefused) as expired:
         links.redeem("short-lived-secret-0123")
     assert expired.value.reason == "link_expired"
+
+
+def test_the_last_token_goes_only_when_allowed(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    tokens = PlayerTokens(client)
+    phone = tokens.add("ann", "Phone", PHONE)
+    with pytest.raises(LastToken):
+        tokens.revoke("ann", phone.id, last=False)
+    assert [t.name for t in tokens.of("ann")] == ["Phone"] and player_of_token(client, hash_token(PHONE)) == "ann"
+    assert not tokens.revoke("ann", "nope", last=False)
+    assert tokens.revoke("ann", phone.id) and tokens.of("ann") == []

@@ -125,3 +125,20 @@ def test_sign_in_links_are_bounded_per_address_known_or_not(api: ContractClient,
     assert len(outbox(client)) == 5
     limited = api.post("/v1/sign-in-links", json={"address": "ANN@example.com"})
     assert limited.json["code"] == "sign_in_limited" and limited.json["retry_after"] > 0
+
+
+def test_the_only_token_stays_while_no_address_can_sign_the_player_in(
+        api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann", device="Laptop")
+    only = api.get("/v1/players/me/tokens", headers=bearer(ann["token"])).json["tokens"][0]["id"]
+    refused = api.delete(f"/v1/players/me/tokens/{only}", headers=bearer(ann["token"]))
+    assert (refused.status_code, refused.json["code"]) == (409, "last_token")
+    assert api.get("/v1/players/me", headers=bearer(ann["token"])).status_code == 200
+    Mailboxes(client).ask_confirmation(ann["id"], "ann@example.com")  # an address not confirmed signs nobody in
+    assert api.delete(f"/v1/players/me/tokens/{only}", headers=bearer(ann["token"])).status_code == 409
+    phone = api.post("/v1/players/me/tokens", json={"name": "Phone"}, headers=bearer(ann["token"])).json
+    assert api.delete(f"/v1/players/me/tokens/{only}", headers=bearer(ann["token"])).status_code == 204
+    assert api.delete(f"/v1/players/me/tokens/{phone['id']}", headers=bearer(phone["token"])).status_code == 409
+    confirmed(client, ann["id"], "ann@example.com")
+    assert api.delete(f"/v1/players/me/tokens/{phone['id']}", headers=bearer(phone["token"])).status_code == 204
+    assert api.get("/v1/players/me", headers=bearer(phone["token"])).status_code == 401

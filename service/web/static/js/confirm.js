@@ -36,22 +36,22 @@ export function showConfirmSetting(box, view, token) {
 
 /** Resolves whether the move may go: at once when the setting is off, else when "Send" is pressed. */
 export function confirmed(view, token) {
-  return confirming(view, token) ? askToSend() : Promise.resolve(true);
+  return confirming(view, token) ? ask("Send this move?", "Send") : Promise.resolve(true);
 }
 
-/** "Send this move?" in a modal dialog, focus on Send; Cancel or Escape answers false. */
-function askToSend() {
-  const send = h("button", { value: "send", autofocus: true }, "Send");
-  const dialog = h("dialog", { class: "confirm-move", "aria-labelledby": "confirm-move-question" },
-    h("form", { method: "dialog" }, h("p", { id: "confirm-move-question" }, "Send this move?"),
-      h("div", { class: "buttons" }, send, h("button", { value: "cancel" }, "Cancel"))));
+/** `question` in a modal dialog, focus on the button that says `yes`; Cancel or Escape answers false. */
+export function ask(question, yes) {
+  const accept = h("button", { value: "yes", autofocus: true }, yes);
+  const dialog = h("dialog", { class: "ask", "aria-label": question },
+    h("form", { method: "dialog" }, h("p", {}, question),
+      h("div", { class: "buttons" }, accept, h("button", { value: "cancel" }, "Cancel"))));
   document.body.append(dialog);
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       dialog.remove();
-      resolve(dialog.returnValue === "send");
+      resolve(dialog.returnValue === "yes");
     });
     dialog.showModal();
-    send.focus();
+    accept.focus();
   });
 }

@@ -1,8 +1,9 @@
 // The signed-in player's devices: every token they hold (a browser, a phone, a program), with when
-// it was last used, and a button that revokes it: that device is signed out at once. Revoking this
-// browser's own token signs this browser out.
+// it was last used, and a button that revokes it, once asked to confirm: that device is signed out at
+// once. Revoking this browser's own token signs this browser out.
 
 import * as api from "../api.js";
+import { ask } from "../confirm.js";
 import { fill, h, notice, perform, problemNotice } from "../dom.js";
 
 const time = (ms) => h("time", { datetime: new Date(ms).toISOString() },
@@ -35,7 +36,12 @@ function show(devices, tokens) {
       token.current ? "Sign out here" : "Revoke"))));
 }
 
+const question = (token) => (token.current
+  ? "Sign out here? This browser's token is revoked: to come back, sign in by email or from another device."
+  : `Revoke ${token.name}? That device is signed out at once.`);
+
 async function revoke(devices, tokens, token) {
+  if (!(await ask(question(token), token.current ? "Sign out" : "Revoke"))) return;
   if (!(await perform(devices.message, () => api.revokeToken(token.id, devices.me.token)))) return;
   if (token.current) {
     api.forgetPlayer();
