@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 RATE = re.compile(r"^(\d+)/(\d+)$")
 ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#\s]+$")  # scheme://host[:port], as a browser's Origin header names it
@@ -26,6 +27,14 @@ class Rate:
         if match is None or int(match.group(1)) < 1 or int(match.group(2)) < 1:
             raise ValueError(f"a rate is `requests/seconds` (e.g. 600/60) or `off`, not {text!r}")
         return cls(int(match.group(1)), int(match.group(2)))
+
+
+def _is_smtp_url(url: str) -> bool:
+    """smtp:// or smtps://, whose only query may be smtp://'s `starttls=off`, never with a password."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or parts.fragment:
+        return False
+    return not parts.query or (parts.scheme == "smtp" and parts.query == "starttls=off" and parts.username is None)
 
 
 def origins(text: str) -> tuple[str, ...]:
@@ -84,8 +93,9 @@ class Config:
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
     # how long `meeple serve` tries to start its embedded store again when it dies, before it exits
     store_restart_seconds: float = 60.0
-    # where the workers send mail: smtp://user:password@host:587 (STARTTLS when the server offers it, required with a password),
-    # smtps://… (TLS from the start); None writes each mail as a .eml file under <data_dir>/mail
+    # where the workers send mail: smtp://user:password@host:587 (STARTTLS required), smtp://localhost:25?starttls=off
+    # (plain text, no password: a relay on this machine), smtps://… (TLS from the start); None writes each mail as a
+    # .eml file under <data_dir>/mail
     smtp_url: str | None = None
     mail_from: str = "Meeple <meeple@localhost>"  # the From of every mail
     public_url: str = "http://127.0.0.1:8000"  # where people reach the web client: the links in mail start with it
@@ -115,8 +125,9 @@ class Config:
         self._check_mail()
 
     def _check_mail(self) -> None:
-        if self.smtp_url is not None and not self.smtp_url.startswith(("smtp://", "smtps://")):
-            raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port] or smtps://…")
+        if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):
+            raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port], smtp://host[:port]?starttls=off "
+                             "(plain text, no password) or smtps://[user:password@]host[:port]")
         if not self.public_url.startswith(("http://", "https://")) or self.mail_hold_seconds < 1:
             raise ValueError("MEEPLE_PUBLIC_URL is an http(s) URL, MEEPLE_MAIL_HOLD_SECONDS 1 or more")
 

@@ -9,7 +9,7 @@ import ssl
 import time
 from email.message import EmailMessage
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from runtime.config import Config
 
@@ -40,8 +40,8 @@ def _write(folder: Path, message: EmailMessage) -> None:
 
 def _submit(url: str, message: EmailMessage) -> None:
     """smtps:// speaks TLS from the start (port 465 unless named); smtp:// (587 unless named) turns to TLS
-    with STARTTLS when the server offers it; the URL's user and password, if any, sign in, over TLS only
-    (a server that offers no STARTTLS is refused them, as one in the middle may have struck the offer)."""
+    with STARTTLS, and a server that offers none is refused the mail (it carries sign-in links), unless the
+    URL ends `?starttls=off` (a relay on this machine, no password): then it goes in plain text."""
     parts = urlsplit(url)
     host, implicit = parts.hostname or "localhost", parts.scheme == "smtps"
     port = parts.port or (465 if implicit else 587)
@@ -50,13 +50,16 @@ def _submit(url: str, message: EmailMessage) -> None:
               else smtplib.SMTP(host, port, timeout=TIMEOUT_SECONDS))
     with server:
         server.ehlo()
-        secure = implicit
-        if not implicit and server.has_extn("starttls"):
+        if not implicit and not plain_text(url):
+            if not server.has_extn("starttls"):  # or one in the middle struck the offer
+                raise smtplib.SMTPNotSupportedError(f"{host} offers no STARTTLS: mail is sent over TLS only")
             server.starttls(context=context)
             server.ehlo()
-            secure = True
-        if parts.username and not secure:
-            raise smtplib.SMTPNotSupportedError(f"{host} offers no STARTTLS: its password is sent over TLS only")
         if parts.username:
             server.login(unquote(parts.username), unquote(parts.password or ""))
         server.send_message(message)
+
+
+def plain_text(url: str) -> bool:
+    """Whether an smtp:// URL opts out of TLS: `?starttls=off`, for a relay on this machine."""
+    return parse_qs(urlsplit(url).query).get("starttls") == ["off"]

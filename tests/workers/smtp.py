@@ -37,7 +37,7 @@ class SmtpServer:
 
     @property
     def url(self) -> str:
-        return f"smtp://127.0.0.1:{self.port}"
+        return f"smtp://127.0.0.1:{self.port}?starttls=off"  # aiosmtpd here offers no STARTTLS: a relay on this machine
 
     def start(self) -> None:
         self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.port)

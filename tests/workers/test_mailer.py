@@ -1,4 +1,4 @@
-"""Where mail leaves the workers: a password goes to an SMTP server over TLS only."""
+"""Where mail leaves the workers: over TLS only, unless the URL names a relay on this machine."""
 
 from __future__ import annotations
 
@@ -52,10 +52,24 @@ def test_a_password_is_never_sent_to_a_server_that_offers_no_starttls(plain_serv
     assert recorded.shown == [] and server.inbox.messages == []
 
 
-def test_without_a_user_mail_goes_to_a_plain_server(plain_server_offering_auth: Any) -> None:
+def test_without_a_user_mail_is_refused_to_a_server_that_offers_no_starttls(plain_server_offering_auth: Any) -> None:
     server, recorded = plain_server_offering_auth
-    send(Config(smtp_url=f"smtp://127.0.0.1:{server.port}"), message())
+    with pytest.raises(smtplib.SMTPNotSupportedError, match="STARTTLS"):
+        send(Config(smtp_url=f"smtp://127.0.0.1:{server.port}"), message())
+    assert server.inbox.messages == []
+
+
+def test_a_relay_on_this_machine_takes_plain_text_when_the_url_says_so(plain_server_offering_auth: Any) -> None:
+    server, recorded = plain_server_offering_auth
+    send(Config(smtp_url=f"smtp://127.0.0.1:{server.port}?starttls=off"), message())
     assert [mail["Subject"] for mail in server.inbox.messages] == ["Your move"]
+
+
+@pytest.mark.parametrize("url", ["smtp://ann:secret@relay?starttls=off", "smtps://relay?starttls=off",
+                                 "smtp://relay?starttls=no", "smtp://relay?tls=off", "http://relay"])
+def test_an_smtp_url_that_would_send_a_password_in_plain_text_or_is_misspelt_is_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="MEEPLE_SMTP_URL"):
+        Config(smtp_url=url)
 
 
 def test_with_no_smtp_configured_mail_is_a_file_in_the_data_folder(tmp_path: Any) -> None:
