@@ -12,6 +12,7 @@ from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
 from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
 from events import keys
+from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
 from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
 from events.execute import Executor
@@ -55,7 +56,8 @@ def rematch(lobby: Lobby, origin: GameRecord, seat: int, caller: Caller) -> Open
     if origin.rematch is not None:
         return Opened(origin.rematch, creator, new=False)
     caller.count_game()  # its invitations are to players who held seats beside the one asking: contacts, not limited
-    rematch_id, settings = new_id(), _rematch_settings(origin, lobby.lobby_seconds)
+    store = lobby.executor.store
+    rematch_id, settings = new_id(), _rematch_settings(origin, lobby.lobby_seconds, ChatStore(store.redis, store.redis).is_on(origin.id))
     lobby.create(rematch_id, origin.game, origin.options, origin.seats, settings, creator=creator,
                  rematch_of=origin.id, private_origin=origin.unlisted)
     games = lobby.executor.store.games
@@ -66,15 +68,15 @@ def rematch(lobby: Lobby, origin: GameRecord, seat: int, caller: Caller) -> Open
     return Opened(rematch_id, creator)
 
 
-def _rematch_settings(origin: GameRecord, lobby_seconds: int) -> GameSettings:
+def _rematch_settings(origin: GameRecord, lobby_seconds: int, chat: bool) -> GameSettings:
     """The settings of `origin`'s rematch: its own, unlisted, with each seat's player (reserved)
-    and AI moved on by one seat; its lobby time, or else `lobby_seconds`."""
+    and AI moved on by one seat; its lobby time, or else `lobby_seconds`; its `chat` on or off as the original's."""
     budgets = _rotated(origin, origin.budgets)
     bots = tuple(Bot(seat, level, budgets.get(seat))
                  for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items() if level is not None)
     waits = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
     return GameSettings(origin.deadline, origin.spectator_delay, waits, bots, unlisted=True,
-                    reserved=_rotated(origin, origin.holders))
+                    reserved=_rotated(origin, origin.holders), chat=chat)
 
 
 def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:

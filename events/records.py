@@ -19,6 +19,7 @@ from redis.client import Pipeline
 from domain import GAMES
 from domain.core.game import Budget
 from events import clock, keys, scripts, snapshots
+from events.chat import ROOMS
 from events.envelope import GameRecord, Lifecycle, Origin, TurnDeadline
 from events.errors import GameNotFound
 from events.feed import Feed
@@ -383,9 +384,11 @@ def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, co
 
 
 def _own_keys(game_id: str) -> list[str]:
-    """The keys of a game that has not started: its record, seats, AIs, players, tokens and reservations."""
+    """The keys of a game that has not started: its record, seats, AIs, players, tokens and reservations, and
+    what was said in its lobby (its chat, its seats' notes)."""
     return [keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id), keys.tokens(game_id),
-            keys.reservations(game_id)]
+            keys.reservations(game_id), *(keys.chat(game_id, room) for room in ROOMS), keys.chat_hidden(game_id),
+            keys.notes(game_id)]
 
 
 def ask_progress(pipe: Pipeline, game_id: str) -> None:

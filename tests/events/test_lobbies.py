@@ -11,6 +11,7 @@ import redis
 
 from domain.core.game import Budget
 from events import clock, keys
+from events.chat import ChatStore
 from events.envelope import Lifecycle
 from events.errors import GameNotFound, SeatNotLeft, SeatUnavailable
 from events.execute import Executor
@@ -139,6 +140,8 @@ def test_a_cancelled_lobby_leaves_nothing_behind_after_its_grace(client: redis.R
     store.games.create("reserved", "taki", {}, 2, lobby_seconds=1, reserved={1: "p-cy"}, unlisted=True)
     store.seats.claim(game, 0, "ann", "token-ann", player_id=ann.id)
     players.joined(ann.id, game)
+    ChatStore(client, client).add(game, "table", "anyone?", "ann", 0, ann.id, 0)  # said in the lobby, gone with it
+    ChatStore(client, client).keep_notes(game, 0, "wait for cy")
     client.zadd(keys.player_games("p-cy"), {"reserved": 1})  # an invitation in an inbox
     now = clock.now()
     reactor = Reactor(executor, keep_cancelled=86400)

@@ -103,9 +103,12 @@ def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
     assert say(api, game_id, "lounge", ann, "hi").json["code"] == "room_not_found"
     assert api.get(f"/v1/games/{game_id}/chat/table?after=yesterday").status_code == 422
     assert api.get(f"/v1/games/{game_id}/chat/table?limit=101").status_code == 422
-    silent, (seat, _) = table(api, chat=False)
+    silent, (seat, other) = table(api, chat=False)
     assert say(api, silent, "table", seat, "hi").json["code"] == "chat_off"
     assert api.get(f"/v1/games/{silent}/chat/table").json["code"] == "chat_off"
+    end(api, silent, other)
+    rematch = api.post(f"/v1/games/{silent}/rematch", headers=bearer(seat)).json["id"]  # as silent as its original
+    assert api.get(f"/v1/games/{rematch}/chat/table").json["code"] == "chat_off"
 
 
 def test_the_hundred_and_first_message_in_a_minute_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
