@@ -150,18 +150,19 @@ class Lobby:
             self.invitations.deliver(game_id, reached)
             self.executor.store.feed.tell(game_id)
 
-    def join(self, game_id: str, seat: int | None, name: str, *, player_id: str | None = None,
+    def join(self, game_id: str, seat: int | None, name: str, *, player_id: str | None = None, device: str | None = None,
              bot: str | None = None, budget: Budget | None = None, code: str | None = None) -> Joined:
         """Take a seat (the one whose link has `code`, or `seat`, or else the one reserved for
         `player_id`, or else the lowest free one): as a person, given a new token (the seat is also
-        `player_id`'s, if given; a link's seat needs one), or for the AI at level `bot`. The game
-        starts when its last seat is taken; a registered player's inbox streams are told."""
+        `player_id`'s, if given, and the token lasts no longer than their player token whose SHA-256
+        is `device`; a link's seat needs one), or for the AI at level `bot`. The game starts when its
+        last seat is taken; a registered player's inbox streams are told."""
         if code is not None and (player_id is None or bot):
             raise Invalid("validation_error", "A seat's invitation link is taken by a registered player.",
                           errors={"invite": ["Send a player token: register first (POST /v1/players)."]})
         token = None if bot else new_token()
-        seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot,
-                                                 player_id=None if bot else player_id, budget=budget, code=code)
+        seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot, player_id=None if bot else player_id,
+                                                 budget=budget, code=code, device=None if bot else device)
         if player_id is not None and not bot:
             self.players.joined(player_id, game_id)
             self.executor.store.feed.tell(game_id)

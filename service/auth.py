@@ -4,7 +4,8 @@ tickets that stand in for them where a browser cannot send `Authorization` (Even
 A refused request is answered 401 `unauthorized` with a `reason` and a `WWW-Authenticate`
 challenge (service.errors.challenge): `token_missing` (none sent where one is needed),
 `token_malformed` (not `Bearer <token>`), `token_unknown` (no such token, or not one that may act
-here) and `ticket_invalid` (a stream ticket unknown, used, expired or for another stream)."""
+here), `device_signed_out` (a seat's token given to a device whose player token was revoked since)
+and `ticket_invalid` (a stream ticket unknown, used, expired or for another stream)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import cast
 from flask import current_app, g, request
 
 from events.envelope import GameRecord
+from events.errors import DeviceSignedOut
 from events.seats import hash_token
 from events.store import EventStore
 from events.tickets import StreamGrant, StreamTickets
@@ -52,7 +54,11 @@ def seat_for(store: EventStore, record: GameRecord) -> int | None:
     token = bearer_token()
     if token is None:
         return None
-    seat = store.seats.for_token(record, token)
+    try:
+        seat = store.seats.for_token(record, token)
+    except DeviceSignedOut:
+        raise unauthorized("device_signed_out", "This seat's token was given to a device that has since been "
+                           "signed out (its player token revoked): sign in again to play this seat.") from None
     if seat is None:
         raise unauthorized("token_unknown", "This token holds no seat in this game.")
     return seat
@@ -71,6 +77,11 @@ def player(players: PlayerStore, required: bool = True) -> Player | None:
     return found
 
 
+def device(holder: Player | None) -> str | None:
+    """The SHA-256 of the player token the request is sent with, by `holder` (found by `player`): their device's."""
+    return None if holder is None else hash_token(bearer_token() or "")
+
+
 def require_seat(store: EventStore, record: GameRecord) -> int:
     seat = seat_for(store, record)
     if seat is None:
@@ -81,11 +92,11 @@ def require_seat(store: EventStore, record: GameRecord) -> int:
 
 def seat_grant(store: EventStore, record: GameRecord) -> StreamGrant:
     """What a ticket for the game's stream grants the request's token: its seat, as long as the
-    token (or its player) still holds it."""
+    token (or its player) still holds it, and no longer than the player token it is or was given to."""
     seat = require_seat(store, record)
     digest = hash_token(bearer_token() or "")
     if record.token_seats.get(digest) == seat:
-        return StreamGrant(digest, record.id, seat)
+        return StreamGrant(digest, record.id, seat, token=record.devices.get(seat))
     return StreamGrant(record.holders[seat], record.id, seat, token=digest)
 
 
@@ -102,8 +113,9 @@ def _redeemed(tickets: StreamTickets) -> StreamGrant:
 
 
 def stream_token(players: PlayerStore) -> str | None:
-    """The SHA-256 of the player token a stream is opened with (by its ticket, or sent itself), which
-    the stream lasts no longer than; None for a seat's own token or a spectator."""
+    """The SHA-256 of the player token a stream is opened with (by its ticket, or sent itself), or
+    that the seat token it is opened with was given to, which the stream lasts no longer than; None
+    for a seat's token taken without one, or a spectator."""
     if (grant := g.get("stream_grant")) is not None:
         return cast(StreamGrant, grant).token
     token = bearer_token()
@@ -111,9 +123,13 @@ def stream_token(players: PlayerStore) -> str | None:
 
 
 def stream_seat(store: EventStore, tickets: StreamTickets, record: GameRecord) -> int | None:
-    """The seat a game's stream is opened for: by its `ticket`, else by the token; None for a spectator."""
+    """The seat a game's stream is opened for: by its `ticket`, else by the token (granted what a
+    ticket it asked for would be); None for a spectator."""
     if "ticket" not in request.args:
-        return seat_for(store, record)
+        if bearer_token() is None:
+            return None
+        g.stream_grant = grant = seat_grant(store, record)
+        return grant.seat
     grant = _redeemed(tickets)
     holds = grant.seat is not None and grant.seat in (record.token_seats.get(grant.holder),
                                                       record.seat_of(grant.holder))

@@ -160,14 +160,14 @@ def list_games() -> dict[str, Any]:
 @bp.post("/games/<game:game_id>/join")
 def join(game_id: str) -> tuple[dict[str, Any], int]:
     """Take a seat, as a person (answered with the seat's token; with a player token, the seat
-    is also that player's, and `invite` takes the seat of an invitation link) or for an AI; the
-    game starts when the last seat is taken."""
+    is also that player's, its token lasts no longer than that player token, and `invite` takes
+    the seat of an invitation link) or for an AI; the game starts when the last seat is taken."""
     body = parse(JoinSchema, json_body())
     record = executor().store.games.get(known_game(game_id))
     holder = auth.player(players(), required=body["invite"] is not None)
     _check_bot(record.game, body["bot"], body["budget"])
     joined = lobby().join(game_id, body["seat"], body["name"], player_id=None if holder is None else holder.id,
-                          bot=body["bot"], budget=body["budget"], code=body["invite"])
+                          device=auth.device(holder), bot=body["bot"], budget=body["budget"], code=body["invite"])
     return {"game_id": game_id, "seat": joined.seat, "token": joined.token}, 201
 
 

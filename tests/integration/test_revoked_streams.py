@@ -1,7 +1,7 @@
-"""A stream lasts no longer than the player token it was opened with: revoked, the token's open
-streams (an inbox's, a game's, opened with the token or with a ticket it asked for) end within
-about a heartbeat, and its reconnect is refused; a stream of another token of the same player
-goes on."""
+"""A stream lasts no longer than the player token it was opened with, or that the seat token it
+was opened with was given to: revoked, the token's open streams (an inbox's, a game's, opened with
+the token or with a ticket it asked for) end within about a heartbeat, and its reconnect is
+refused; a stream of another token of the same player, or of an anonymous seat, goes on."""
 
 from __future__ import annotations
 
@@ -70,3 +70,23 @@ def test_the_streams_of_a_revoked_token_end_and_others_go_on(client: Client) -> 
     kept.close()
     refused = client.call("POST", "/v1/stream-tickets", phone["token"], json={"stream": "inbox"})
     assert refused.status_code == 401
+
+
+def test_the_game_streams_of_a_revoked_devices_seat_token_end(client: Client) -> None:
+    ann = client.call("POST", "/v1/players", json={"name": "ann"}).json()
+    phone = client.call("POST", "/v1/players/me/tokens", ann["token"], json={"name": "Phone"}).json()
+    game_id = client.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    seat = client.call("POST", f"/v1/games/{game_id}/join", phone["token"], json={"name": "ann"}).json()["token"]
+    anonymous = client.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"}).json()["token"]
+    revoked = [opened(client, f"/v1/games/{game_id}/stream", seat),
+               opened(client, ticket(client, seat, stream="game", game_id=game_id))]
+    kept = opened(client, ticket(client, anonymous, stream="game", game_id=game_id))
+    kept_messages = messages(kept.iter_lines(decode_unicode=True))
+    assert next(kept_messages).id == "1"
+    assert client.call("DELETE", f"/v1/players/me/tokens/{phone['id']}", ann["token"]).status_code == 204
+    assert [ends(answer) for answer in revoked] == [True] * 2
+    played = client.call("POST", f"/v1/games/{game_id}/commands", ann["token"], json={"type": "draw"}).json()["version"]
+    assert next(message for message in kept_messages if message.id == str(played)).data["version"] == played
+    kept.close()
+    refused = client.call("POST", "/v1/stream-tickets", seat, json={"stream": "game", "game_id": game_id})
+    assert (refused.status_code, refused.json()["reason"]) == (401, "device_signed_out")
