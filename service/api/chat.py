@@ -84,11 +84,19 @@ def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     return chat_message(chat.post(chat_store(), record, room, writer, text)), 201
 
 
+def _noting(record: GameRecord) -> int | None:
+    """The seat whose notes the request's token reaches: the one it holds (None for the admin or a player
+    holding no seat, refused as any other seat's holder is); 401 without a token."""
+    if auth.bearer_token() is None:
+        raise auth.unauthorized("token_missing", "A seat's notes need its token: send 'Authorization: Bearer <token>'.")
+    return _seat(record)
+
+
 @bp.get("/games/<game:game_id>/seats/<int:seat>/notes")
 def read_notes(game_id: str, seat: int) -> dict[str, Any]:
     """The seat's private notes, to the one who holds it only."""
     record = _game(game_id)
-    return {"seat": seat, "text": chat.notes(chat_store(), record, seat, _seat(record))}
+    return {"seat": seat, "text": chat.notes(chat_store(), record, seat, _noting(record))}
 
 
 @bp.put("/games/<game:game_id>/seats/<int:seat>/notes")
@@ -96,5 +104,5 @@ def keep_notes(game_id: str, seat: int) -> dict[str, Any]:
     """Replace the seat's private notes, for the one who holds it only."""
     record = _game(game_id)
     text = parse(NotesSchema, json_body())["text"]
-    chat.keep_notes(chat_store(), record, seat, _seat(record), text)
+    chat.keep_notes(chat_store(), record, seat, _noting(record), text)
     return {"seat": seat, "text": text}
