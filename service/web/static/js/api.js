@@ -26,6 +26,14 @@ async function confirmSignedIn(token) {
   dispatchEvent(new Event("meeple:signed-out"));
 }
 
+/** After a 401 to `token`: a seat token given to a device signed out since is forgotten, and the
+ * player's own token checked as after its own 401. */
+function refused(token, reason) {
+  const own = player()?.token;
+  if (reason === "device_signed_out") forgetSeatToken(token);
+  if (own && (token === own || reason === "device_signed_out")) confirmSignedIn(own);
+}
+
 async function call(method, path, { token = null, body = undefined, raw = undefined, headers = {} } = {}) {
   const sent = { ...headers };
   if (token) sent.Authorization = `Bearer ${token}`;
@@ -35,7 +43,7 @@ async function call(method, path, { token = null, body = undefined, raw = undefi
   });
   if (answer.status === 204) return null;
   const data = await answer.json().catch(() => ({ detail: `${answer.status} ${answer.statusText}` }));
-  if (answer.status === 401 && token && token === player()?.token) confirmSignedIn(token);
+  if (answer.status === 401 && token) refused(token, data.reason);
   if (!answer.ok) throw new Problem(answer.status, data);
   return data;
 }
@@ -60,6 +68,13 @@ export function forgetPlayer() {
 
 /** The seat token this browser keeps for a game, or null. */
 export const seatToken = (gameId) => (kept(SEATS) || {})[gameId] || null;
+
+/** Forget the seat `token` holds, whichever game it is kept for. */
+function forgetSeatToken(token) {
+  const seats = kept(SEATS) || {};
+  for (const [gameId, held] of Object.entries(seats)) if (held.token === token) delete seats[gameId];
+  localStorage.setItem(SEATS, JSON.stringify(seats));
+}
 
 export function keepSeat(gameId, seat, token) {
   const seats = kept(SEATS) || {};
