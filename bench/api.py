@@ -1,6 +1,6 @@
 """HTTP throughput and latency of `meeple serve` with many clients playing real games.
 
-    python -m bench.api [--seconds 10] [--games 1 10 100 1000] [--ask-games 100] [--paced-runs 5]
+    python -m bench.api [--seconds 10] [--games 1 10 100 1000] [--ask-games 100] [--paced-runs 5] [--registered]
 
 Starts `meeple serve` on a fresh embedded store and, for each count of concurrent games,
 measures for `--seconds`:
@@ -8,7 +8,9 @@ measures for `--seconds`:
 - the rate of commands (`POST /commands`, answered 201) from as many clients each playing a
   Djambi game by sending, as soon as answered, the next command of a recorded game (Djambi
   has no chance, so a recorded game plays out the same on the server: every command is
-  decided and appended for real). Both sides of the ratio come from the same run.
+  decided and appended for real). Both sides of the ratio come from the same run. With
+  `--registered`, registered players take those seats with their player tokens, so every seat
+  token the commands send is tied to its player's token (and looked at with it).
 Then it paces the commands of 100 games at half the best rate seen, then at a quarter of it
 (each sent at its scheduled time, latency counted from then), and prints p50/p99 of each of
 `--paced-runs` runs at both rates side by side and their spread, with, at half the rate, the
@@ -69,14 +71,27 @@ class SeatedGame:
         self.id, self.tokens = game_id, tokens
 
     @classmethod
-    async def open(cls, http: aiohttp.ClientSession, url: str, game: str, seats: int, options: dict[str, Any]) -> SeatedGame:
+    async def open(cls, http: aiohttp.ClientSession, url: str, game: str, seats: int, options: dict[str, Any],
+                   players: list[str] | None = None) -> SeatedGame:
+        """Each seat joined by nobody in particular, or by the registered player whose token `players`
+        holds at its place (the seat's token then lasts as long as that player token)."""
         async with http.post(f"{url}/v1/games", json={"game": game, "seats": seats, "options": options}) as created:
             game_id = (await created.json())["id"]
         tokens = []
         for seat in range(seats):
-            async with http.post(f"{url}/v1/games/{game_id}/join", json={"name": f"p{seat}"}) as joined:
+            sent = {"Authorization": f"Bearer {players[seat]}"} if players else {}
+            async with http.post(f"{url}/v1/games/{game_id}/join", json={"name": f"p{seat}"}, headers=sent) as joined:
                 tokens.append((await joined.json())["token"])
         return cls(game_id, tokens)
+
+
+async def registered(http: aiohttp.ClientSession, url: str, count: int) -> list[str]:
+    """The player tokens of `count` new registered players."""
+    tokens = []
+    for n in range(count):
+        async with http.post(f"{url}/v1/players", json={"name": f"p{n}"}) as answer:
+            tokens.append((await answer.json())["token"])
+    return tokens
 
 
 def _connection() -> aiohttp.ClientSession:
@@ -93,15 +108,20 @@ def _connection() -> aiohttp.ClientSession:
 class ScriptedPlayer:
     """A client playing recorded Djambi games one after another, one command at a time."""
 
-    def __init__(self, url: str, scripts: list[Recorded], first: int) -> None:
-        self.http, self.url = _connection(), url
+    def __init__(self, url: str, scripts: list[Recorded], first: int, registers: bool = False) -> None:
+        """`registers`: its seats are taken by registered players of its own, rather than by nobody in particular."""
+        self.http, self.url, self.registers = _connection(), url, registers
         self.scripts = itertools.cycle(scripts[first % len(scripts):] + scripts[:first % len(scripts)])
         self.seated: SeatedGame | None = None
         self.moves: list[tuple[int, dict[str, Any], Any]] = []
+        self.players: list[str] = []
 
     async def prepare(self) -> None:
         script = next(self.scripts)
-        self.seated = await SeatedGame.open(self.http, self.url, script.game, script.seats, script.options)
+        if self.registers and len(self.players) < script.seats:
+            self.players += await registered(self.http, self.url, script.seats - len(self.players))
+        self.seated = await SeatedGame.open(self.http, self.url, script.game, script.seats, script.options,
+                                            self.players or None)
         self.moves = list(script.moves)
 
     async def play(self, until: float, tally: Tally, interval: float | None = None) -> None:
@@ -234,10 +254,10 @@ async def _prepared(players: list[Any]) -> list[Any]:
 
 
 async def paced(server: Server, scripts: list[Recorded], games: int, rate: float,
-                seconds: float) -> tuple[Tally, float, dict[int, float], str]:
+                seconds: float, registers: bool) -> tuple[Tally, float, dict[int, float], str]:
     """Commands of `games` fresh games paced to `rate` in all for `seconds`: the tally, the seconds
     taken, the CPU seconds each API process spent and the players' connections each held."""
-    players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(games)])
+    players = await _prepared([ScriptedPlayer(server.url, scripts, n, registers) for n in range(games)])
     held = "/".join(str(count) for _, count in sorted(server.api_connections().items()))
     before = server.api_cpu_seconds()
     tally, elapsed, _ = await timed(players, seconds, interval=games / rate)
@@ -260,7 +280,7 @@ async def run(args: argparse.Namespace) -> None:
             health = await health_rate(server.url, games, args.seconds)
             health_cpu = _spent(server, before, len(health.latencies))
             health_per_second = len(health.latencies) / args.seconds
-            players = await _prepared([ScriptedPlayer(server.url, scripts, n) for n in range(games)])
+            players = await _prepared([ScriptedPlayer(server.url, scripts, n, args.registered) for n in range(games)])
             before = server.cpu_seconds()
             tally, elapsed, cpu = await timed(players, args.seconds)
             command_cpu = _spent(server, before, len(tally.latencies))
@@ -277,10 +297,10 @@ async def run(args: argparse.Namespace) -> None:
               f" {'connections':>12} {'¼ sent/s':>9} {'¼ p50 ms':>9} {'¼ p99 ms':>9}  unexpected answers")
         p99s: dict[float, list[float]] = {half: [], quarter: []}
         for run_number in range(1, args.paced_runs + 1):
-            tally, elapsed, spent, held = await paced(server, scripts, paced_games, half, args.seconds)
+            tally, elapsed, spent, held = await paced(server, scripts, paced_games, half, args.seconds, args.registered)
             shares = "/".join(f"{seconds / elapsed:.2f}" for _, seconds in sorted(spent.items()))
             per_command = 1000 * sum(spent.values()) / max(len(tally.latencies), 1)
-            slower, slower_elapsed, _, _ = await paced(server, scripts, paced_games, quarter, args.seconds)
+            slower, slower_elapsed, _, _ = await paced(server, scripts, paced_games, quarter, args.seconds, args.registered)
             p99s[half].append(tally.percentile(0.99))
             p99s[quarter].append(slower.percentile(0.99))
             print(f"{run_number:4d} {len(tally.latencies) / elapsed:7.0f} {tally.percentile(0.5):7.1f} {p99s[half][-1]:7.1f}"
@@ -310,6 +330,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100, 1000], help="concurrent games")
     parser.add_argument("--ask-games", type=int, default=100, help="concurrent games of clients that ask first")
     parser.add_argument("--paced-runs", type=int, default=5, help="runs of the paced measurement")
+    parser.add_argument("--registered", action="store_true",
+                        help="commands' seats taken by registered players with their tokens (each seat's token tied to one)")
     asyncio.run(run(parser.parse_args()))
 
 
