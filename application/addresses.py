@@ -21,6 +21,7 @@ def ask_confirmation(client: redis.Redis, player: Player, address: str, public_u
     token = Mailboxes(client).ask_confirmation(player.id, address)
     if token is None:
         return False
-    mail_address(client, address, "confirm_address", f"confirm-{hash_token(token)}", name=player.name,
+    # the address is not the player's yet: the mail greets no one, and quotes the account's name as the player wrote it
+    mail_address(client, address, "confirm_address", f"confirm-{hash_token(token)}", account=player.name,
                  link=confirmation_link(public_url, token))
     return True

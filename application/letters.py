@@ -5,6 +5,7 @@ Words from people (names) are escaped in the HTML part, as every value there is.
 
 from __future__ import annotations
 
+import json
 import time
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -38,7 +39,13 @@ def ordinal(place: int) -> str:
     return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
 
 
+def quoted(text: str) -> str:
+    """Words from a person in quotes, their own quotes escaped, so that they read as quoted, not as the server's."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 _templates.filters["left"] = time_left
+_templates.filters["quoted"] = quoted
 _templates.filters["duration"] = duration
 _templates.filters["ordinal"] = ordinal
 

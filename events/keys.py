@@ -226,7 +226,9 @@ def rate(subject: str, seconds: int, window: int) -> str:
     """Counter: a subject's count in one window of a limit; expires with the window."""
     # subject: a client's requests (`token:<hash>`, `address:<ip>`), the games created from one
     # address (`games:<ip>`), the invitations from strangers to one player (`invitations:<player id>`),
-    # the sign-in links asked for one mail address (`sign-in-to:<its SHA-256>`) or from one client (`sign-in-from:<ip>`),
+    # the sign-in links asked from one client for one mail address (`sign-in-to:<ip>:<its SHA-256>`) or in all
+    # (`sign-in-from:<ip>`), and those mailed to one player (`sign-in-links:<player id>`),
+    # the confirmation mails sent to one mail address (`confirm-to:<its SHA-256>`) or asked for from one client (`confirm-from:<ip>`),
     # the chat messages one writer sends (`chat:<player id or seat token hash>`)
     return f"{PREFIX}:rate:{subject}:{seconds}:{window}"
 

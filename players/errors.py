@@ -51,3 +51,7 @@ class SignInLinkRefused(PlayersError):
 
 class VacationRefused(PlayersError):
     """A vacation longer than the days the player has left this year."""
+
+
+class MailAddressTaken(PlayersError):
+    """The mail address is another player's confirmed one: an address belongs to one account."""

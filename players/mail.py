@@ -14,10 +14,29 @@ import redis
 
 from events import keys
 from events.seats import hash_token
+from players.errors import MailAddressTaken
 
 CONFIRM_SECONDS = 2 * 86400  # how long a confirmation link works
 CONFIRMATIONS_PER_DAY = 5  # confirmation mails one player may ask for a day
 DAY_MS = 86_400_000
+
+
+# Confirm the pending address the link was for, if it is still the one pending: the check and the
+# write at once, so that an address set in between is never confirmed by another's link.
+_CONFIRM = """
+if redis.call('HGET', KEYS[1], 'pending') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'address', ARGV[1], 'confirmed', ARGV[2])
+redis.call('HDEL', KEYS[1], 'pending')
+return 1
+"""
+# Take the owner key of an address for a player if it is free, theirs, or held by `ARGV[2]` (an owner
+# who no longer holds the address confirmed): 1 if taken, 0 if another holds it.
+_OWN = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] and owner ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+"""
 
 
 class Choice(StrEnum):
@@ -46,8 +65,9 @@ KINDS: dict[str, Kind] = {
 
 @dataclass(frozen=True, slots=True)
 class MailSettings:
-    address: str | None
+    address: str | None  # the confirmed address, or (with none confirmed) the one waiting for its link
     confirmed: bool
+    pending: str | None  # an address waiting for its link; a confirmed one keeps getting mail meanwhile
     choices: dict[str, Choice]
 
 
@@ -56,11 +76,15 @@ class Mailboxes:
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._confirm = client.register_script(_CONFIRM)
+        self._own = client.register_script(_OWN)
 
     def of(self, player_id: str) -> MailSettings:
         fields = {k.decode(): v.decode() for k, v in cast(dict[bytes, bytes], self.redis.hgetall(keys.mail(player_id))).items()}
         choices = {kind: Choice(fields.get(f"kind:{kind}", spec.default)) for kind, spec in KINDS.items()}
-        return MailSettings(fields.get("address"), "confirmed" in fields, choices)
+        confirmed, pending = "confirmed" in fields, fields.get("pending")
+        address = fields.get("address") if confirmed else pending
+        return MailSettings(address, confirmed, pending, choices)
 
     def recipient(self, player_id: str, kind: str) -> str | None:
         """The address a mail of `kind` goes to: the player's confirmed one, unless they chose not to get that kind."""
@@ -70,7 +94,8 @@ class Mailboxes:
         return settings.address
 
     def ask_confirmation(self, player_id: str, address: str) -> str | None:
-        """Make `address` the player's, unconfirmed, and a token that confirms it; None past CONFIRMATIONS_PER_DAY."""
+        """Make `address` the player's pending one, and a token that confirms it; None past CONFIRMATIONS_PER_DAY.
+        A confirmed address keeps getting mail until the pending one is confirmed."""
         counter = keys.rate(f"mail-confirmations:{player_id}", 86400, int(time.time()) // 86400)
         if self.redis.incr(counter) > CONFIRMATIONS_PER_DAY:
             return None
@@ -79,25 +104,26 @@ class Mailboxes:
         pipe = self.redis.pipeline()
         pipe.set(keys.mail_confirmation(hash_token(token)), json.dumps({"player": player_id, "address": address}),
                  ex=CONFIRM_SECONDS)
-        pipe.hset(keys.mail(player_id), "address", address)
-        pipe.hdel(keys.mail(player_id), "confirmed")
+        pipe.hset(keys.mail(player_id), "pending", address)
         pipe.execute()
         return token
 
     def confirm(self, token: str) -> str | None:
         """Confirm the address a confirmation token names, once; the player's id, or None for a used,
-        expired or unknown token, or one for an address the player has changed since."""
+        expired or unknown token, or one for an address the player has changed since. Raises
+        MailAddressTaken if another player holds the address confirmed."""
         raw = cast(bytes | None, self.redis.getdel(keys.mail_confirmation(hash_token(token))))
         if raw is None:
             return None
-        asked = json.loads(raw)
-        if self.of(asked["player"]).address != asked["address"]:
+        player_id, address = json.loads(raw)["player"], json.loads(raw)["address"]
+        owner_key = keys.mail_owner(_address_digest(address))
+        holder = cast(bytes | None, self.redis.get(owner_key))
+        stale = "" if holder is None or self.player_of(address) is not None else holder.decode()
+        if not self._own(keys=[owner_key], args=[player_id, stale]):
+            raise MailAddressTaken(address)
+        if not self._confirm(keys=[keys.mail(player_id)], args=[address, int(time.time() * 1000)]):
             return None
-        pipe = self.redis.pipeline()
-        pipe.hset(keys.mail(asked["player"]), "confirmed", int(time.time() * 1000))
-        pipe.set(keys.mail_owner(_address_digest(asked["address"])), asked["player"])
-        pipe.execute()
-        return cast(str, asked["player"])
+        return cast(str, player_id)
 
     def player_of(self, address: str) -> str | None:
         """The player whose confirmed address `address` is (compared without regard to case), or None."""
@@ -110,8 +136,8 @@ class Mailboxes:
         return owner.decode()
 
     def remove(self, player_id: str) -> None:
-        """Forget the player's address; their choices stay for the next one."""
-        self.redis.hdel(keys.mail(player_id), "address", "confirmed")
+        """Forget the player's address, and the one pending; their choices stay for the next one."""
+        self.redis.hdel(keys.mail(player_id), "address", "confirmed", "pending")
 
     def choose(self, player_id: str, choices: dict[str, Choice]) -> None:
         """Set what the player gets of each kind named; a digest on is due a day from now."""

@@ -33,6 +33,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "webhook_not_found": "The player has no webhook with this id.",
     "too_many_confirmations": "The player asked for as many confirmation mails today as a player may; `limit` says how many.",
     "confirmation_not_found": "The confirmation link is used, expired, unknown, or for an address the player has changed since.",
+    "mail_address_taken": "The address is another player's confirmed address; an address belongs to one account.",
+    "confirmations_limited": "As many confirmation mails as may be were sent to this address, or asked for from this client, lately.",
     "unsubscribe_token_unknown": "The unsubscribe link is not one the server gave.",
     "no_vacation_days_left": "The vacation spans more days than the player has left this year "
                              "(MEEPLE_VACATION_DAYS_PER_YEAR a year).",

@@ -8,10 +8,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 
 from application.addresses import ask_confirmation
+from players.errors import MailAddressTaken
 from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes
 from service.api.context import executor, json_body
 from service.api.players import caller
 from service.errors import ApiError
+from service.limits import limit_confirmations
 from service.schemas.common import parse
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema, UnsubscribeQuerySchema
 
@@ -24,7 +26,8 @@ def mailboxes() -> Mailboxes:
 
 def settings_of(player_id: str) -> dict[str, Any]:
     found = mailboxes().of(player_id)
-    return {"address": found.address, "confirmed": found.confirmed, "kinds": {k: str(c) for k, c in found.choices.items()}}
+    return {"address": found.address, "confirmed": found.confirmed, "pending": found.pending,
+            "kinds": {k: str(c) for k, c in found.choices.items()}}
 
 
 @bp.get("/players/me/mail")
@@ -38,6 +41,7 @@ def set_mail_address() -> tuple[dict[str, Any], int]:
     """Make an address the player's, unconfirmed, and mail it a link that confirms it."""
     player = caller()
     address = parse(MailAddressSchema, json_body())["address"]
+    limit_confirmations(executor().store.redis, address)
     if not ask_confirmation(executor().store.redis, player, address, current_app.config["MEEPLE_PUBLIC_URL"]):
         raise ApiError(429, "too_many_confirmations", f"A player may ask for {CONFIRMATIONS_PER_DAY} confirmation "
                        "mails a day; try again tomorrow.", limit=CONFIRMATIONS_PER_DAY)
@@ -61,7 +65,11 @@ def choose_mail() -> dict[str, Any]:
 @bp.post("/mail/confirmations")
 def confirm_mail_address() -> dict[str, Any]:
     """Confirm an address with the token its link carries; no token of the player's is needed."""
-    player_id = mailboxes().confirm(parse(MailConfirmationSchema, json_body())["token"])
+    try:
+        player_id = mailboxes().confirm(parse(MailConfirmationSchema, json_body())["token"])
+    except MailAddressTaken:
+        raise ApiError(409, "mail_address_taken", "This address is another account's confirmed address: "
+                       "it can sign in one account only.") from None
     if player_id is None:
         raise ApiError(404, "confirmation_not_found", "This link is used, expired, or for an address since changed: "
                        "set the address again for a new one.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import time
+from typing import Any
 
 import pytest
 import redis
@@ -11,7 +12,8 @@ import redis
 from application.letters import compose, time_left
 from application.outbox import Mail, mail_address, mail_player
 from events import keys
-from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes
+from players.errors import MailAddressTaken
+from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes, MailSettings
 
 
 def test_an_address_gets_nothing_until_its_link_confirms_it_once(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -23,8 +25,8 @@ def test_an_address_gets_nothing_until_its_link_confirms_it_once(client: redis.R
     assert boxes.recipient("p1", "your_turn") == "Ann@Example.org" and boxes.player_of("ann@example.ORG") == "p1"
     assert client.get(keys.mail_confirmation("x")) is None and token.encode() not in b"".join(
         client.keys("meeple:mail-confirmation:*"))  # stored hashed
-    later = boxes.ask_confirmation("p1", "ann@elsewhere.org")
-    assert later is not None and boxes.recipient("p1", "your_turn") is None and boxes.player_of("ann@example.org") is None
+    later = boxes.ask_confirmation("p1", "ann@elsewhere.org")  # pending: the confirmed one still gets mail
+    assert later is not None and boxes.recipient("p1", "your_turn") == "Ann@Example.org"
     boxes.ask_confirmation("p1", "third@example.org")
     assert boxes.confirm(later) is None  # a link to an address since replaced
 
@@ -38,8 +40,8 @@ def test_confirmations_are_bounded_a_day(client: redis.Redis) -> None:  # type: 
 def test_choices_have_defaults_and_a_stop_token_stops_one_kind(client: redis.Redis) -> None:  # type: ignore[type-arg]
     boxes = Mailboxes(client)
     boxes.confirm(boxes.ask_confirmation("p1", "ann@example.org") or "")
-    assert boxes.of("p1").choices == {"your_turn": Choice.OFFLINE, "digest": Choice.OFF, "reminder": Choice.ON,
-                                      "invitation": Choice.ON, "game_over": Choice.ON}
+    assert {kind: boxes.of("p1").choices[kind] for kind in ("your_turn", "digest", "reminder", "invitation", "game_over")} == {
+        "your_turn": Choice.OFFLINE, "digest": Choice.OFF, "reminder": Choice.ON, "invitation": Choice.ON, "game_over": Choice.ON}
     boxes.choose("p1", {"digest": Choice.ON})
     assert client.zscore(keys.mail_digests(), "p1") is not None
     token = boxes.stop_token("p1", "reminder")
@@ -50,11 +52,11 @@ def test_choices_have_defaults_and_a_stop_token_stops_one_kind(client: redis.Red
 
 def test_queued_mail_waits_on_the_outbox_as_it_was_asked(client: redis.Redis) -> None:  # type: ignore[type-arg]
     mail_player(client, "p1", "sign_in", "sign-in-1", link="https://x/sign-in#link=s")
-    mail_address(client, "ann@example.org", "confirm_address", "confirm-1", name="ann", link="https://x/#c")
+    mail_address(client, "ann@example.org", "confirm_address", "confirm-1", account="ann", link="https://x/#c")
     waiting = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
     assert waiting == [Mail("sign_in", "sign-in-1", to_player="p1", data={"link": "https://x/sign-in#link=s"}),
                        Mail("confirm_address", "confirm-1", to_address="ann@example.org",
-                            data={"name": "ann", "link": "https://x/#c"})]
+                            data={"account": "ann", "link": "https://x/#c"})]
     with pytest.raises(ValueError):
         Mail("sign_in", "k")
 
@@ -80,3 +82,62 @@ def test_time_left_is_said_in_its_two_largest_units() -> None:
     assert time_left(int((now + 2 * 86400 + 3 * 3600 + 60) * 1000), now) == "2 days 3 hours"
     assert time_left(int((now + 3600 + 120) * 1000), now) == "1 hour 2 minutes"
     assert time_left(int((now + 20) * 1000), now) == "less than a minute"
+
+
+def test_a_link_confirms_only_the_address_it_was_sent_to_whatever_is_set_meanwhile(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    boxes = Mailboxes(client)
+    token = boxes.ask_confirmation("p1", "mine@example.org")
+    assert token is not None
+    read = Mailboxes.of
+
+    def put_between(self: Mailboxes, player_id: str) -> MailSettings:  # another address set just after any read
+        found = read(self, player_id)
+        monkeypatch.setattr(Mailboxes, "of", read)
+        boxes.ask_confirmation("p1", "victim@example.org")
+        return found
+
+    monkeypatch.setattr(Mailboxes, "of", put_between)
+    client.getdel = _then(client.getdel, lambda: monkeypatch.setattr(Mailboxes, "of", put_between))  # type: ignore[method-assign]
+    boxes.confirm(token)
+    monkeypatch.setattr(Mailboxes, "of", read)
+    assert boxes.recipient("p1", "your_turn") != "victim@example.org" and boxes.player_of("victim@example.org") is None
+
+
+def _then(call: Any, after: Any) -> Any:
+    def wrapped(*args: Any) -> Any:
+        answer = call(*args)
+        after()
+        return answer
+    return wrapped
+
+
+def test_an_address_confirmed_by_one_player_is_refused_to_another(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    boxes = Mailboxes(client)
+    assert boxes.confirm(boxes.ask_confirmation("p1", "ann@example.org") or "") == "p1"
+    with pytest.raises(MailAddressTaken):
+        boxes.confirm(boxes.ask_confirmation("p2", "ANN@example.org") or "")
+    assert boxes.player_of("ann@example.org") == "p1" and boxes.recipient("p2", "your_turn") is None
+    boxes.remove("p1")  # once the first lets it go, the second may have it
+    assert boxes.confirm(boxes.ask_confirmation("p2", "ann@example.org") or "") == "p2"
+    assert boxes.player_of("ann@example.org") == "p2"
+
+
+def test_a_confirmed_address_gets_mail_until_a_new_one_is_confirmed(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    boxes = Mailboxes(client)
+    boxes.confirm(boxes.ask_confirmation("p1", "old@example.org") or "")
+    token = boxes.ask_confirmation("p1", "new@example.org")
+    assert boxes.of("p1") == MailSettings("old@example.org", True, "new@example.org", boxes.of("p1").choices)
+    assert boxes.recipient("p1", "your_turn") == "old@example.org" and boxes.player_of("old@example.org") == "p1"
+    assert boxes.confirm(token or "") == "p1"
+    assert boxes.of("p1").address == "new@example.org" and boxes.of("p1").pending is None
+    assert boxes.player_of("new@example.org") == "p1" and boxes.player_of("old@example.org") is None
+
+
+def test_a_confirmation_greets_no_one_and_quotes_the_account_it_joins() -> None:
+    mail = Mail("confirm_address", "k", to_address="x@example.org",
+                data={"account": 'Win a prize" at https://evil.example', "link": "https://play.example/#confirm-mail=t"})
+    message = compose(mail, "x@example.org", "", public_url="https://play.example", sender="m@x", stop_token=None)
+    text = message.get_body(("plain",)).get_content()
+    assert 'whose name, as its player wrote it, is "Win a prize\\" at https://evil.example".' in text
+    assert text.startswith("To get mail from Meeple at this address")

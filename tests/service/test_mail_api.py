@@ -27,12 +27,12 @@ def confirmation_token(client: redis.Redis) -> str:  # type: ignore[type-arg]
 def test_an_address_is_confirmed_by_its_link_once(client: redis.Redis) -> None:  # type: ignore[type-arg]
     api = api_on(client)
     ann = bearer(register(api, "ann")["token"])
-    assert api.get("/v1/players/me/mail", headers=ann).json == {"address": None, "confirmed": False, "kinds": {
+    assert api.get("/v1/players/me/mail", headers=ann).json == {"address": None, "confirmed": False, "pending": None, "kinds": {
         "your_turn": "offline", "digest": "off", "reminder": "on", "invitation": "on", "game_over": "on", "mention": "on"}}
     answer = api.put("/v1/players/me/mail/address", json={"address": "ann@example.org"}, headers=ann)
     assert answer.status_code == 202 and answer.json["address"] == "ann@example.org" and not answer.json["confirmed"]
     [queued] = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
-    assert queued.to_address == "ann@example.org" and queued.data["name"] == "ann"
+    assert queued.to_address == "ann@example.org" and queued.data["account"] == "ann" and "name" not in queued.data
     token = confirmation_token(client)
     confirmed = api.post("/v1/mail/confirmations", json={"token": token})  # no player token needed
     assert confirmed.status_code == 200 and confirmed.json["confirmed"] is True
@@ -75,3 +75,32 @@ def test_choices_are_kept_and_one_click_unsubscribe_stops_a_kind(client: redis.R
                        content_type="application/x-www-form-urlencoded")
     assert unknown.status_code == 404 and unknown.json["code"] == "unsubscribe_token_unknown"
     assert api.post("/v1/mail/unsubscribe").status_code == 422
+
+
+def test_an_address_is_mailed_a_bounded_number_of_confirmations_whoever_asks(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    for n in range(3):
+        player = bearer(register(api, f"p{n}")["token"])
+        assert api.put("/v1/players/me/mail/address", json={"address": "Target@example.org"}, headers=player).status_code == 202
+    late = bearer(register(api, "late")["token"])
+    refused = api.put("/v1/players/me/mail/address", json={"address": "target@EXAMPLE.org"}, headers=late)
+    assert refused.status_code == 429 and refused.json["code"] == "confirmations_limited"
+    for n in range(6):  # 10 an hour from one client, whatever the address and the player: 4 asked above
+        other = bearer(register(api, f"q{n}")["token"])
+        assert api.put("/v1/players/me/mail/address", json={"address": f"q{n}@example.org"}, headers=other).status_code == 202
+    answer = api.put("/v1/players/me/mail/address", json={"address": "one-more@example.org"}, headers=late)
+    assert answer.status_code == 429 and answer.json["code"] == "confirmations_limited"
+    assert len(client.lrange(keys.mail_outbox(), 0, -1)) == 3 + 6
+
+
+def test_an_address_another_player_holds_confirmed_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann, bob = (bearer(register(api, name)["token"]) for name in ("ann", "bob"))
+    api.put("/v1/players/me/mail/address", json={"address": "ann@example.org"}, headers=ann)
+    assert api.post("/v1/mail/confirmations", json={"token": confirmation_token(client)}).status_code == 200
+    api.put("/v1/players/me/mail/address", json={"address": "ann@example.org"}, headers=bob)
+    refused = api.post("/v1/mail/confirmations", json={"token": confirmation_token(client)})
+    assert refused.status_code == 409 and refused.json["code"] == "mail_address_taken"
+    assert api.get("/v1/players/me/mail", headers=bob).json["confirmed"] is False
+    changed = api.put("/v1/players/me/mail/address", json={"address": "ann@elsewhere.org"}, headers=ann)
+    assert changed.json == {**changed.json, "address": "ann@example.org", "confirmed": True, "pending": "ann@elsewhere.org"}

@@ -61,7 +61,7 @@ def test_a_queued_mail_reaches_the_address_and_the_player_once(
     redis = executor.store.redis
     ann = confirmed(executor, "ann")
     start_worker()
-    mail_address(redis, "new@example.org", "confirm_address", "confirm-1", name="ann", link="https://play.example/#c=1")
+    mail_address(redis, "new@example.org", "confirm_address", "confirm-1", account="ann", link="https://play.example/#c=1")
     for _ in range(3):  # asked for three times, sent once
         mail_player(redis, ann, "sign_in", "sign-in-1", link="https://play.example/sign-in#link=s")
     queue_mail(redis, Mail("sign_in", "sign-in-2", to_player="nobody", data={"link": "x"}))  # no such player: nothing

@@ -59,11 +59,11 @@ async function load(mail, token) {
 }
 
 function show(mail, settings) {
-  const { address, confirmed, kinds } = settings;
+  const { address, confirmed, pending, kinds } = settings;
   fill(mail.summary, "Mail: ", address === null ? "none" : confirmed ? address : `${address} (not confirmed)`);
+  const waiting = pending === null ? [] : [" ", h("strong", {}, pending), " is waiting for confirmation: open the link mailed to it."];
   fill(mail.status, address === null ? "No address: Meeple mails you nothing."
-    : confirmed ? ["Mail goes to ", h("strong", {}, address), "."]
-      : [h("strong", {}, address), " is waiting for confirmation: open the link mailed to it."]);
+    : confirmed ? ["Mail goes to ", h("strong", {}, address), ".", ...waiting] : waiting.slice(1));
   mail.address.value = address || "";
   mail.remove.hidden = address === null;
   fill(mail.choices, KINDS.map(([kind, label, choices]) => {
