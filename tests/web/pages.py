@@ -4,15 +4,35 @@ read the table, play a turn as the page offers it, check a page fits a phone, fi
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
 
 TURN_OR_END = re.compile(r"^(Your turn|You win!|Game over: .*)$")
 ACTIONS = re.compile(r"^(Say “Last card!”|Close the TAKI run|End turn|Pass|Draw)$")
+
+
+@contextmanager
+def browsers(chromium: Browser, tmp_path: Path, names: tuple[str, ...], viewport: dict[str, int]) -> Iterator[dict[str, Page]]:
+    """A page in a browser profile of its own for each of `names`, whose script errors and dialogs fail
+    the test; each saves its last sight as `last-<name>.png`."""
+    contexts = {name: chromium.new_context(viewport=viewport) for name in names}
+    opened = {name: context.new_page() for name, context in contexts.items()}
+    errors: list[str] = []
+    for page in opened.values():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("dialog", lambda dialog: errors.append(f"a dialog opened: {dialog.message}"))
+    yield opened
+    for name, page in opened.items():
+        page.screenshot(path=str(tmp_path / f"last-{name}.png"), full_page=True)
+    for context in contexts.values():
+        context.close()
+    assert not errors, errors
 
 
 def register(page: Page, server: str, name: str) -> None:

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.integration.clients import Client
 from tests.service.test_chat_api import random_text
 from tests.web.conftest import PHONE
-from tests.web.pages import fits, register
+from tests.web.pages import browsers, fits, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -23,19 +23,9 @@ WIDE = {"width": 1280, "height": 900}
 
 @pytest.fixture
 def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
-    """A page in a browser profile of its own for ann, bo and cy (who watches); each saves its last sight."""
-    contexts = {name: chromium.new_context(viewport=WIDE) for name in ("ann", "bo", "cy")}
-    opened = {name: context.new_page() for name, context in contexts.items()}
-    errors: list[str] = []
-    for page in opened.values():
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("dialog", lambda dialog: errors.append(f"a dialog opened: {dialog.message}"))
-    yield opened
-    for name, page in opened.items():
-        page.screenshot(path=str(tmp_path / f"last-{name}.png"), full_page=True)
-    for context in contexts.values():
-        context.close()
-    assert not errors, errors
+    """A page for each of ann, bo and cy (who watches)."""
+    with browsers(chromium, tmp_path, ("ann", "bo", "cy"), WIDE) as opened:
+        yield opened
 
 
 def log(page: Page, room: str) -> object:

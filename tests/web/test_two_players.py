@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import DESKTOP
-from tests.web.pages import play_a_turn
+from tests.web.pages import browsers, play_a_turn
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -23,18 +23,9 @@ TURNS = 6  # moves played, by whoever is to move
 
 @pytest.fixture
 def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
-    """A page in a browser profile of its own for each of ann, bo and a spectator; each saves its last sight."""
-    contexts = {name: chromium.new_context(viewport=DESKTOP) for name in ("ann", "bo", "spectator")}
-    opened = {name: context.new_page() for name, context in contexts.items()}
-    errors: list[str] = []
-    for page in opened.values():
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    for name, page in opened.items():
-        page.screenshot(path=str(tmp_path / f"last-{name}.png"), full_page=True)
-    for context in contexts.values():
-        context.close()
-    assert not errors, errors
+    """A page for each of ann, bo and a spectator."""
+    with browsers(chromium, tmp_path, ("ann", "bo", "spectator"), DESKTOP) as opened:
+        yield opened
 
 
 def test_two_people_play_each_seeing_the_others_moves_live_and_a_spectator_follows(
