@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import redis
 
 from application.outbox import Mail, queue_mail
-from application.tokens import new_token
-from events.seats import hash_token
+from application.tokens import new_id, new_token
 from players.accounts import Player, PlayerStore
 from players.mail import Mailboxes
 from players.sign_in import SignInLinks
 from players.tokens import HeldToken, PlayerTokens
+
+SIGN_IN_ASKED = "sign_in_asked"  # a request on the outbox for a sign-in link to an address, not a mail itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,16 +35,21 @@ def sign_in_link(public_url: str, secret: str) -> str:
     return f"{public_url}/sign-in#link={secret}"
 
 
-def mail_sign_in_link(client: redis.Redis, address: str, public_url: str) -> None:
-    """Mail a new sign-in link to `address` if it is a player's confirmed address; else do nothing,
-    so that the caller learns nothing of which addresses are known."""
-    player_id = Mailboxes(client).player_of(address)
-    if player_id is None:
-        return
+def request_sign_in_link(client: redis.Redis, address: str) -> None:
+    """Ask for a sign-in link to `address`: one step on the outbox, the same whatever the address, so that
+    neither the answer nor its time tells whether it is a player's; the workers answer it (mail_sign_in_link)."""
+    queue_mail(client, Mail(SIGN_IN_ASKED, key=f"sign-in-{new_id()}", to_address=address))
+
+
+def mail_sign_in_link(client: redis.Redis, asked: Mail, public_url: str) -> None:
+    """Answer a request for a sign-in link: mail a new one, under the request's key, if its address is a player's
+    confirmed address and they were not mailed as many as an hour allows (players.sign_in.LINKS_PER_HOUR); else
+    nothing."""
+    player_id = Mailboxes(client).player_of(asked.to_address or "")
     secret = new_token()
-    SignInLinks(client).issue(player_id, secret)
-    queue_mail(client, Mail("sign_in", key=f"sign-in-{hash_token(secret)}", to_player=player_id,
-                            data={"link": sign_in_link(public_url, secret)}))
+    if player_id is None or not SignInLinks(client).issue(player_id, secret):
+        return
+    queue_mail(client, Mail("sign_in", key=asked.key, to_player=player_id, data={"link": sign_in_link(public_url, secret)}))
 
 
 def revoke(client: redis.Redis, tokens: PlayerTokens, player_id: str, token_id: str) -> bool:

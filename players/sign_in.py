@@ -6,6 +6,7 @@ than as unknown."""
 from __future__ import annotations
 
 import json
+import time
 from typing import cast
 
 import redis
@@ -15,6 +16,7 @@ from events.seats import hash_token
 from players.errors import SignInLinkRefused
 
 LINK_SECONDS = 15 * 60  # how long a sign-in link may be used
+LINKS_PER_HOUR = 5  # sign-in links one player is mailed an hour, whoever asks
 USED = b"used"
 
 
@@ -24,9 +26,16 @@ class SignInLinks:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
-    def issue(self, player_id: str, secret: str, seconds: int = LINK_SECONDS) -> None:
-        """Let `secret` sign `player_id` in, once, within `seconds`."""
-        self.redis.set(keys.sign_in_link(hash_token(secret)), json.dumps({"player": player_id}), ex=seconds)
+    def issue(self, player_id: str, secret: str, seconds: int = LINK_SECONDS) -> bool:
+        """Let `secret` sign `player_id` in, once, within `seconds`, unless LINKS_PER_HOUR were issued to them this
+        hour already; whether it does."""
+        counter = keys.rate(f"sign-in-links:{player_id}", 3600, int(time.time()) // 3600)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.incr(counter)
+        pipe.expire(counter, 3601)
+        if pipe.execute()[0] > LINKS_PER_HOUR:
+            return False
+        return bool(self.redis.set(keys.sign_in_link(hash_token(secret)), json.dumps({"player": player_id}), ex=seconds))
 
     def redeem(self, secret: str) -> str:
         """The player the link signs in, marking it used; raises SignInLinkRefused for a link used,

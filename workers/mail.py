@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import threading
 import time
 from datetime import timedelta
@@ -19,6 +18,7 @@ from rq.job import Job
 
 from application.letters import compose
 from application.outbox import Mail
+from application.signing_in import SIGN_IN_ASKED, mail_sign_in_link
 from events import keys
 from events.envelope import GameRecord
 from players.accounts import PlayerStore
@@ -27,7 +27,7 @@ from players.presence import is_online
 from runtime import mailer
 from runtime.config import Config
 from workers.errors import MailFailed
-from workers.queues import attempt_number, job_connection, job_executor
+from workers.queues import attempt_number, job_connection, job_executor, retry_intervals
 
 log = logging.getLogger("meeple.worker")
 
@@ -42,9 +42,10 @@ OUTBOX_BATCH = 100
 MAILED = {"your_turn": "your_turn", "reminder": "reminder", "game_over": "game_over"}
 
 
-def retry_intervals() -> list[int]:
-    """Seconds between attempts at a mail (MEEPLE_MAIL_RETRY, comma-separated)."""
-    return [int(s) for s in os.environ.get("MEEPLE_MAIL_RETRY", "10,60,300,1800,7200").split(",")]
+def mail_retry() -> Retry:
+    """A mail job's attempts after its first: MEEPLE_MAIL_RETRY seconds apart."""
+    intervals = retry_intervals("MEEPLE_MAIL_RETRY", "10,60,300,1800,7200")
+    return Retry(max=len(intervals), interval=intervals)
 
 
 def enqueue(queues: redis.Redis, mail: Mail) -> None:
@@ -52,10 +53,9 @@ def enqueue(queues: redis.Redis, mail: Mail) -> None:
     job_id = f"mail-{hashlib.sha256(mail.key.encode()).hexdigest()[:40]}"
     if Job.exists(job_id, connection=queues):
         return
-    intervals = retry_intervals()
     Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
         send_mail, mail.dumps(), job_id=job_id, job_timeout=TIMEOUT_SECONDS,
-        retry=Retry(max=len(intervals), interval=intervals), result_ttl=0, failure_ttl=FAILED_SECONDS)
+        retry=mail_retry(), result_ttl=0, failure_ttl=FAILED_SECONDS)
 
 
 def drain_outbox(store: redis.Redis, queues: redis.Redis) -> int:
@@ -63,7 +63,11 @@ def drain_outbox(store: redis.Redis, queues: redis.Redis) -> int:
     taken = cast(list[bytes], store.lrange(keys.mail_outbox(), 0, OUTBOX_BATCH - 1))
     for raw in taken:
         try:
-            enqueue(queues, Mail.loads(raw))
+            mail = Mail.loads(raw)
+            if mail.kind == SIGN_IN_ASKED:  # the address is looked up here, where its time tells the asker nothing
+                mail_sign_in_link(store, mail, Config.from_env().public_url)
+            else:
+                enqueue(queues, mail)
         except (ValueError, TypeError):
             log.warning("a mail on the outbox cannot be read; dropped", extra={"mail": raw[:200].decode(errors="replace")})
         # another reactor may have taken it first: a job queued twice sends once
@@ -95,16 +99,18 @@ def mail_notification(store: redis.Redis, queues: redis.Redis, player_id: str, n
     if kind != "your_turn":
         enqueue(queues, mail)
         return
+    # retried as a mail is: the notification is marked handed out once this is queued, so nothing queues it again
     Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
         mail_turn, mail.dumps(), notification["seat"], job_id=f"mail-turn-{mail.key}-0",
-        job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=FAILED_SECONDS)
+        job_timeout=TIMEOUT_SECONDS, retry=mail_retry(), result_ttl=0, failure_ttl=FAILED_SECONDS)
 
 
 def mail_invitations(store: redis.Redis, queues: redis.Redis, record: GameRecord) -> None:
-    """Mail each player a waiting game keeps a seat for, whom the invitation reached (it is in their inbox), once."""
+    """Mail each player a waiting game keeps a seat for, whom the invitation reached (it is in their inbox), once;
+    not its creator, whose own seat a game may keep too (a rematch's)."""
     inviter = PlayerStore(store).get(record.creator) if record.creator else None
     for player_id in dict.fromkeys(record.reserved.values()):
-        if (record.invitation(player_id) is None or Mailboxes(store).recipient(player_id, "invitation") is None
+        if (player_id == record.creator or record.invitation(player_id) is None or Mailboxes(store).recipient(player_id, "invitation") is None
                 or store.zscore(keys.player_games(player_id), record.id) is None):
             continue
         enqueue(queues, Mail("invitation", f"{player_id}-invitation-{record.id}", to_player=player_id, data={
@@ -124,7 +130,7 @@ def mail_turn(raw: str, seat: int) -> str:
         hold = Config.from_env().mail_hold_seconds
         Queue(keys.NOTIFY_QUEUE, connection=job_connection()).enqueue_in(
             timedelta(seconds=hold), mail_turn, raw, seat, job_id=f"mail-turn-{mail.key}-{time.time_ns()}",
-            job_timeout=TIMEOUT_SECONDS, result_ttl=0, failure_ttl=FAILED_SECONDS)
+            job_timeout=TIMEOUT_SECONDS, retry=mail_retry(), result_ttl=0, failure_ttl=FAILED_SECONDS)
         return "held"
     enqueue(job_connection(), mail)
     return "queued"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
-from application.signing_in import mail_sign_in_link, revoke, sign_in
+from application.signing_in import request_sign_in_link, revoke, sign_in
 from application.tokens import new_token
 from events.seats import hash_token
 from players.errors import LastToken, SignInLinkRefused, TokenLimitReached
@@ -82,10 +82,10 @@ def revoke_token(token_id: str) -> Response:
 
 @bp.post("/sign-in-links")
 def ask_sign_in_link() -> tuple[dict[str, Any], int]:
-    """Mail a sign-in link to a player's confirmed address; the same answer whether it is one or not."""
+    """Mail a sign-in link to a player's confirmed address; the same answer, after the same work, whether it is one or not."""
     address = parse(SignInLinkSchema, json_body())["address"]
     limits.limit_sign_in_links(executor().store.redis, address)
-    mail_sign_in_link(executor().store.redis, address, current_app.config["MEEPLE_PUBLIC_URL"])
+    request_sign_in_link(executor().store.redis, address)
     return {"expires_in": LINK_SECONDS}, 202
 
 

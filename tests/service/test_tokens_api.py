@@ -7,6 +7,7 @@ import pytest
 import redis
 
 from application.outbox import Mail
+from application.signing_in import SIGN_IN_ASKED, mail_sign_in_link
 from events import keys
 from players.mail import Mailboxes
 from service.app import create_app
@@ -90,6 +91,19 @@ def outbox(client: redis.Redis) -> list[Mail]:  # type: ignore[type-arg]
     return [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
 
 
+def answered(client: redis.Redis) -> list[Mail]:  # type: ignore[type-arg]
+    """The mails the requests for sign-in links on the outbox become, answered as the workers answer them; the
+    outbox emptied."""
+    asked = outbox(client)
+    client.delete(keys.mail_outbox())
+    for request in asked:
+        assert request.kind == SIGN_IN_ASKED
+        mail_sign_in_link(client, request, "http://127.0.0.1:8000")
+    mails = outbox(client)
+    client.delete(keys.mail_outbox())
+    return mails
+
+
 def test_a_mailed_link_signs_a_new_device_in_once(api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
     ann = register(api, "ann", device="Laptop")
     confirmed(client, ann["id"], "Ann@Example.com")
@@ -97,7 +111,7 @@ def test_a_mailed_link_signs_a_new_device_in_once(api: ContractClient, client: r
     unknown = api.post("/v1/sign-in-links", json={"address": "nobody@example.com"})
     known = api.post("/v1/sign-in-links", json={"address": "ann@example.com"})
     assert (unknown.status_code, unknown.json) == (known.status_code, known.json) == (202, {"expires_in": 900})
-    [mail] = outbox(client)
+    [mail] = answered(client)
     assert (mail.kind, mail.to_player) == ("sign_in", ann["id"])
     link = mail.data["link"]
     assert link.startswith("http://127.0.0.1:8000/sign-in#link=")
@@ -115,16 +129,44 @@ def test_a_mailed_link_signs_a_new_device_in_once(api: ContractClient, client: r
         assert api.post("/v1/sign-in-links", json=wrong).status_code == 422
 
 
-def test_sign_in_links_are_bounded_per_address_known_or_not(api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+def test_sign_in_links_are_bounded_per_client_and_per_player_mailed(
+        api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
     ann = register(api, "ann")
     confirmed(client, ann["id"], "ann@example.com")
     client.delete(keys.mail_outbox())
-    answers = [api.post("/v1/sign-in-links", json={"address": address}).status_code
-               for address in ["ann@example.com"] * 6 + ["nobody@example.com"] * 6]
-    assert answers == ([202] * 5 + [429]) * 2
-    assert len(outbox(client)) == 5
-    limited = api.post("/v1/sign-in-links", json={"address": "ANN@example.com"})
+
+    def ask(address: str, by: str) -> int:
+        return api.post("/v1/sign-in-links", json={"address": address}, environ_base={"REMOTE_ADDR": by}).status_code
+
+    assert [ask(address, "10.0.0.1") for address in ["ann@example.com"] * 6] == [202] * 5 + [429]
+    limited = api.post("/v1/sign-in-links", json={"address": "ANN@example.com"}, environ_base={"REMOTE_ADDR": "10.0.0.1"})
     assert limited.json["code"] == "sign_in_limited" and limited.json["retry_after"] > 0
+    assert ask("ann@example.com", "10.0.0.2") == 202  # another client is not kept out by the first
+    assert [ask(f"nobody{n}@example.com", "10.0.0.1") for n in range(14)] == [202] * 13 + [429]  # 20 from one client
+    assert len(answered(client)) == 5  # ann is mailed 5 links an hour, whoever asks
+    assert [ask("ann@example.com", f"10.0.1.{n}") for n in range(4)] == [202] * 4
+    assert answered(client) == []
+    other = register(api, "bo")
+    confirmed(client, other["id"], "bo@example.com")
+    assert ask("bo@example.com", "10.0.1.0") == 202 and len(answered(client)) == 1  # asking for ann spent nothing of bo's
+
+
+def test_asking_for_a_link_does_the_same_work_whatever_the_address(
+        api: ContractClient, client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann")
+    confirmed(client, ann["id"], "ann@example.com")
+    sent: list[str] = []
+    for kind in (type(client), type(client.pipeline())):
+        real = kind.execute_command
+        monkeypatch.setattr(kind, "execute_command", lambda self, *args, real=real, **kw: (
+            sent.append(str(args[0])), real(self, *args, **kw))[1])
+    works = {}
+    for address in ("ann@example.com", "nobody@example.com", "bo@example.com"):
+        sent.clear()
+        answer = api.post("/v1/sign-in-links", json={"address": address}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        works[address] = (answer.status_code, answer.headers.get("Content-Length"), answer.data, tuple(sent))
+    assert works["ann@example.com"] == works["nobody@example.com"] == works["bo@example.com"]
+    assert "RPUSH" in works["ann@example.com"][3]
 
 
 def test_the_only_token_stays_while_no_address_can_sign_the_player_in(
