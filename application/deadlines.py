@@ -36,7 +36,7 @@ def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tu
     status = loaded.game.status(loaded.state)
     if now is None:
         now = clock.now() if loaded.version == loaded.record.version and not status.finished else envelopes[-1].time
-    return clocks(control, loaded.record.seats, moves(envelopes), status.to_move,
+    return clocks(control, loaded.record.seats, timeline(envelopes), status.to_move,
                   pauses(store, loaded.record), max(now, envelopes[-1].time))
 
 
@@ -47,7 +47,7 @@ def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
     return None if found is None else found[seat]
 
 
-def moves(envelopes: list[Envelope]) -> list[Move]:
+def timeline(envelopes: list[Envelope]) -> list[Move]:
     """The log as its clocks read it: whose move each event was, and when."""
     return [Move(int(match.group(2)) if (match := SEAT_ACTOR.fullmatch(envelope.actor)) else None, envelope.time)
             for envelope in envelopes]
@@ -84,7 +84,7 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
     if holder is None or control is None or loaded.record.imported:
         return False
     found = pauses(store, loaded.record)
-    log = moves(store.streams.read(loaded.record.id, limit=loaded.version))
+    log = timeline(store.streams.read(loaded.record.id, limit=loaded.version))
     to_move = loaded.game.status(loaded.state).to_move
     runs_out = clocks(control, loaded.record.seats, log, to_move, found, at)[seat].runs_out
     found[seat] = replace(found[seat], vacations=tuple(sorted((*found[seat].vacations, (at, at + DAY)))))

@@ -50,7 +50,7 @@ class Vacations:
         def change(spans: tuple[Span, ...]) -> tuple[Span | None, Span | None]:
             underway = _underway(spans, now)
             wanted = (now if underway is None else underway[0], until)
-            if _spent(spans, now) - (0 if underway is None else _days(underway)) + _days(wanted) > self.days_per_year:
+            if _spent((*(span for span in spans if span != underway), wanted), now) > self.days_per_year:
                 raise VacationRefused(f"Only {self.days_per_year - _spent(spans, now)} vacation days are left this year.")
             return underway, wanted
         self._change(player_id, change)
