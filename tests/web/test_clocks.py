@@ -1,5 +1,6 @@
-"""Clocks on the page: the create form sets a Fischer clock in days, and the table counts every
-running clock down, shows the others' time and a player on vacation without saying until when."""
+"""Clocks on the page: the create form sets a Fischer clock in days, the table counts every
+running clock down, shows the others' time and a player on vacation without saying until when,
+and a player takes their device's time zone for their weekends."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
@@ -75,3 +76,22 @@ def test_the_table_counts_every_running_clock_down(page: Page, api: Client, serv
     page.screenshot(path=str(tmp_path / "table.png"), full_page=True)
     page.set_viewport_size(PHONE)
     fits(page, tmp_path / "table-phone.png")
+
+
+def test_a_player_takes_the_time_zone_of_their_device_for_their_weekends(chromium: Browser, api: Client, server: str,
+                                                                       tmp_path: Path) -> None:
+    paris = chromium.new_context(viewport=PHONE, timezone_id="Europe/Paris")
+    page = paris.new_page()
+    try:
+        register(page, server, "gil")
+        settings = page.get_by_role("region", name="Vacation and webhooks")
+        settings.get_by_text("Vacation: not away · 30 vacation days left").click()
+        zone = settings.get_by_text("Clocks that stop on weekends stop on yours")
+        expect(zone).to_have_text("Clocks that stop on weekends stop on yours, in UTC. Use Europe/Paris")
+        zone.get_by_role("button", name="Use Europe/Paris").click()
+        expect(zone).to_have_text("Clocks that stop on weekends stop on yours, in Europe/Paris.")
+        fits(page, tmp_path / "vacation-phone.png")
+        token = page.evaluate("JSON.parse(localStorage.getItem('meeple.player')).token")
+        assert api.call("GET", "/v1/players/me", token).json()["time_zone"] == "Europe/Paris"
+    finally:
+        paris.close()
