@@ -67,16 +67,15 @@ def _banks(control: TurnDeadline, seats: int, moves: Sequence[Move], to_move: Co
     if not moves:
         return banks, {}
     runs = list(_runs(moves))
-    last_seat, last_began = runs[-1][0], runs[-1][1]
-    open_turn = last_seat is not None and last_seat in to_move
+    last_seat, last_began, _ = runs[-1]
+    open_turn = last_seat is not None and last_seat in to_move  # the seat that moved last moves on
     for seat, turn_began, ended in runs[:-1] if open_turn else runs:
         if seat is not None and control.clock is ClockSystem.FISCHER:
             left = max(0, banks[seat] - _active(turn_began, ended, pauses.get(seat, Pauses()), None))
             banks[seat] = _capped(left + control.increment * 1000, control)
-    latest = moves[-1].time
-    began = {seat: latest for seat in to_move}
-    if open_turn and control.clock is not ClockSystem.PER_MOVE:
-        began[last_seat] = last_began  # type: ignore[index]
+    began = {seat: moves[-1].time for seat in to_move}
+    if last_seat is not None and open_turn and control.clock is not ClockSystem.PER_MOVE:
+        began[last_seat] = last_began
     return banks, began
 
 
