@@ -16,7 +16,8 @@ def install(app: Flask) -> None:
         if request.method not in ("GET", "HEAD") or response.status_code != 200 or tag is None:
             return response
         response.vary.add("Authorization")
-        response.headers.setdefault("Cache-Control", "no-cache")  # a browser may keep it, and asks again each time
+        # the browser alone may keep it (it shows what the caller's token sees), and asks again each time
+        response.headers.setdefault("Cache-Control", "private, no-cache")
         if request.if_none_match.contains_weak(unquote_etag(tag)[0] or ""):  # also `*`
             response.status_code = 304
             response.set_data(b"")
