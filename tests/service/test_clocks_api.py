@@ -162,3 +162,18 @@ def test_the_inbox_puts_the_least_time_left_first(api: ContractClient, moments: 
     inbox = api.get("/v1/players/me/inbox", headers=bearer(ann["token"])).json["games"]
     assert [(entry["game"]["id"], entry["time_left"]) for entry in inbox] == [
         (games[1], DAY - HOUR), (games[2], 2 * DAY - HOUR), (games[0], 5 * DAY - HOUR)]
+
+
+@pytest.mark.parametrize("clock", [
+    {"control": {"seconds": "a day", "policy": "skip"}}, {"control": {"seconds": 60, "policy": "skip", "clock": "hourglass"}},
+    {"control": {"seconds": 60, "policy": "skip"}, "time_zones": {"0": "Mars/Olympus"}},
+    {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"0": [[5, 1]]}},
+    {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"7": [[1, 5]]}}, {"control": None}, "fischer"])
+def test_a_log_whose_clock_is_not_one_the_server_writes_is_refused(api: ContractClient, moments: Moments,
+                                                                    clock: object) -> None:
+    game_id, tokens = two_players(api, fischer_days(3, 1, 5))
+    api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[0]))
+    header, *lines = api.get(f"/v1/games/{game_id}/export").get_data().splitlines(keepends=True)
+    forged = json.dumps(json.loads(header) | {"clock": clock}).encode() + b"\n"
+    answer = api.post("/v1/games/import", data=b"".join([forged, *lines]), headers={"Content-Type": "application/x-ndjson"})
+    assert answer.status_code == 422 and answer.json["code"] == "invalid_log", answer.json
