@@ -9,7 +9,7 @@ from typing import cast
 import redis
 from rq import Queue
 
-from application.deadlines import due, seat_clock
+from application.deadlines import due, game_clocks
 from application.letters import game_link
 from application.outbox import Mail
 from domain import GAMES
@@ -30,8 +30,13 @@ def queue_digests(store: redis.Redis, queues: redis.Redis) -> int:
         Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
             send_digest, player_id, day, job_id=f"digest-{player_id}-{day}", job_timeout=TIMEOUT_SECONDS,
             result_ttl=0, failure_ttl=FAILED_SECONDS)
-        store.zadd(keys.mail_digests(), {player_id: max(int(at) + DAY_MS, now + 1)}, xx=True)
+        store.zadd(keys.mail_digests(), {player_id: next_due(int(at), now)}, xx=True)
     return len(due_now)
+
+
+def next_due(at: int, now: int) -> int:
+    """The first time after `now` at the digest's time of day (`at` plus whole days): one digest after an outage."""
+    return at + DAY_MS * -(-(now - at + 1) // DAY_MS)
 
 
 def send_digest(player_id: str, day: int) -> str:
@@ -44,7 +49,8 @@ def send_digest(player_id: str, day: int) -> str:
         seat = loaded.record.seat_of(player_id)
         if seat is None or loaded.version == 0 or seat not in loaded.game.status(loaded.state).to_move:
             continue
-        deadline, ticking = due(executor.store, loaded, seat), seat_clock(executor.store, loaded, seat)
+        clocks = game_clocks(executor.store, loaded)  # once for both: the deadline and the time left
+        deadline, ticking = due(executor.store, loaded, seat, clocks), None if clocks is None else clocks[seat]
         waiting.append({"title": GAMES[loaded.record.game].title, "link": game_link(public_url, game_id),
                         "left": None if ticking is None else ticking.remaining, "paused": ticking and ticking.paused,
                         "deadline": None if deadline is None else deadline.at})

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import time
 from typing import Any
 
@@ -27,7 +26,7 @@ from players.webhooks import Webhook, Webhooks
 from runtime.config import Config
 from workers.errors import DeliveryFailed
 from workers.mail import mail_notification
-from workers.queues import attempt_number, job_executor
+from workers.queues import attempt_number, job_executor, retry_intervals
 
 TIMEOUT_SECONDS = 5
 KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
@@ -35,11 +34,6 @@ KEEP_SECONDS = 30 * 86400  # how long a handed-out notification is remembered
 # run anew (a sweep, within minutes) after its process died between the enqueue and the marker
 # finds the job and sends nothing twice; past that the marker answers, and nothing reads the job
 DONE_SECONDS = 3600
-
-
-def retry_intervals() -> list[int]:
-    """Seconds between attempts (MEEPLE_WEBHOOK_RETRY, comma-separated)."""
-    return [int(s) for s in os.environ.get("MEEPLE_WEBHOOK_RETRY", "5,30,120,600,3600").split(",")]
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -54,7 +48,7 @@ def notify(store: redis.Redis, queues: redis.Redis, game_id: str, key: str, play
     if store.exists(marker):
         return
     queue = Queue(keys.NOTIFY_QUEUE, connection=queues)
-    intervals = retry_intervals()
+    intervals = retry_intervals("MEEPLE_WEBHOOK_RETRY", "5,30,120,600,3600")
     for hook in Webhooks(store).of(player_id):
         job_id = f"notify-{hook.id}-{game_id}-{key}"
         if not Job.exists(job_id, connection=queues):  # its attempts are logged in the player's deliveries

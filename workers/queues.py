@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import threading
 import time
 from datetime import datetime, timezone
@@ -27,6 +28,11 @@ MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is 
 # its hash are read by nothing (a copy enqueued again finds its version stale), so nothing; one
 # that failed is kept an hour for its operator to read why
 RESULT_TTL, FAILURE_TTL = 0, 3600
+
+
+def retry_intervals(setting: str, default: str) -> list[int]:
+    """Seconds between a job's attempts: the environment's `setting` (comma-separated), or `default`."""
+    return [int(s) for s in os.environ.get(setting, default).split(",")]
 
 _executors: dict[int, Executor] = {}  # by the id of the connection to the store they work on
 _named: Executor | None = None  # over the store use_store named, if it did

@@ -96,3 +96,16 @@ def test_a_name_pings_no_one_and_stays_text() -> None:
         jsonschema.validate({"content": "x" * 2001}, DISCORD_EXECUTE_WEBHOOK)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"text": "slack's body"}, DISCORD_EXECUTE_WEBHOOK)
+
+
+def test_a_name_is_no_markdown_and_every_kind_has_its_own_line() -> None:
+    turn = {"kind": "your_turn", "game": "taki", "game_id": "g"}
+    masked = "[ann](https://evil.example) **#1**"
+    content = str(body("discord", turn, masked, "https://x")["content"])
+    assert content == r"\[ann\]\(https\:\/\/evil\.example\) \*\*\#1\*\*, your move in TAKI — https://x/games/g"
+    assert body("slack", turn, "<https://evil|ann> & co", "https://x")["text"] == (
+        "&lt;https://evil|ann&gt; &amp; co, your move in TAKI — <https://x/games/g>")
+    cancelled = {"kind": "game_cancelled", "game": "taki", "game_id": "g"}
+    assert body("slack", cancelled, "ann", "https://x")["text"].startswith("TAKI was cancelled")
+    with pytest.raises(ValueError, match="mention"):
+        body("discord", {"kind": "mention", "game": "taki", "game_id": "g"}, "ann", "https://x")
