@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from email_validator import EmailNotValidError, validate_email
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from players.mail import KINDS
@@ -11,9 +12,20 @@ from players.mail import KINDS
 TOKEN = validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$", error="Must be a token as the mail gave it.")
 
 
+def deliverable(address: str) -> None:
+    """An address mail can go to on the internet: no domain literal (`a@[10.0.0.1]`), no name without a
+    dot (`root@localhost`) or of special use (`.local`, `.test`); whether the domain takes mail is not asked."""
+    try:
+        validate_email(address, check_deliverability=False)
+    except EmailNotValidError as error:
+        raise ValidationError(str(error)) from None
+
+
 class MailAddressSchema(Schema):
-    address = fields.Email(required=True, validate=validate.Length(max=254),
-                           metadata={"description": "Where mail goes once confirmed (at most 254 characters)."})
+    address = fields.String(required=True, validate=[validate.Length(max=254), deliverable],
+                            metadata={"description": "Where mail goes once confirmed (at most 254 characters): an address "
+                                                     "on the internet, not an IP address in brackets nor a name without a dot.",
+                                      "format": "email"})
 
 
 class MailConfirmationSchema(Schema):

@@ -45,7 +45,8 @@ def test_an_address_is_confirmed_by_its_link_once(client: redis.Redis) -> None: 
 def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
     api = api_on(client)
     ann = bearer(register(api, "ann")["token"])
-    for body in ({"address": "not an address"}, {"address": "a" * 250 + "@example.org"}, {}, {"address": 3}):
+    for body in ({"address": "not an address"}, {"address": "a" * 250 + "@example.org"}, {}, {"address": 3},
+                 {"address": "a@[10.0.0.1]"}, {"address": "root@localhost"}, {"address": "x@printer.local"}):
         answer = api.put("/v1/players/me/mail/address", json=body, headers=ann)
         assert answer.status_code == 422 and answer.json["code"] == "validation_error", body
     for body in ({}, {"digest": "offline"}, {"your_turn": "sometimes"}, {"chat": "on"}):
