@@ -189,12 +189,16 @@ def inbox_of(player_id: str) -> dict[str, Any]:
     """The player's games: those waiting for their move first (least time left on their clock first,
     then soonest deadline), then their invitations (games with a seat reserved for them, not yet
     taken), then the rest."""
-    entries = [inbox_entry(game_id, player_id) for game_id in players().games(player_id)]
-    # a seat given up, or an invitation to a game that was cancelled, may linger in the list
-    entries = [entry for entry in entries if entry["seat"] is not None or entry["invitation"] is not None]
+    entries = [entry for game_id in players().games(player_id) if is_listed(entry := inbox_entry(game_id, player_id))]
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["time_left"] is None,
                                     entry["time_left"] or 0, entry["deadline"] is None, entry["deadline"] or 0))
     return {"games": entries}
+
+
+def is_listed(entry: dict[str, Any]) -> bool:
+    """Whether the inbox lists a game of the player's: a seat they hold or one it invites them to; a seat given up,
+    or an invitation to a game that was cancelled, may linger among their games."""
+    return entry["seat"] is not None or entry["invitation"] is not None
 
 
 def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
 from service.api.chat import chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
-from service.api.players import caller, inbox_entry, inbox_of
+from service.api.players import caller, inbox_entry, inbox_of, is_listed
 from service.errors import ApiError
 from service.leases import Lease, StreamLeases
 from service.limits import client_address
@@ -204,14 +204,25 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
                 del shown[game_id]
                 said = time.monotonic()
                 yield sse({"game_id": game_id}, position, "gone")
-            for game_id in dict.fromkeys(mine if announced is None else [game for game in announced if game in mine]):
-                entry = inbox_entry(game_id, player_id)
-                if shown.get(game_id) != (headline := _headline(entry)):
-                    shown[game_id], said = headline, time.monotonic()
-                    yield sse(entry, position, "game")
+            for event, data in _changes(player_id, shown, mine if announced is None else [g for g in announced if g in mine]):
+                said = time.monotonic()
+                yield sse(data, position, event)
         if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:
             said = time.monotonic()
             yield ": still here\n\n"
+
+
+def _changes(player_id: str, shown: dict[str, Any], game_ids: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """What the inbox stream tells of the player's games `game_ids`, as a snapshot would list them now: a `game` whose
+    headline changed, or `gone` for one listed no more; `shown` kept up to date."""
+    for game_id in dict.fromkeys(game_ids):
+        entry = inbox_entry(game_id, player_id)
+        if not is_listed(entry):
+            if shown.pop(game_id, None) is not None:
+                yield "gone", {"game_id": game_id}
+        elif shown.get(game_id) != (headline := _headline(entry)):
+            shown[game_id] = headline
+            yield "game", entry
 
 
 def _headline(entry: dict[str, Any]) -> tuple[bool, str, int | None, int | None]:
