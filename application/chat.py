@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import redis
 
 from application.errors import ApplicationError, Forbidden, NotNow
+from application.moderation import mute_refusal
 from application.outbox import mail_player
 from events.chat import START, ChatStore, Message
 from events.envelope import GameRecord, Lifecycle
@@ -31,6 +32,7 @@ class Reader:
     seat: int | None
     visible: int
     admin: bool = False
+    blocked: frozenset[str] = frozenset()  # the players the reader blocks, whose messages they do not see
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,7 @@ class Writer:
     seat: int | None
     player_id: str | None
     name: str
+    muted_until: int | None = None  # until when the admin muted the player (ms since the epoch), if they did
 
 
 def is_over(record: GameRecord) -> bool:
@@ -61,7 +64,9 @@ def may_read(record: GameRecord, room: str, reader: Reader) -> ApplicationError 
 
 def may_write(record: GameRecord, room: str, writer: Writer) -> ApplicationError | None:
     """Why `writer` may not write in `room`, or None: the table's room is its seats', the spectators'
-    room the registered players who hold no seat; nobody writes in a cancelled game."""
+    room the registered players who hold no seat; nobody writes in a cancelled game, nor a muted player."""
+    if (refusal := mute_refusal(writer.muted_until)) is not None:
+        return refusal
     if record.status is Lifecycle.CANCELLED:
         return NotNow("game_cancelled", "The game was cancelled.")
     if room == "table" and writer.seat is None:
@@ -110,14 +115,14 @@ def transcript(chat: ChatStore, record: GameRecord, reader: Reader) -> list[Mess
 
 def caught_up(page: list[Message], reader: Reader, after: str) -> tuple[list[Message], str, bool]:
     """What `reader` sees of a page read after `after`: its messages but those hidden (shown to the admin
-    only), the id read up to, and whether it stopped at a message written past the version the reader
-    sees (a delayed spectator's), which waits until they see it."""
+    only) and those of players the reader blocks, the id read up to, and whether it stopped at a message
+    written past the version the reader sees (a delayed spectator's), which waits until they see it."""
     seen: list[Message] = []
     for message in page:
         if message.version > reader.visible:
             return seen, after, True
         after = message.id
-        if reader.admin or not message.hidden:
+        if reader.admin or not (message.hidden or message.player_id in reader.blocked):
             seen.append(message)
     return seen, after, False
 

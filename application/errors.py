@@ -26,6 +26,10 @@ class Forbidden(ApplicationError):
     """The caller may not do this here: a room or notes not theirs."""
 
 
+class NotFound(ApplicationError):
+    """What was named is not there for the caller: a message, a report."""
+
+
 class NotReached(ApplicationError):
     """The game has not reached the version asked for."""
 

@@ -70,6 +70,18 @@ class ChatStore:
         entries, hidden = pipe.execute()
         return [_message(room, entry_id, fields, entry_id in hidden) for entry_id, fields in cast(_Entries, entries)]
 
+    def message(self, game_id: str, room: str, message_id: str) -> Message | None:
+        """The room's message with this id, or None."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.chat(game_id, room), message_id, message_id, count=1)
+        pipe.sismember(keys.chat_hidden(game_id), message_id)
+        entries, hidden = pipe.execute()
+        return next((_message(room, entry_id, fields, bool(hidden)) for entry_id, fields in cast(_Entries, entries)), None)
+
+    def hide(self, game_id: str, message_id: str) -> None:
+        """Mark the game's message hidden; it stays in its room."""
+        self.redis.sadd(keys.chat_hidden(game_id), message_id)
+
     def last_id(self, game_id: str, room: str) -> str:
         """The id of the room's latest message, or START."""
         entries = cast(_Entries, self.redis.xrevrange(keys.chat(game_id, room), "+", "-", count=1))

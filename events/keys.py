@@ -115,6 +115,46 @@ def blocks(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:blocks"
 
 
+def conversation(one: str, other: str) -> str:
+    """Stream: the messages between two players, one entry per message (players.conversations)."""
+    return f"{PREFIX}:conversation:{{{':'.join(sorted((one, other)))}}}"
+
+
+def conversation_hidden(one: str, other: str) -> str:
+    """Set: the ids of the two players' messages hidden by the admin, kept in their conversation."""
+    return f"{PREFIX}:conversation:{{{':'.join(sorted((one, other)))}}}:hidden"
+
+
+def conversations(player_id: str) -> str:
+    """Sorted set: the ids of the players a player has a conversation with, by its latest message (ms)."""
+    return f"{PREFIX}:player:{{{player_id}}}:conversations"
+
+
+def unread(player_id: str) -> str:
+    """Hash: player id → how many of their messages to this player are unread."""
+    return f"{PREFIX}:player:{{{player_id}}}:unread"
+
+
+def muted(player_id: str) -> str:
+    """String: until when (ms) the admin muted the player; expires then."""
+    return f"{PREFIX}:player:{{{player_id}}}:muted"
+
+
+def report(report_id: str) -> str:
+    """Hash: a report of a message, with a copy of the message (players.moderation)."""
+    return f"{PREFIX}:report:{report_id}"
+
+
+def reports(status: str) -> str:
+    """Sorted set: the open reports by when they were made, or the closed ones by when they were closed."""
+    return f"{PREFIX}:reports:{status}"
+
+
+def reported(message: str) -> str:
+    """Set: the ids of the reports of one message (players.moderation.Reported.ref)."""
+    return f"{PREFIX}:reported:{message}"
+
+
 def chat(game_id: str, room: str) -> str:
     """Stream: a room of the game's chat (`table` or `spectators`), one entry per message (events.chat)."""
     return f"{PREFIX}:{{{game_id}}}:chat:{room}"

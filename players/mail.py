@@ -60,6 +60,7 @@ KINDS: dict[str, Kind] = {
     "invitation": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
     "game_over": Kind(Choice.ON, (Choice.ON, Choice.OFF)),
     "mention": Kind(Choice.ON, (Choice.ON, Choice.OFF)),  # a seat's `@name` in a game's chat (application.chat)
+    "message": Kind(Choice.ON, (Choice.ON, Choice.OFF)),  # a message from another player (application.conversations)
 }
 
 

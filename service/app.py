@@ -23,9 +23,11 @@ from service import conditional, cors, headers, limits, observability
 from service.announcements import Announcements
 from service.answers import Answers
 from service.api.chat import bp as chat
+from service.api.conversations import bp as conversations
 from service.api.docs import bp as docs
 from service.api.games import bp as games
 from service.api.mail import bp as mail
+from service.api.moderation import bp as moderation
 from service.api.players import bp as players
 from service.api.signing_in import bp as signing_in
 from service.api.streams import bp as streams
@@ -100,6 +102,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_blueprint(signing_in)
     app.register_blueprint(streams)
     app.register_blueprint(chat)
+    app.register_blueprint(conversations)
+    app.register_blueprint(moderation)
     app.register_blueprint(docs)
     app.register_blueprint(web)
     app.register_error_handler(Exception, handle_error)

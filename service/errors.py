@@ -12,7 +12,16 @@ from gunicorn.http.errors import ParseException
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from application.errors import ApplicationError, Forbidden, Invalid, NotNow, NotReached, TooLong, Unreadable
+from application.errors import (
+    ApplicationError,
+    Forbidden,
+    Invalid,
+    NotFound,
+    NotNow,
+    NotReached,
+    TooLong,
+    Unreadable,
+)
 from domain.core.errors import MeepleError, OptionsInvalid, RuleViolation
 from events.errors import (
     GameNotFound,
@@ -28,7 +37,7 @@ from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
 # the status of each kind of the application's refusals (a kind of one of them answers as it does)
-APPLICATION_STATUS = {Unreadable: 400, Forbidden: 403, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422, ApplicationError: 422}
+APPLICATION_STATUS = {Unreadable: 400, Forbidden: 403, NotFound: 404, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422, ApplicationError: 422}
 
 
 class ApiError(MeepleError):

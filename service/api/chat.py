@@ -10,8 +10,9 @@ from application import chat
 from events.chat import ROOMS, ChatStore, Message
 from events.envelope import GameRecord
 from events.seats import hash_token
+from players.moderation import Mutes
 from service import auth, limits
-from service.api.context import executor, json_body, known_game, players, visible_version
+from service.api.context import executor, invitations, json_body, known_game, players, visible_version
 from service.errors import ApiError
 from service.schemas.chat import ChatMessageSchema, ChatQuerySchema, NotesSchema
 from service.schemas.common import parse
@@ -47,9 +48,22 @@ def _seat(record: GameRecord) -> int | None:
     return seat
 
 
+def blocked_by(player_id: str | None) -> frozenset[str]:
+    """The players `player_id` blocks, whose chat they do not see (none for a seat held without a player)."""
+    return frozenset(blocked for blocked, _ in invitations().blocks.of(player_id)) if player_id else frozenset()
+
+
 def reader(record: GameRecord) -> chat.Reader:
     seat = _seat(record)
-    return chat.Reader(seat, visible_version(record, seat), admin=auth.is_admin())
+    player = record.holders.get(seat) if seat is not None else _player_id()
+    return chat.Reader(seat, visible_version(record, seat), admin=auth.is_admin(), blocked=blocked_by(player))
+
+
+def _player_id() -> str | None:
+    """The id of the player whose token the request sends, if it is a player's."""
+    token = auth.bearer_token()
+    found = players().by_token(token) if token is not None and not auth.is_admin() else None
+    return None if found is None else found.id
 
 
 def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
@@ -57,12 +71,14 @@ def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
     if auth.bearer_token() is None:
         raise auth.unauthorized("token_missing", "Writing needs a seat's or a player's token.")
     seat, player = _seat(record), players().by_token(auth.bearer_token() or "")
+    mutes = Mutes(executor().store.redis)
     if seat is not None:
         holder = record.holders.get(seat)
-        return chat.Writer(seat, holder, record.names[seat] or ""), holder or hash_token(auth.bearer_token() or "")
+        return (chat.Writer(seat, holder, record.names[seat] or "", mutes.until(holder) if holder else None),
+                holder or hash_token(auth.bearer_token() or ""))
     if player is None:
         raise auth.unauthorized("token_unknown", "The admin token writes in no chat.")
-    return chat.Writer(None, player.id, player.name), player.id
+    return chat.Writer(None, player.id, player.name, mutes.until(player.id)), player.id
 
 
 @bp.get("/games/<game:game_id>/chat/<room>")

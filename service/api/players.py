@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from application import conversations
+from application.conversations import Inbox
 from application.deadlines import due, game_clocks
 from application.tokens import new_id, new_token
 from application.vacations import come_back, go_on_vacation
@@ -192,7 +194,12 @@ def inbox_of(player_id: str) -> dict[str, Any]:
     entries = [entry for game_id in players().games(player_id) if is_listed(entry := inbox_entry(game_id, player_id))]
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["time_left"] is None,
                                     entry["time_left"] or 0, entry["deadline"] is None, entry["deadline"] or 0))
-    return {"games": entries}
+    return {"games": entries, "unread_messages": conversations.unread(messages(), player_id)}
+
+
+def messages() -> Inbox:
+    """The stores of the players' messages."""
+    return Inbox.on(executor().store.redis, invitations().blocks)
 
 
 def is_listed(entry: dict[str, Any]) -> bool:

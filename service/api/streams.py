@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from application import conversations
 from application.chat import PAGE, Reader, caught_up, may_read
 from domain import GAMES
 from events.chat import ROOMS, ChatStore
@@ -30,9 +31,9 @@ from events.seats import hash_token, player_of_token
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
-from service.api.chat import chat_message, chat_store
+from service.api.chat import blocked_by, chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
-from service.api.players import caller, inbox_entry, inbox_of, is_listed
+from service.api.players import caller, inbox_entry, inbox_of, is_listed, messages
 from service.errors import ApiError
 from service.leases import Lease, StreamLeases
 from service.limits import client_address
@@ -147,7 +148,7 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
             for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
                 sent = envelope.version
-        yield from talk.said(Reader(seat, visible))
+        yield from talk.said(Reader(seat, visible, blocked=talk.blocked))
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
@@ -164,6 +165,7 @@ class _Talk:
         rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
         self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
+        self.blocked = blocked_by(record.holders.get(seat) if seat is not None else None)  # whom the seat's player blocks
 
     def said(self, reader: Reader) -> Iterator[str]:
         """The messages since the last sent that `reader` sees now."""
@@ -195,6 +197,7 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
     yield f"retry: {RECONNECT_MS}\n\n"
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
+    unread = snapshot["unread_messages"]
     said = time.monotonic()  # when the stream last sent something: other players' games may be all that moves
     while True:
         position, announced = announcements().after(position, heartbeat_ms / 1000)
@@ -207,6 +210,9 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
             for event, data in _changes(player_id, shown, mine if announced is None else [g for g in announced if g in mine]):
                 said = time.monotonic()
                 yield sse(data, position, event)
+        if unread != (unread := conversations.unread(messages(), player_id)):
+            said = time.monotonic()
+            yield sse({"unread_messages": unread}, position, "messages")
         if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:
             said = time.monotonic()
             yield ": still here\n\n"

@@ -48,6 +48,7 @@ from service.schemas.common import (
     settings_contract,
 )
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema
+from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema  # noqa: F401 (a query's schema, named in api.yaml)
 
 SOURCE = Path(__file__).with_name("api.yaml")
 PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
@@ -57,7 +58,8 @@ REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that read
     "Vacation": VacationSchema, "TimeZone": TimeZoneSchema, "GameStreamTicket": GameTicketSchema, "InboxStreamTicket": InboxTicketSchema,
     "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema,
     "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema,
-    "NewChatMessage": ChatMessageSchema, "Notes": NotesSchema}
+    "NewChatMessage": ChatMessageSchema, "Notes": NotesSchema, "NewReport": ReportSchema,
+    "ReportDecision": DecisionSchema, "Mute": MuteSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
     "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
 

@@ -8,7 +8,7 @@ from application.chat import MAX_LENGTH, NOTES_LENGTH, PAGE
 from events.chat import MESSAGE_ID, START
 
 
-def _unicode(text: str) -> None:
+def unicode_text(text: str) -> None:
     """Text that can be stored: valid Unicode, with no lone surrogate."""
     try:
         text.encode("utf-8")
@@ -24,14 +24,14 @@ def _said(text: str) -> None:
 class ChatMessageSchema(Schema):
     """A message for a room of the game's chat: plain text, shown as it is written, never as HTML."""
 
-    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_LENGTH), _unicode, _said], metadata={
+    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_LENGTH), unicode_text, _said], metadata={
         "description": f"1 to {MAX_LENGTH} characters (code points), not only spaces."})
 
 
 class NotesSchema(Schema):
     """A seat's private notes on the game, replacing those it kept; empty ones are forgotten."""
 
-    text = fields.String(required=True, validate=[validate.Length(max=NOTES_LENGTH), _unicode], metadata={
+    text = fields.String(required=True, validate=[validate.Length(max=NOTES_LENGTH), unicode_text], metadata={
         "description": f"At most {NOTES_LENGTH} characters."})
 
 

@@ -51,6 +51,19 @@ def sign_in() -> Response:
     return page()
 
 
+@bp.get("/messages")
+@bp.get("/messages/<player_id>")
+def messages(player_id: str | None = None) -> Response:
+    """The signed-in player's conversations with other players, or one of them."""
+    return page()
+
+
+@bp.get("/admin")
+def admin() -> Response:
+    """The admin's queue of reported messages, for whoever holds the admin token."""
+    return page()
+
+
 @bp.get("/rules/<game>")
 def rules(game: str) -> Response:
     """A game's rules, each section anchored by its number: `/rules/bahama_taxi#s11.8`."""

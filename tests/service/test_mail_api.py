@@ -28,7 +28,8 @@ def test_an_address_is_confirmed_by_its_link_once(client: redis.Redis) -> None: 
     api = api_on(client)
     ann = bearer(register(api, "ann")["token"])
     assert api.get("/v1/players/me/mail", headers=ann).json == {"address": None, "confirmed": False, "pending": None, "kinds": {
-        "your_turn": "offline", "digest": "off", "reminder": "on", "invitation": "on", "game_over": "on", "mention": "on"}}
+        "your_turn": "offline", "digest": "off", "reminder": "on", "invitation": "on", "game_over": "on", "mention": "on",
+        "message": "on"}}
     answer = api.put("/v1/players/me/mail/address", json={"address": "ann@example.org"}, headers=ann)
     assert answer.status_code == 202 and answer.json["address"] == "ann@example.org" and not answer.json["confirmed"]
     [queued] = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]

@@ -19,7 +19,7 @@ PHONE = {"width": 375, "height": 740}
 expect.set_options(timeout=10_000)  # a busy machine (two cores, other tests) may take a while to settle a page
 
 # an open stream notices its page has gone at its next heartbeat: soon, so that the server stops at once
-SETTINGS = {"MEEPLE_STREAM_HEARTBEAT_MS": "1000"}
+SETTINGS = {"MEEPLE_STREAM_HEARTBEAT_MS": "1000", "MEEPLE_ADMIN_TOKEN": "admin-token-0123456789"}
 
 
 @pytest.fixture(scope="session")

@@ -112,6 +112,17 @@ export const declineInvitation = (gameId, token) =>
   call("DELETE", `/v1/players/me/invitations/${encodeURIComponent(gameId)}`, { token });
 export const removeWebhook = (id, token) => call("DELETE", `/v1/players/me/webhooks/${encodeURIComponent(id)}`, { token });
 export const deliveries = (limit, token) => call("GET", `/v1/players/me/deliveries?limit=${limit}`, { token });
+const talks = (other) => `/v1/players/me/conversations/${encodeURIComponent(other)}`;
+export const conversations = (token) => call("GET", "/v1/players/me/conversations", { token });
+export const conversation = (other, after, token) => call("GET", `${talks(other)}?after=${after}&limit=100`, { token });
+export const write = (other, text, token) => call("POST", talks(other), { token, body: { text } });
+export const reportMessage = (other, id, reason, token) =>
+  call("POST", `${talks(other)}/messages/${id}/reports`, { token, body: { reason } });
+export const block = (other, token) => call("PUT", `/v1/players/me/blocks/${encodeURIComponent(other)}`, { token });
+export const reports = (token) => call("GET", "/v1/admin/reports", { token });
+export const decide = (id, hide, token) => call("POST", `/v1/admin/reports/${id}/decision`, { token, body: { hide } });
+export const mute = (id, minutes, token) =>
+  call("PUT", `/v1/admin/mutes/${encodeURIComponent(id)}`, { token, body: { minutes } });
 export const gameTypes = () => call("GET", "/v1/games/types");
 export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
 export const createGame = (body, token = null) => call("POST", "/v1/games", { token, body });
@@ -161,6 +172,8 @@ export async function accepts(id, token, body) {
   } catch (problem) {
 export const chat = (id, room, after, token) => call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100`, { token });
 export const say = (id, room, text, token) => call("POST", `${games(id)}/chat/${room}`, { token, body: { text } });
+export const reportChat = (id, room, message, reason, token) =>
+  call("POST", `${games(id)}/chat/${room}/messages/${message}/reports`, { token, body: { reason } });
 export const notes = (id, seat, token) => call("GET", `${games(id)}/seats/${seat}/notes`, { token });
 export const keepNotes = (id, seat, text, token) => call("PUT", `${games(id)}/seats/${seat}/notes`, { token, body: { text } });
     if (problem instanceof Problem && (problem.status === 409 || problem.status === 422)) return false;

@@ -4,6 +4,7 @@
 // drawn as text, never as HTML.
 
 import * as api from "./api.js";
+import { blockControl, reportControl } from "./civility.js";
 import { fill, h, notice, perform } from "./dom.js";
 
 const ROOMS = { table: "Table", spectators: "Spectators" };
@@ -71,13 +72,24 @@ function add(chat, where, message, live) {
   const reading = chat.panel.contains(document.activeElement) && document.hasFocus(); // in the chat now
   const unread = live && !mine && !reading;
   const who = message.seat === null ? message.name : `${message.name} (seat ${message.seat + 1})`;
-  const line = h("li", { class: unread ? "unread" : null, dataset: { id: message.id } },
+  const line = h("li", { class: unread ? "unread" : null, dataset: { id: message.id, player: message.player_id ?? "" } },
     h("span", { class: "chat-name" }, `${who}: `), h("span", { class: "chat-text" }, message.text),
-    unread ? h("span", { class: "chat-new" }, " new") : null);
+    mine ? null : civility(chat, where, message), unread ? h("span", { class: "chat-new" }, " new") : null);
   const next = [...where.log.children].find((other) => before(message.id, other.dataset.id));
   where.log.insertBefore(line, next ?? null);
   where.log.scrollTop = where.log.scrollHeight;
   if (unread) count(chat, chat.unread + 1);
+}
+
+/** Report and block beside someone else's message, for a reader with a token (block: a signed-in player). */
+function civility(chat, where, message) {
+  const me = api.player();
+  const token = chat.token || me?.token;
+  if (!token) return null;
+  const report = reportControl((reason) => api.reportChat(chat.view.id, where.name, message.id, reason, token));
+  const gone = () => chat.panel.querySelectorAll(`li[data-player="${CSS.escape(message.player_id)}"]`).forEach((line) => line.remove());
+  const blocks = me && message.player_id && message.player_id !== me.id;
+  return [report, blocks ? blockControl(message.name, () => api.block(message.player_id, me.token), gone) : null];
 }
 
 function count(chat, unread) {

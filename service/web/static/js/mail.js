@@ -14,6 +14,7 @@ const KINDS = [ // each kind of mail, what it is called here, and what may be ch
   ["invitation", "Invitations to a game", ON_OFF],
   ["game_over", "When a game of mine is over", ON_OFF],
   ["mention", "When someone at my table writes @ and my name", ON_OFF],
+  ["message", "A message from another player", ON_OFF],
 ];
 
 /** A folded part with the player's mail settings, filled once the server answers (opened by a confirmation link). */

@@ -2,8 +2,10 @@
 
 import * as api from "./api.js";
 import { fill, h, notice, tickCountdowns } from "./dom.js";
+import { showAdmin } from "./pages/admin.js";
 import { showGame } from "./pages/game.js";
 import { showHome } from "./pages/home.js";
+import { showMessages } from "./pages/messages.js";
 import { showReplay } from "./pages/replay.js";
 import { showSignIn } from "./pages/sign_in.js";
 
@@ -18,8 +20,10 @@ function drawAccount() {
     api.forgetPlayer();
     location.assign("/");
   };
+  const messages = h("a", { href: "/messages" }, "Messages");
+  api.conversations(me.token).then(({ unread }) => { if (unread) messages.textContent = `Messages (${unread} unread)`; }, () => {});
   fill(bar,
-    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)),
+    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)), messages,
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
 
@@ -45,15 +49,19 @@ function route() {
   const main = document.getElementById("main");
   const game = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   const replay = location.pathname.match(/^\/games\/([^/]+)\/replay\/?$/);
+  const talk = location.pathname.match(/^\/messages(?:\/([^/]+))?\/?$/);
   const id = decoded((game || replay || [])[1] ?? "");
   if ((game || replay) && id === null) showNotAGame(main);
   else if (game) showGame(main, id);
   else if (replay) showReplay(main, id);
   else if (location.pathname === "/sign-in") showSignIn(main);
+  else if (talk) showMessages(main, talk[1] ? decoded(talk[1]) : null);
+  else if (location.pathname === "/admin") showAdmin(main);
   else showHome(main);
 }
 
 setInterval(tickCountdowns, 1000);
+addEventListener("meeple:messages-read", drawAccount);
 addEventListener("meeple:signed-out", () => {
   route();
   document.getElementById("main").prepend(notice("You are signed out: this browser's token was revoked.", "error"));

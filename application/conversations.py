@@ -1,0 +1,71 @@
+"""Messages between players, for arranging games: a conversation between two registered players,
+read page by page, each player's list of conversations with how many of its messages they have not
+read. A message is the game chat's plain text (application.chat.MAX_LENGTH), counted against the
+same writing limit. A player blocked by the recipient writes as before and is never told, but the
+message reaches neither the recipient's list nor their unread count nor their mail, and nothing the
+blocked player wrote, before or after the block, shows in what the blocker reads. A message hidden
+by the admin shows to neither player."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from application.errors import Invalid
+from application.moderation import mute_refusal
+from application.outbox import mail_player
+from players.accounts import Player
+from players.blocks import Blocks
+from players.conversations import Conversation, Conversations, PrivateMessage
+from players.moderation import Mutes
+
+
+@dataclass(frozen=True, slots=True)
+class Inbox:
+    """What one player's messages need: the conversations, the players they block, the mutes."""
+
+    conversations: Conversations
+    blocks: Blocks
+    mutes: Mutes
+
+    @classmethod
+    def on(cls, client: redis.Redis, blocks: Blocks) -> Inbox:
+        return cls(Conversations(client), blocks, Mutes(client))
+
+
+def send(inbox: Inbox, author: Player, recipient: str, text: str) -> PrivateMessage:
+    """Write to `recipient`, and mail them (the `message` kind) unless they block the author."""
+    if author.id == recipient:
+        raise Invalid("validation_error", "A player writes to another player, not to themselves.",
+                      errors={"player_id": ["Is yours."]})
+    if (refusal := mute_refusal(inbox.mutes.until(author.id))) is not None:
+        raise refusal
+    delivered = not inbox.blocks.blocking([recipient], author.id)
+    message = inbox.conversations.add(author.id, recipient, text, delivered)
+    if delivered:
+        mail_player(inbox.conversations.redis, recipient, "message", f"{recipient}-message-{author.id}-{message.id}",
+                    author=author.name, author_id=author.id, text=text)
+    return message
+
+
+def read(inbox: Inbox, reader: str, other: str, after: str, limit: int) -> tuple[list[PrivateMessage], str | None]:
+    """A page of the reader's conversation with `other` after the message `after`, as the reader may see
+    it, and the id to read the next page after (None: none yet); the conversation is read from now on."""
+    page = inbox.conversations.page(reader, other, after, limit)
+    blocked = bool(inbox.blocks.blocking([reader], other))
+    inbox.conversations.mark_read(reader, other)
+    shown = [message for message in page if not message.hidden and not (blocked and message.author == other)]
+    return shown, page[-1].id if len(page) == limit else None
+
+
+def listing(inbox: Inbox, player_id: str) -> list[Conversation]:
+    """The player's conversations, latest first, but those with players they block."""
+    listed = inbox.conversations.of(player_id)
+    blocked = {other for other, _ in inbox.blocks.of(player_id)}
+    return [conversation for conversation in listed if conversation.other not in blocked]
+
+
+def unread(inbox: Inbox, player_id: str) -> int:
+    """How many messages the player has not read, but those of players they block."""
+    return sum(conversation.unread for conversation in listing(inbox, player_id))

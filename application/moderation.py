@@ -1,0 +1,54 @@
+"""Keeping it civil: anyone who reads a message may report it, with a reason; the admin reads the
+queue of reports and, for each, hides the message (it stays in storage, marked hidden, and every
+report of it closes) or dismisses the report; the admin mutes a player until a time, and a muted
+player is told so, and until when, when they write. Blocks are the blocker's own
+(players.blocks): a blocked player's messages reach neither the blocker's conversations
+(application.conversations) nor what they read of a game's chat (application.chat)."""
+
+from __future__ import annotations
+
+from application.errors import Forbidden, NotNow
+from events.chat import ChatStore
+from events.clock import now
+from players.conversations import Conversations
+from players.moderation import Mutes, Report, Reported, Reports
+
+MAX_REASON = 500  # characters of a report's reason
+MAX_MUTE_MINUTES = 366 * 24 * 60  # the longest mute: a year
+
+
+def mute_refusal(until: int | None) -> Forbidden | None:
+    """Why a player muted until `until` (ms since the epoch; None: not muted) may not write, or None."""
+    if until is None:
+        return None
+    return Forbidden("muted", "The admin has muted you: you cannot write until the time `until` says.", until=until)
+
+
+def report(reports: Reports, message: Reported, reason: str, reporter: str) -> Report:
+    """File a report of a message its reporter may read."""
+    return reports.add(message, reason, reporter, now())
+
+
+def decide(reports: Reports, found: Report, hide: bool, chat: ChatStore, conversations: Conversations) -> None:
+    """Close an open report: hide its message (and close every report of it) or dismiss it."""
+    if found.status != "open":
+        raise NotNow("report_closed", f"The report is closed already ({found.status}).")
+    if hide:
+        _hide(found.message, chat, conversations)
+    reports.close(found, "hidden" if hide else "dismissed", now())
+
+
+def mute(mutes: Mutes, player_id: str, minutes: int) -> int:
+    """Mute the player for `minutes` from now; until when (ms since the epoch)."""
+    until = now() + minutes * 60_000
+    mutes.mute(player_id, until)
+    return until
+
+
+def _hide(message: Reported, chat: ChatStore, conversations: Conversations) -> None:
+    if message.place == "game":
+        game_id, _ = message.where.split(" ")
+        chat.hide(game_id, message.message_id)
+    else:
+        one, other = message.where.split(" ")
+        conversations.hide(one, other, message.message_id)

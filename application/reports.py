@@ -1,0 +1,45 @@
+"""Reports of messages: whoever may read a message (a game chat's, as application.chat lets them; one
+of a conversation, as one of its two players) may report it with a reason, and the report reaches
+the admin's queue (application.moderation) with a copy of the message."""
+
+from __future__ import annotations
+
+from application import chat
+from application.conversations import Inbox
+from application.errors import NotFound
+from application.moderation import report
+from events.chat import MESSAGE_ID, ChatStore
+from events.envelope import GameRecord
+from players.accounts import PlayerStore
+from players.moderation import Report, Reported, Reports
+
+
+def report_chat(store: ChatStore, reports: Reports, record: GameRecord, room: str, message_id: str,
+                reader: chat.Reader, reporter: str, reason: str) -> Report:
+    """Report a message of a game's room that `reader` (who is `reporter`) may read."""
+    chat.check_on(store, record)
+    if not MESSAGE_ID.match(message_id):
+        raise _not_found()
+    if (refusal := chat.may_read(record, room, reader)) is not None:
+        raise refusal
+    found = store.message(record.id, room, message_id)
+    if found is None or not chat.caught_up([found], reader, "0-0")[0]:
+        raise _not_found()
+    reported = Reported("game", f"{record.id} {room}", found.id, found.player_id, found.name, found.text)
+    return report(reports, reported, reason, reporter)
+
+
+def report_private(inbox: Inbox, players: PlayerStore, reports: Reports, reporter: str, other: str,
+                   message_id: str, reason: str) -> Report:
+    """Report a message of the reporter's conversation with `other`."""
+    found = inbox.conversations.message(reporter, other, message_id) if MESSAGE_ID.match(message_id) else None
+    if found is None or found.hidden:
+        raise _not_found()
+    author = players.get(found.author)
+    reported = Reported("conversation", " ".join(sorted((reporter, other))), found.id, found.author,
+                        author.name if author else "", found.text)
+    return report(reports, reported, reason, reporter)
+
+
+def _not_found() -> NotFound:
+    return NotFound("message_not_found", "No message with this id is here for you to read.")

@@ -1,0 +1,98 @@
+"""Conversations between two players as stored: one Redis stream per pair of players under the
+pair's hash tag, each message an entry whose id orders and pages it (`<ms>-<n>`, as a game's chat
+does: events.chat); each player's list of conversations by their latest message and their count
+of unread messages in each. A message hidden by the admin stays in its stream, listed in the
+conversation's hidden set and read with `hidden` set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import redis
+
+from events import keys
+
+LISTED = 100  # the conversations a player's list gives, latest first
+
+_Entries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateMessage:
+    """One message of a conversation: its text as written and the player who wrote it."""
+
+    id: str
+    author: str  # the writer's player id
+    text: str
+    hidden: bool = False  # hidden by the admin: kept here, shown to neither player
+
+    @property
+    def time(self) -> int:
+        """When it was written, in ms since the epoch (the stream's clock)."""
+        return int(self.id.split("-")[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """A player's conversation with another as their list shows it."""
+
+    other: str  # the other player's id
+    latest: int  # when its latest message was written (ms since the epoch)
+    unread: int  # the other's messages since the player last read it
+
+
+class Conversations:
+    """Every conversation between two players, in one store."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def add(self, author: str, recipient: str, text: str, deliver: bool) -> PrivateMessage:
+        """Append a message to the pair's conversation and list it for its author; `deliver` lists and
+        counts it for the recipient too (not for one who blocks the author)."""
+        entry_id = cast(bytes, self.redis.xadd(keys.conversation(author, recipient), {"a": author, "t": text})).decode()
+        message = PrivateMessage(entry_id, author, text)
+        pipe = self.redis.pipeline(transaction=False)  # each player's keys are in a slot of their own
+        pipe.zadd(keys.conversations(author), {recipient: message.time})
+        if deliver:
+            pipe.zadd(keys.conversations(recipient), {author: message.time})
+            pipe.hincrby(keys.unread(recipient), author, 1)
+        pipe.execute()
+        return message
+
+    def page(self, one: str, other: str, after: str, limit: int) -> list[PrivateMessage]:
+        """The pair's messages after the id `after`, oldest first, at most `limit`, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.conversation(one, other), f"({after}" if after != "0-0" else "-", "+", count=limit)
+        pipe.smembers(keys.conversation_hidden(one, other))
+        entries, hidden = pipe.execute()
+        return [_message(entry_id, fields, entry_id in hidden) for entry_id, fields in cast(_Entries, entries)]
+
+    def message(self, one: str, other: str, message_id: str) -> PrivateMessage | None:
+        """The pair's message with this id, or None."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(keys.conversation(one, other), message_id, message_id, count=1)
+        pipe.sismember(keys.conversation_hidden(one, other), message_id)
+        entries, hidden = pipe.execute()
+        return next((_message(entry_id, fields, bool(hidden)) for entry_id, fields in cast(_Entries, entries)), None)
+
+    def hide(self, one: str, other: str, message_id: str) -> None:
+        """Mark the pair's message hidden; it stays in the conversation."""
+        self.redis.sadd(keys.conversation_hidden(one, other), message_id)
+
+    def mark_read(self, player_id: str, other: str) -> None:
+        """The player has read their conversation with `other`."""
+        self.redis.hdel(keys.unread(player_id), other)
+
+    def of(self, player_id: str) -> list[Conversation]:
+        """The player's conversations, latest first, at most LISTED."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrevrange(keys.conversations(player_id), 0, LISTED - 1, withscores=True)
+        pipe.hgetall(keys.unread(player_id))
+        listed, unread = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes]], pipe.execute())
+        return [Conversation(other.decode(), int(latest), int(unread.get(other, 0))) for other, latest in listed]
+
+
+def _message(entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> PrivateMessage:
+    return PrivateMessage(entry_id.decode(), fields[b"a"].decode(), fields[b"t"].decode(), hidden)

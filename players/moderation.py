@@ -1,0 +1,122 @@
+"""What the admin moderates with, as stored: the reports of messages (a queue of open ones, oldest
+first, and the latest closed ones) and the players muted until a time. A report keeps a copy of the
+message it names, so the queue reads in one round trip whatever became of the message."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from typing import cast
+
+import redis
+
+from events import keys
+
+QUEUE = 100  # the reports a read of the queue gives at most, of each status
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """The message a report names: where it was written (`game` and a room, or `conversation` and the
+    pair's ids), its id, who wrote it and what it said."""
+
+    place: str  # "game" or "conversation"
+    where: str  # "<game id> <room>" or "<player id> <player id>"
+    message_id: str
+    author: str | None  # the writer's player id; None for a seat held without a player
+    name: str
+    text: str
+
+    @property
+    def ref(self) -> str:
+        """The message's name across the whole server."""
+        return f"{self.place} {self.where} {self.message_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A report of a message: why, by whom (a player's id, or a seat token's hash), when, and whether
+    the admin has decided it (`open`, `hidden` or `dismissed`)."""
+
+    id: str
+    reason: str
+    reporter: str
+    time: int
+    status: str
+    message: Reported
+
+
+class Reports:
+    """The reports of every message, in one store."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def add(self, message: Reported, reason: str, reporter: str, now_ms: int) -> Report:
+        """File a report; the same reporter reporting the same message again replaces their reason."""
+        report = Report(hashlib.sha256(f"{reporter} {message.ref}".encode()).hexdigest()[:24], reason, reporter,
+                        now_ms, "open", message)
+        fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "time": now_ms, "status": "open",
+                                        **{name: str(value or "") for name, value in asdict(message).items()}}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.report(report.id), mapping=fields)  # type: ignore[arg-type]
+        pipe.zadd(keys.reports("open"), {report.id: now_ms})
+        pipe.zrem(keys.reports("closed"), report.id)
+        pipe.sadd(keys.reported(message.ref), report.id)
+        pipe.execute()
+        return report
+
+    def get(self, report_id: str) -> Report | None:
+        fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.report(report_id)))
+        return _report(report_id, fields) if fields else None
+
+    def listed(self, status: str) -> list[Report]:
+        """The open reports, oldest first, or the closed ones, latest closed first; at most QUEUE."""
+        ids = cast(list[bytes], (self.redis.zrange if status == "open" else self.redis.zrevrange)(
+            keys.reports(status), 0, QUEUE - 1))
+        pipe = self.redis.pipeline(transaction=False)
+        for report_id in ids:
+            pipe.hgetall(keys.report(report_id.decode()))
+        return [_report(report_id.decode(), fields) for report_id, fields in zip(ids, pipe.execute(), strict=True)
+                if fields]
+
+    def close(self, report: Report, status: str, now_ms: int) -> list[str]:
+        """Close the report as `status` and, when the message is hidden, every open report of it too;
+        the ids closed."""
+        closing = [report.id]
+        if status == "hidden":
+            closing = sorted({member.decode() for member in cast(set[bytes], self.redis.smembers(
+                keys.reported(report.message.ref)))} | {report.id})
+        pipe = self.redis.pipeline(transaction=False)
+        for report_id in closing:
+            pipe.hset(keys.report(report_id), "status", status)
+            pipe.zrem(keys.reports("open"), report_id)
+            pipe.zadd(keys.reports("closed"), {report_id: now_ms})
+        pipe.execute()
+        return closing
+
+
+class Mutes:
+    """The players the admin has muted, each until a time."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def mute(self, player_id: str, until_ms: int) -> None:
+        self.redis.set(keys.muted(player_id), until_ms, pxat=until_ms)
+
+    def unmute(self, player_id: str) -> bool:
+        """Lift a mute; whether there was one."""
+        return bool(self.redis.delete(keys.muted(player_id)))
+
+    def until(self, player_id: str) -> int | None:
+        """Until when the player is muted (ms since the epoch), or None."""
+        until = cast(bytes | None, self.redis.get(keys.muted(player_id)))
+        return None if until is None else int(until)
+
+
+def _report(report_id: str, fields: dict[bytes, bytes]) -> Report:
+    text = {name.decode(): value.decode() for name, value in fields.items()}
+    message = Reported(text["place"], text["where"], text["message_id"], text["author"] or None, text["name"],
+                       text["text"])
+    return Report(report_id, text["reason"], text["reporter"], int(text["time"]), text["status"], message)

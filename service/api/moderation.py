@@ -1,0 +1,104 @@
+"""API v1 for keeping it civil: a report of a game chat's message, and the admin's queue of reports,
+their decisions and the players' mutes (the admin token only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+
+from application import moderation
+from application.reports import report_chat
+from events.chat import ROOMS
+from events.seats import hash_token
+from players.conversations import Conversations
+from players.moderation import Mutes, Report, Reports
+from service import auth, limits
+from service.api.chat import chat_store, reader
+from service.api.context import executor, json_body, known_game, players
+from service.errors import ApiError
+from service.schemas.common import parse
+from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema
+
+bp = Blueprint("moderation", __name__, url_prefix="/v1")
+
+
+def reports() -> Reports:
+    return Reports(executor().store.redis)
+
+
+def report_answer(report: Report) -> dict[str, Any]:
+    """A report as the API shows it, with the copy of its message."""
+    message = report.message
+    game_id, room = message.where.split(" ") if message.place == "game" else (None, None)
+    return {"id": report.id, "reason": report.reason, "time": report.time, "status": report.status, "message": {
+        "place": message.place, "game_id": game_id, "room": room,
+        "players": message.where.split(" ") if message.place == "conversation" else None,
+        "id": message.message_id, "author": message.author, "name": message.name, "text": message.text}}
+
+
+def _admin() -> None:
+    """Refuse a request without the admin token."""
+    if auth.bearer_token() is None:
+        raise auth.unauthorized("token_missing", "This needs the admin token (MEEPLE_ADMIN_TOKEN).")
+    if not auth.is_admin():
+        raise ApiError(403, "admin_only", "Only the admin token moderates.")
+
+
+@bp.post("/games/<game:game_id>/chat/<room>/messages/<message_id>/reports")
+def report_chat_message(game_id: str, room: str, message_id: str) -> tuple[dict[str, Any], int]:
+    """Report a message of a game's chat that the caller reads, for the admin."""
+    if room not in ROOMS:
+        raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
+    record = executor().store.games.get(known_game(game_id))
+    reason = parse(ReportSchema, json_body())["reason"]
+    token = auth.bearer_token()
+    if token is None:
+        raise auth.unauthorized("token_missing", "Reporting needs a seat's or a player's token.")
+    found_reader = reader(record)
+    holder = record.holders.get(found_reader.seat) if found_reader.seat is not None else None
+    player = players().by_token(token)
+    reporter = holder or (player.id if player else hash_token(token))
+    limits.limit_chat(executor().store.redis, reporter, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
+    found = report_chat(chat_store(), reports(), record, room, message_id, found_reader, reporter, reason)
+    return report_answer(found), 201
+
+
+@bp.get("/admin/reports")
+def list_reports() -> dict[str, Any]:
+    """The open reports, oldest first (or, with status=closed, the latest closed)."""
+    _admin()
+    status = parse(ReportsQuerySchema, request.args.to_dict())["status"]
+    return {"reports": [report_answer(report) for report in reports().listed(status)]}
+
+
+@bp.post("/admin/reports/<report_id>/decision")
+def decide_report(report_id: str) -> dict[str, Any]:
+    """Hide the reported message, or dismiss the report."""
+    _admin()
+    hide = parse(DecisionSchema, json_body())["hide"]
+    found = reports().get(report_id) if report_id.isalnum() else None
+    if found is None:
+        raise ApiError(404, "report_not_found", "No report has this id.")
+    store = executor().store
+    moderation.decide(reports(), found, hide, chat_store(), Conversations(store.redis))
+    return report_answer(reports().get(report_id) or found)
+
+
+@bp.put("/admin/mutes/<player_id>")
+def mute(player_id: str) -> dict[str, Any]:
+    """Mute a player for some minutes: they write nothing, and are told until when."""
+    _admin()
+    minutes = parse(MuteSchema, json_body())["minutes"]
+    if players().get(player_id) is None:
+        raise ApiError(404, "player_not_found", "No registered player has this id.")
+    return {"player": player_id, "until": moderation.mute(Mutes(executor().store.redis), player_id, minutes)}
+
+
+@bp.delete("/admin/mutes/<player_id>")
+def unmute(player_id: str) -> Response:
+    """Lift a player's mute."""
+    _admin()
+    if not Mutes(executor().store.redis).unmute(player_id):
+        raise ApiError(404, "mute_not_found", "The player is not muted.")
+    return Response(status=204)

@@ -1,0 +1,61 @@
+// The admin's page, /admin: signed in with the server's admin token (kept for this tab only), the
+// queue of reported messages, oldest first, each with its reason, where it was written and its
+// text (as text); the admin hides the message, dismisses the report or mutes the writer for a day.
+
+import * as api from "../api.js";
+import { button, fill, h, perform } from "../dom.js";
+
+const KEY = "meeple.admin"; // the admin token, in sessionStorage: gone with the tab
+const DAY = 24 * 60;
+
+export function showAdmin(main) {
+  document.title = "Reports · Meeple";
+  const token = sessionStorage.getItem(KEY);
+  if (token) showQueue(main, token);
+  else askToken(main);
+}
+
+function askToken(main) {
+  const input = h("input", { type: "password", id: "admin-token", autocomplete: "off", required: true });
+  const submit = (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(KEY, input.value.trim());
+    showAdmin(main);
+  };
+  fill(main, h("h1", {}, "Reports"), h("form", { class: "card-form", onsubmit: submit, "aria-label": "Admin sign-in" },
+    h("label", { for: "admin-token" }, "Admin token"), input, h("button", { type: "submit", class: "primary" }, "Sign in as admin")));
+}
+
+async function showQueue(main, token) {
+  const status = h("div", { class: "messages" });
+  const queue = h("ul", { class: "talk", "aria-label": "Reported messages" });
+  const signOut = () => {
+    sessionStorage.removeItem(KEY);
+    showAdmin(main);
+  };
+  fill(main, h("h1", {}, "Reports"), h("p", {}, button("Sign out as admin", signOut, { class: "link" })), status, queue);
+  const ok = await perform(status, async () => {
+    const { reports } = await api.reports(token);
+    fill(queue, reports.length ? reports.map((report) => item(report, token, () => showQueue(main, token))) :
+      h("li", {}, "No report waits."));
+  });
+  if (!ok) queue.append(h("li", {}, button("Use another token", signOut)));
+}
+
+function item(report, token, again) {
+  const { message } = report;
+  const where = message.place === "game" ?
+    [h("a", { href: `/games/${encodeURIComponent(message.game_id)}` }, "a game"), `, ${message.room}`] : "a private message";
+  const status = h("span", { class: "messages" });
+  const act = (work) => async () => {
+    if (await perform(status, work)) again();
+  };
+  return h("li", { class: "report", dataset: { id: report.id } },
+    h("p", {}, `${message.name} wrote, in `, where, ":"),
+    h("p", { class: "chat-text" }, message.text),
+    h("p", {}, "Reported: ", h("span", { class: "chat-text" }, report.reason)),
+    h("p", {}, button("Hide message", act(() => api.decide(report.id, true, token))), " ",
+      button("Dismiss", act(() => api.decide(report.id, false, token))), " ",
+      message.author ? button(`Mute ${message.name} for a day`, act(() => api.mute(message.author, DAY, token))) : null),
+    status);
+}

@@ -1,0 +1,75 @@
+// The messages page: /messages lists the signed-in player's conversations (unread counted) and the
+// players they have played with; /messages/<id> is one conversation, written to with Enter, each of
+// the other's messages with a Report button and the other player with a Block button. Words are text.
+
+import * as api from "../api.js";
+import { blockControl, reportControl } from "../civility.js";
+import { fill, h, perform, problemNotice } from "../dom.js";
+
+const link = (id) => `/messages/${encodeURIComponent(id)}`;
+
+export async function showMessages(main, other) {
+  document.title = "Messages · Meeple";
+  const me = api.player();
+  if (!me) {
+    fill(main, h("h1", {}, "Messages"), h("p", {}, h("a", { href: "/#sign-in" }, "Sign in"), " to read your messages."));
+    return;
+  }
+  try {
+    if (other) await showConversation(main, me, other);
+    else await showList(main, me);
+  } catch (problem) {
+    fill(main, h("h1", {}, "Messages"), problemNotice(problem), h("p", {}, h("a", { href: "/messages" }, "All messages")));
+  }
+}
+
+async function showList(main, me) {
+  const [{ conversations }, { contacts }] = await Promise.all([api.conversations(me.token), api.contacts(me.token)]);
+  const talked = new Set(conversations.map((each) => each.player.id));
+  fill(main, h("section", { "aria-labelledby": "messages-title" },
+    h("h1", { id: "messages-title" }, "Messages"),
+    conversations.length ? h("ul", { "aria-label": "Conversations" }, conversations.map(({ player, unread }) =>
+      h("li", {}, h("a", { href: link(player.id) }, player.name), unread ? ` · ${unread} unread` : ""))) :
+      h("p", {}, "No messages yet."),
+    h("h2", {}, "Write to a player you have played with"),
+    h("ul", { "aria-label": "Players you have played with" }, contacts.filter((each) => !talked.has(each.id))
+      .map((each) => h("li", {}, h("a", { href: link(each.id) }, each.name))))));
+}
+
+async function showConversation(main, me, other) {
+  let page = await api.conversation(other, "0-0", me.token);
+  const { player } = page;
+  const talk = h("ol", { class: "talk", role: "log", tabindex: 0, "aria-label": `Messages with ${player.name}` });
+  const status = h("div", { class: "messages" });
+  const shown = (message) => {
+    const mine = message.author === me.id;
+    talk.append(h("li", { class: mine ? "mine" : null, dataset: { id: message.id } },
+      h("span", { class: "chat-name" }, `${mine ? me.name : player.name}: `), h("span", { class: "chat-text" }, message.text),
+      mine ? null : reportControl((reason) => api.reportMessage(other, message.id, reason, me.token))));
+  };
+  for (;;) {
+    page.messages.forEach(shown);
+    if (!page.next) break;
+    page = await api.conversation(other, page.next, me.token);
+  }
+  dispatchEvent(new Event("meeple:messages-read")); // the account bar counts the unread anew
+  document.title = `Messages with ${player.name} · Meeple`;
+  fill(main, h("section", { "aria-labelledby": "talk-title" },
+    h("h1", { id: "talk-title" }, `Messages with ${player.name}`),
+    h("p", {}, h("a", { href: "/messages" }, "All messages"), " ",
+      blockControl(player.name, () => api.block(other, me.token), () => location.assign("/messages"))),
+    talk, writeForm(player, status, async (text) => shown(await api.write(other, text, me.token))), status));
+  talk.scrollTop = talk.scrollHeight;
+}
+
+function writeForm(player, status, send) {
+  const text = h("textarea", { rows: 2, maxlength: 500, "aria-label": `Message to ${player.name}` });
+  const submit = async (event) => {
+    event.preventDefault();
+    if (text.value.trim() && await perform(status, () => send(text.value))) text.value = "";
+  };
+  text.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) submit(event);
+  });
+  return h("form", { class: "chat-form", onsubmit: submit }, text, h("button", { type: "submit" }, "Send"));
+}

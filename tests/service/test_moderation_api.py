@@ -1,0 +1,134 @@
+"""Keeping it civil through the API: reports of a game chat's messages and of private ones, the
+admin's queue, hidden messages (kept, shown to the admin only), mutes, blocks in a game's chat, and
+the problems of each refusal; on fakeredis and a real server."""
+
+from __future__ import annotations
+
+import redis
+
+from events import keys
+from tests.contract import ContractClient
+from tests.service.test_chat_api import ADMIN, api_on, say, table, texts
+from tests.service.test_conversations_api import texts as private_texts
+from tests.service.test_conversations_api import write
+from tests.service.test_games_api import bearer
+from tests.service.test_players_api import register
+
+
+def report(api: ContractClient, path: str, token: str | None, reason: str = "Insults") -> object:
+    return api.post(f"{path}/reports", json={"reason": reason}, headers=bearer(token) if token else {})
+
+
+def queue(api: ContractClient, status: str = "open") -> list[dict[str, object]]:
+    answer = api.get(f"/v1/admin/reports?status={status}", headers=bearer(ADMIN))
+    assert answer.status_code == 200, answer.json
+    return answer.json["reports"]  # type: ignore[no-any-return]
+
+
+def decide(api: ContractClient, report_id: str, hide: bool) -> object:
+    return api.post(f"/v1/admin/reports/{report_id}/decision", json={"hide": hide}, headers=bearer(ADMIN))
+
+
+def test_a_reported_table_message_reaches_the_queue_and_hidden_leaves_every_seat(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    rude = say(api, game_id, "table", bo, "You fool").json
+    say(api, game_id, "table", ann, "Now now")
+    path = f"/v1/games/{game_id}/chat/table/messages/{rude['id']}"
+    filed = report(api, path, ann)
+    assert filed.status_code == 201 and filed.json["status"] == "open"
+    assert report(api, path, register(api, "cy")["token"], "Rude to ann").status_code == 201  # a spectator reads it too
+    [first, second] = queue(api)
+    assert first["message"] == {"place": "game", "game_id": game_id, "room": "table", "players": None, "id": rude["id"],
+                                "author": None, "name": "bo", "text": "You fool"}
+    assert (first["reason"], second["reason"]) == ("Insults", "Rude to ann")
+    decided = decide(api, first["id"], hide=True)
+    assert decided.status_code == 200 and decided.json["status"] == "hidden"
+    assert queue(api) == [] and {closed["status"] for closed in queue(api, "closed")} == {"hidden"}
+    for reader in (ann, bo, None):
+        assert texts(api, game_id, "table", reader) == ["Now now"]
+    kept = api.get(f"/v1/games/{game_id}/chat/table", headers=bearer(ADMIN)).json["messages"]
+    assert [(message["text"], message["hidden"]) for message in kept] == [("You fool", True), ("Now now", False)]
+    assert decide(api, first["id"], hide=False).json["code"] == "report_closed"
+    assert report(api, path, ann).json["code"] == "message_not_found"  # hidden: nobody reads it to report it
+
+
+def test_a_dismissed_report_leaves_the_message(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    said = say(api, game_id, "table", bo, "Good game").json
+    filed = report(api, f"/v1/games/{game_id}/chat/table/messages/{said['id']}", ann).json
+    assert decide(api, filed["id"], hide=False).json["status"] == "dismissed"
+    assert texts(api, game_id, "table", ann) == ["Good game"] and queue(api) == []
+
+
+def test_a_reported_private_message_is_hidden_from_both_players(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann, bo = register(api, "ann"), register(api, "bo")
+    spam = write(api, bo["token"], ann["id"], "Buy gold").json
+    write(api, ann["token"], bo["id"], "No")
+    path = f"/v1/players/me/conversations/{bo['id']}/messages/{spam['id']}"
+    filed = report(api, path, ann["token"], "Spam").json
+    assert filed["message"] == {"place": "conversation", "game_id": None, "room": None,
+                                "players": sorted([ann["id"], bo["id"]]), "id": spam["id"], "author": bo["id"],
+                                "name": "bo", "text": "Buy gold"}
+    decide(api, filed["id"], hide=True)
+    assert private_texts(api, ann["token"], bo["id"]) == private_texts(api, bo["token"], ann["id"]) == ["No"]
+    assert client.xlen(keys.conversation(ann["id"], bo["id"])) == 2  # kept, for the admin
+    assert [report["message"]["text"] for report in queue(api, "closed")] == ["Buy gold"]  # type: ignore[index]
+    cy = register(api, "cy")
+    assert report(api, f"/v1/players/me/conversations/{ann['id']}/messages/{spam['id']}",
+                  cy["token"]).json["code"] == "message_not_found"
+
+
+def test_a_muted_player_is_told_until_when_and_writes_again_once_unmuted(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    me = api.get("/v1/players/me", headers=bearer(ann)).json
+    cy = register(api, "cy")
+    muted = api.put(f"/v1/admin/mutes/{me['id']}", json={"minutes": 60}, headers=bearer(ADMIN))
+    assert muted.status_code == 200 and muted.json["player"] == me["id"]
+    for refused in (say(api, game_id, "table", ann, "hi"), write(api, ann, cy["id"], "hi")):
+        assert refused.status_code == 403 and refused.json["code"] == "muted"
+        assert refused.json["until"] == muted.json["until"]
+    assert say(api, game_id, "table", bo, "bo is not muted").status_code == 201
+    assert api.delete(f"/v1/admin/mutes/{me['id']}", headers=bearer(ADMIN)).status_code == 204
+    assert say(api, game_id, "table", ann, "back").status_code == 201
+    assert api.delete(f"/v1/admin/mutes/{me['id']}", headers=bearer(ADMIN)).json["code"] == "mute_not_found"
+
+
+def test_a_blocked_players_chat_is_hidden_to_the_blocker_only(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "options": {}}).json["id"]
+    ann, bo = register(api, "ann"), register(api, "bo")
+    for player in (ann, bo):
+        api.post(f"/v1/games/{game_id}/join", json={"name": player["name"]}, headers=bearer(player["token"]))
+    say(api, game_id, "table", bo["token"], "from bo")
+    say(api, game_id, "table", ann["token"], "from ann")
+    api.put(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(ann["token"]))
+    assert texts(api, game_id, "table", ann["token"]) == ["from ann"]
+    assert texts(api, game_id, "table", bo["token"]) == texts(api, game_id, "table") == ["from bo", "from ann"]
+
+
+def test_only_the_admin_moderates_and_every_refusal_is_a_problem(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    said = say(api, game_id, "table", bo, "hello").json
+    path = f"/v1/games/{game_id}/chat/table/messages/{said['id']}"
+    for token, status, code in ((None, 401, "unauthorized"), (ann, 403, "admin_only")):
+        refused = api.get("/v1/admin/reports", headers=bearer(token) if token else {})
+        assert (refused.status_code, refused.json["code"]) == (status, code)
+        assert refused.headers["Content-Type"] == "application/problem+json"
+        assert api.put("/v1/admin/mutes/x", json={"minutes": 1}, headers=bearer(token) if token else {}).status_code == status
+    assert report(api, path, None).json["code"] == "unauthorized"
+    for reason in ("", "x" * 501):
+        assert report(api, path, ann, reason).json["code"] == "validation_error"
+    assert report(api, f"/v1/games/{game_id}/chat/table/messages/1-0", ann).json["code"] == "message_not_found"
+    assert report(api, f"/v1/games/{game_id}/chat/table/messages/nonsense", ann).status_code == 404
+    assert report(api, f"/v1/games/{game_id}/chat/lounge/messages/{said['id']}", ann).json["code"] == "room_not_found"
+    assert decide(api, "0" * 24, hide=True).json["code"] == "report_not_found"
+    assert api.post("/v1/admin/reports/x/decision", json={"hide": "yes"}, headers=bearer(ADMIN)).status_code == 422
+    assert api.get("/v1/admin/reports?status=all", headers=bearer(ADMIN)).status_code == 422
+    for minutes in (0, 366 * 24 * 60 + 1, "60"):
+        assert api.put("/v1/admin/mutes/x", json={"minutes": minutes}, headers=bearer(ADMIN)).status_code == 422
+    assert api.put("/v1/admin/mutes/nobody", json={"minutes": 5}, headers=bearer(ADMIN)).json["code"] == "player_not_found"

@@ -1,0 +1,138 @@
+"""Messages between players and keeping it civil, in real browsers: two players write to each other
+on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
+message reaches the admin's page and, hidden there, leaves both seats' pages. At 1280 and 375 px."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.integration.clients import Client
+from tests.web.conftest import PHONE, SETTINGS
+from tests.web.pages import fits, register, signed_in
+
+pytestmark = [pytest.mark.redis, pytest.mark.http]
+
+WIDE = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
+    """A page in a browser profile of its own for ann, bo and the admin; each saves its last sight."""
+    contexts = {name: chromium.new_context(viewport=WIDE) for name in ("ann", "bo", "admin")}
+    opened = {name: context.new_page() for name, context in contexts.items()}
+    errors: list[str] = []
+    for page in opened.values():
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    for name, page in opened.items():
+        page.screenshot(path=str(tmp_path / f"last-{name}.png"), full_page=True)
+    for context in contexts.values():
+        context.close()
+    assert not errors, errors
+
+
+def seated(pages: dict[str, Page], api: Client, server: str) -> str:
+    """A TAKI game whose two seats ann and bo took on their pages, signed in; its id."""
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    for seat, name in enumerate(("ann", "bo")):
+        page = pages[name]
+        register(page, server, name)
+        page.goto(f"{server}/games/{game_id}")
+        page.get_by_role("button", name=f"Take seat {seat + 1}").click()
+        expect(page.get_by_role("list", name="Seats")).to_contain_text(f"{name} (you)")
+    for name in ("ann", "bo"):
+        expect(pages[name].get_by_role("status").filter(has_text="Live")).to_be_visible()
+    return str(game_id)
+
+
+def table(page: Page) -> object:
+    return page.get_by_role("log", name="Table messages")
+
+
+def say(page: Page, text: str) -> None:
+    page.get_by_label("Message to table").fill(text)
+    page.get_by_label("Message to table").press("Enter")
+    expect(table(page)).to_contain_text(text)
+
+
+def test_players_write_to_each_other_and_a_blocked_players_words_leave_the_blocker(
+        pages: dict[str, Page], api: Client, server: str, tmp_path: Path) -> None:
+    ann, bo = pages["ann"], pages["bo"]
+    game_id = seated(pages, api, server)
+    ann_id = signed_in(ann)["id"]
+    bo.goto(f"{server}/messages")
+    bo.get_by_role("list", name="Players you have played with").get_by_role("link", name="ann").click()
+    bo.get_by_label("Message to ann").fill("TAKI again <b>tomorrow</b>?")
+    bo.get_by_label("Message to ann").press("Enter")
+    expect(bo.get_by_role("log", name="Messages with ann")).to_contain_text("bo: TAKI again <b>tomorrow</b>?")
+    ann.goto(f"{server}/messages")
+    expect(ann.get_by_role("navigation", name="Account")).to_contain_text("Messages (1 unread)")
+    expect(ann.get_by_role("list", name="Conversations")).to_contain_text("bo · 1 unread")
+    ann.get_by_role("link", name="bo").click()
+    talk = ann.get_by_role("log", name="Messages with bo")
+    expect(talk).to_contain_text("bo: TAKI again <b>tomorrow</b>?")  # drawn as text
+    expect(ann.get_by_role("navigation", name="Account").get_by_role("link", name="Messages")).to_have_text("Messages")
+    ann.get_by_label("Message to bo").fill("Yes, at 8")
+    ann.get_by_role("button", name="Send").click()
+    expect(talk).to_contain_text("ann: Yes, at 8")
+    ann.screenshot(path=str(tmp_path / "messages-1280.png"), full_page=True)
+
+    for page in (ann, bo):
+        page.goto(f"{server}/games/{game_id}")
+        expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    say(bo, "from bo, before the block")
+    expect(table(ann)).to_contain_text("from bo, before the block")
+    table(ann).get_by_role("button", name="Block bo").click()
+    expect(table(ann)).not_to_contain_text("from bo")
+    say(bo, "from bo, after the block")
+    say(ann, "from ann")
+    ann.reload()
+    expect(table(ann)).to_contain_text("from ann")
+    expect(table(ann)).not_to_contain_text("from bo")
+    expect(table(bo)).to_contain_text("from bo, after the block")  # the blocked player sees nothing change
+    ann.goto(f"{server}/messages/{bo_id(bo)}")
+    expect(ann.get_by_role("log", name="Messages with bo")).to_have_text("ann: Yes, at 8")
+    bo.goto(f"{server}/messages/{ann_id}")
+    expect(bo.get_by_role("log", name="Messages with ann")).to_contain_text("ann: Yes, at 8")
+    bo.set_viewport_size(PHONE)
+    fits(bo, tmp_path / "messages-375.png")
+
+
+def bo_id(page: Page) -> str:
+    return signed_in(page)["id"]
+
+
+def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats(
+        pages: dict[str, Page], api: Client, server: str, tmp_path: Path) -> None:
+    ann, bo, admin = pages["ann"], pages["bo"], pages["admin"]
+    seated(pages, api, server)
+    say(bo, "You fool")
+    say(bo, "Good luck")
+    expect(table(ann)).to_contain_text("Good luck")
+    rude = table(ann).get_by_role("listitem").filter(has_text="You fool")
+    rude.get_by_role("button", name="Report").click()
+    ann.get_by_label("Why report this message?").fill("Insults")
+    ann.get_by_role("button", name="Send report").click()
+    expect(rude).to_contain_text("Reported to the admin.")
+
+    admin.goto(f"{server}/admin")
+    admin.get_by_label("Admin token").fill(SETTINGS["MEEPLE_ADMIN_TOKEN"])
+    admin.get_by_role("button", name="Sign in as admin").click()
+    queue = admin.get_by_role("list", name="Reported messages")
+    report = queue.get_by_role("listitem").filter(has_text="You fool")
+    expect(report).to_contain_text("Reported: Insults")
+    expect(report).to_contain_text("bo wrote, in a game, table:")
+    admin.screenshot(path=str(tmp_path / "admin-1280.png"), full_page=True)
+    admin.set_viewport_size(PHONE)
+    fits(admin, tmp_path / "admin-375.png")
+    report.get_by_role("button", name="Hide message").click()
+    expect(queue).to_have_text("No report waits.")
+
+    for seat in (ann, bo):
+        seat.reload()
+        expect(table(seat)).to_contain_text("Good luck")
+        expect(table(seat)).not_to_contain_text("You fool")
