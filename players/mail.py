@@ -159,14 +159,20 @@ class Mailboxes:
         self.redis.set(keys.mail_stop(hash_token(token)), f"{player_id} {kind}")
         return token
 
-    def stop(self, token: str) -> tuple[str, str] | None:
-        """Stop the kind of mail the token names: its player and kind, or None for an unknown token."""
+    def stopped_by(self, token: str) -> tuple[str, str] | None:
+        """The player and kind of mail an unsubscribe token names, or None for an unknown token."""
         raw = cast(bytes | None, self.redis.get(keys.mail_stop(hash_token(token))))
         if raw is None:
             return None
         player_id, kind = raw.decode().split(" ", 1)
-        self.choose(player_id, {kind: Choice.OFF})
         return player_id, kind
+
+    def stop(self, token: str) -> tuple[str, str] | None:
+        """Stop the kind of mail the token names: its player and kind, or None for an unknown token."""
+        found = self.stopped_by(token)
+        if found is not None:
+            self.choose(found[0], {found[1]: Choice.OFF})
+        return found
 
 
 def _address_digest(address: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from jinja2 import Environment, PackageLoader
 
 from application.addresses import ask_confirmation
 from players.errors import MailAddressTaken
@@ -18,6 +19,7 @@ from service.schemas.common import parse
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema, UnsubscribeQuerySchema
 
 bp = Blueprint("mail", __name__, url_prefix="/v1")
+PAGE = Environment(loader=PackageLoader("service.api", "pages"), autoescape=True).get_template("unsubscribe.html")
 
 
 def mailboxes() -> Mailboxes:
@@ -76,10 +78,38 @@ def confirm_mail_address() -> dict[str, Any]:
     return settings_of(player_id)
 
 
+@bp.get("/mail/unsubscribe")
+def unsubscribe_page() -> Response:
+    """The page the unsubscribe link opens in a browser: which mail it stops, and a button that POSTs; it stops nothing."""
+    token = parse(UnsubscribeQuerySchema, request.args.to_dict())["token"]
+    found = mailboxes().stopped_by(token)
+    if found is None:
+        return page(404, "Unknown link", "This unsubscribe link is not one of ours.")
+    return page(200, "Stop these mails?", f"This link stops Meeple's mail of the kind “{kind_name(found[1])}”.",
+                token=token)
+
+
 @bp.post("/mail/unsubscribe")
-def unsubscribe() -> dict[str, Any]:
-    """Stop the kind of mail the token names, as a mail client's one-click unsubscribe does: any body, no sign-in."""
+def unsubscribe() -> Response | dict[str, Any]:
+    """Stop the kind of mail the token names, as a mail client's one-click unsubscribe does: any body, no sign-in.
+    A browser (its form on the page above) is answered a page; a mail client, JSON."""
     found = mailboxes().stop(parse(UnsubscribeQuerySchema, request.args.to_dict())["token"])
     if found is None:
         raise ApiError(404, "unsubscribe_token_unknown", "This unsubscribe link is not one of ours.")
+    if request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html":
+        return page(200, "Stopped", f"Meeple sends you no more mail of the kind “{kind_name(found[1])}”.")
     return {"kind": found[1], "choice": str(Choice.OFF)}
+
+
+def kind_name(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+def page(status: int, title: str, said: str, token: str | None = None) -> Response:
+    """A page of text with, given a token, the button that stops its mail: no script, nothing from elsewhere."""
+    answer = Response(PAGE.render(title=title, said=said, token=token, asking=token is not None), status=status,
+                      mimetype="text/html")
+    answer.headers["Content-Security-Policy"] = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
+                                                 "base-uri 'none'; frame-ancestors 'none'")
+    answer.headers["Cache-Control"] = "no-store"
+    return answer

@@ -106,3 +106,23 @@ def test_an_address_another_player_holds_confirmed_is_refused(client: redis.Redi
     assert api.get("/v1/players/me/mail", headers=bob).json["confirmed"] is False
     changed = api.put("/v1/players/me/mail/address", json={"address": "ann@elsewhere.org"}, headers=ann)
     assert changed.json == {**changed.json, "address": "ann@example.org", "confirmed": True, "pending": "ann@elsewhere.org"}
+
+
+def test_the_unsubscribe_link_opened_in_a_browser_asks_before_it_stops(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    from players.mail import Mailboxes
+
+    api = api_on(client)
+    ann = register(api, "ann")
+    token = Mailboxes(client).stop_token(ann["id"], "game_over")
+    shown = api.get(f"/v1/mail/unsubscribe?token={token}", headers={"Accept": "text/html"})
+    text = shown.get_data(as_text=True)
+    assert shown.status_code == 200 and shown.mimetype == "text/html" and "<script" not in text
+    assert "“game over”" in text and f'<form method="post" action="/v1/mail/unsubscribe?token={token}">' in text
+    assert "form-action 'self'" in shown.headers["Content-Security-Policy"]
+    assert api.get("/v1/players/me/mail", headers=bearer(ann["token"])).json["kinds"]["game_over"] == "on"  # not yet
+    pressed = api.post(f"/v1/mail/unsubscribe?token={token}", data="List-Unsubscribe=One-Click",
+                       content_type="application/x-www-form-urlencoded", headers={"Accept": "text/html,*/*;q=0.8"})
+    assert pressed.status_code == 200 and pressed.mimetype == "text/html" and "no more mail" in pressed.get_data(as_text=True)
+    assert api.get("/v1/players/me/mail", headers=bearer(ann["token"])).json["kinds"]["game_over"] == "off"
+    unknown = api.get("/v1/mail/unsubscribe?token=" + "x" * 43)
+    assert unknown.status_code == 404 and "not one of ours" in unknown.get_data(as_text=True)
