@@ -30,7 +30,7 @@ def test_a_refused_game_shows_the_servers_error_next_to_the_field_it_names(page:
     form.get_by_label("Time for each move", exact=True).fill("0")
     form.get_by_role("button", name="Create game").click()
     seconds = form.get_by_label("Time for each move", exact=True)
-    expect(seconds).to_have_accessible_description(re.compile(r"^Up to 30 days.*greater than or equal to 1"))
+    expect(seconds).to_have_accessible_description(re.compile(r"^Up to a year.*greater than or equal to 1"))
     expect(penalty).not_to_have_attribute("aria-invalid", "true")  # the earlier error is gone
 
 

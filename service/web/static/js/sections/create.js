@@ -133,7 +133,7 @@ function clockFields(time, vacation) {
 function deadlineFields(type) {
   const on = h("input", { type: "checkbox" });
   const time = durationField("turn_deadline.seconds", "Time for each move", 86400,
-    "Days for a play-by-post game, minutes for a live one. A vacation stops a player's clocks.");
+    "Up to a year: days for a play-by-post game, minutes for a live one. A vacation stops a player's clocks.");
   const policy = h("select", {}, Object.entries(POLICIES).map(([value, label]) => h("option", { value }, label)));
   const level = h("select", {}, type.bots.map((bot) => h("option", { value: bot }, bot)));
   const vacation = number(0, 0, 365);
