@@ -17,7 +17,7 @@ rolls, the end of the game) `decide.py`; the facts into state `evolve.py`. The f
 `domain/bahama_taxi/rulebook.md`; functions cite their sections.
 """
 
-from domain.bahama_taxi import audit, bot, decide, events, evolve, options, rules, setup, state, views
+from domain.bahama_taxi import audit, bot, commands, decide, events, evolve, options, rules, setup, state, views
 from domain.bahama_taxi.commands import Command, Forfeit
 from domain.bahama_taxi.events import Event
 from domain.bahama_taxi.options import TaxiOptions
@@ -26,4 +26,4 @@ from domain.core.game import Game, assemble
 
 BAHAMA_TAXI: Game[TaxiState, Command, Event, TaxiOptions] = assemble(
     "bahama_taxi", "Bahama Taxi", TaxiOptions, Forfeit, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
-    state=state, views=views, events=events, bot=bot, audit=audit)
+    state=state, views=views, events=events, commands=commands, bot=bot, audit=audit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from domain.core.codec import EventCodec
 from domain.core.game import Seat
 
 
@@ -126,3 +127,9 @@ class Forfeit:
 
 
 Command = PlacePolice | Move | Stay | Step | StopMoving | PickUp | DropOff | CollectFromGod | Reroute | Transfer | EndTurn | Skip | Forfeit
+
+# each command's wire name in a log, as the API names it
+CODEC: EventCodec[Command] = EventCodec({
+    PlacePolice: "place_police", Move: "move", Stay: "stay", Step: "step", StopMoving: "stop_moving", PickUp: "pick_up",
+    DropOff: "drop_off", CollectFromGod: "collect_from_god", Reroute: "reroute", Transfer: "transfer",
+    EndTurn: "end_turn", Skip: "skip", Forfeit: "forfeit"})

@@ -10,6 +10,7 @@ from domain.bahama_taxi.options import TwoPawnMode
 from domain.bahama_taxi.state import PawnKind
 from domain.core.codec import EventCodec
 from domain.core.game import Seat
+from domain.core.rng import Drawn, die_of, salt_of, shuffle_of
 
 
 class Coin(StrEnum):
@@ -326,3 +327,16 @@ CODEC: EventCodec[Event] = EventCodec(
         HiddenCardsRedealt: "hidden_cards_redealt",
     }
 )
+
+
+def chance(event: Event) -> tuple[Drawn, ...]:
+    """The outcomes of chance `event` records, in the order the rules drew them (setup.py, decide.py)."""
+    match event:
+        case DeckShuffled(order, salt) | HiddenCardsRedealt(order, _, salt):
+            return shuffle_of(order), salt_of(salt)
+        case CoinFlipped(result) if result is not Coin.CHOSEN:
+            return (die_of(1 if result is Coin.HEADS else 0),)
+        case DieRolled(value=value):
+            return (die_of(value),)
+        case _:
+            return ()

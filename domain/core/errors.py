@@ -48,6 +48,10 @@ class OptionsInvalid(DomainError):
         self.errors = dict(errors)
 
 
+class ChanceNotRecorded(DomainError):
+    """A decision asked chance for what the log it is checked against did not record."""
+
+
 class UnknownEvent(DomainError):
     """A stored event whose wire name or schema version this server does not know."""
 

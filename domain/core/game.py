@@ -12,7 +12,7 @@ from typing import Annotated, Any, Generic, TypeVar, cast
 from domain.core.codec import EventCodec
 from domain.core.errors import OptionsInvalid
 from domain.core.options import describe_options, parse_options
-from domain.core.rng import Rng
+from domain.core.rng import Drawn, Rng
 
 SEAT = "seat"
 Seat = Annotated[int, SEAT]  # an int to every reader; the mark lets a log's check find each seat an event names
@@ -123,6 +123,7 @@ class Game(Generic[S, C, E, Opt]):
     redact: Callable[[E, Seat | None], E]
     status: Callable[[S], GameStatus]
     events: EventCodec[E]
+    commands: EventCodec[C]  # what a seat asks, as a log records it beside the events it caused
     # AI levels, each a pure function to a legal command; one that searches is a dataclass whose
     # `budget` field says how long it thinks and whose `clock` field (None until `bot` is given
     # one) is what it reads the seconds of its budget on
@@ -143,6 +144,8 @@ class Game(Generic[S, C, E, Opt]):
     # the fork may know in `state` (the draw pile, face-down hands), because the original's log
     # shows them; games with no hidden cards have nothing to deal
     redeal: Callable[[S, Rng], tuple[E, ...]] = lambda state, rng: ()
+    # the outcomes of chance an event records, in the order the rules drew them (domain.core.rng.ReplayingRng)
+    chance: Callable[[E], tuple[Drawn, ...]] = lambda event: ()
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
@@ -198,7 +201,8 @@ class Game(Generic[S, C, E, Opt]):
 
 def assemble(name: str, title: str, options_type: type[Opt], forfeit_command: Callable[[Seat], C], *,
              options: ModuleType, setup: ModuleType, rules: ModuleType, decide: ModuleType, evolve: ModuleType,
-             state: ModuleType, views: ModuleType, events: ModuleType, bot: ModuleType, audit: ModuleType) -> Game[Any, C, Any, Opt]:
+             state: ModuleType, views: ModuleType, events: ModuleType, commands: ModuleType, bot: ModuleType,
+             audit: ModuleType) -> Game[Any, C, Any, Opt]:
     """A game from its modules, each in the role every game gives it (docs/architecture.md)."""
     return Game(
         name=name, title=title, min_seats=setup.MIN_SEATS, max_seats=setup.MAX_SEATS,
@@ -207,6 +211,7 @@ def assemble(name: str, title: str, options_type: type[Opt], forfeit_command: Ca
         legal_commands=rules.legal_commands, listed_form=rules.listed_form, timeout_command=rules.timeout_command,
         response_seconds=rules.response_seconds, forfeit_command=forfeit_command,
         view=views.view, redact=views.redact, render=views.render, status=state.status,
-        events=events.CODEC, bots=bot.BOTS, audit=audit.audit,
+        events=events.CODEC, commands=commands.CODEC, bots=bot.BOTS, audit=audit.audit,
         **({"redeal": setup.redeal} if hasattr(setup, "redeal") else {}),  # only games with hidden cards deal again
+        **({"chance": events.chance} if hasattr(events, "chance") else {}),  # only games of chance record any
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
+
+from domain.core.errors import ChanceNotRecorded
 
 T = TypeVar("T")
 
@@ -77,3 +79,59 @@ class ScriptedRng:
         if not low <= value <= high:
             raise ValueError(f"scripted die {value} outside {low}..{high}")
         return value
+
+
+class Drawn(NamedTuple):
+    """One outcome of chance as an event records it: a shuffle's order, a die's value or a seal's salt."""
+
+    kind: str  # "shuffle", "die" or "salt": the Rng method that gave it
+    value: Any
+
+
+def shuffle_of(order: Sequence[object]) -> Drawn:
+    return Drawn("shuffle", tuple(order))
+
+
+def die_of(value: int) -> Drawn:
+    return Drawn("die", value)
+
+
+def salt_of(value: str) -> Drawn:
+    return Drawn("salt", value)
+
+
+class ReplayingRng:
+    """Chance fed back from a log: each request answered by the next recorded outcome, if it is of
+    that kind and could have come from it; anything else raises ChanceNotRecorded."""
+
+    def __init__(self, outcomes: Sequence[Drawn]) -> None:
+        self._outcomes = outcomes
+        self._next = 0
+
+    def left(self) -> int:
+        """How many recorded outcomes no request has taken."""
+        return len(self._outcomes) - self._next
+
+    def _take(self, kind: str) -> Any:
+        if self._next == len(self._outcomes):
+            raise ChanceNotRecorded(f"it asks for a {kind} the log does not record")
+        drawn = self._outcomes[self._next]
+        if drawn.kind != kind:
+            raise ChanceNotRecorded(f"it asks for a {kind} where the log records a {drawn.kind}")
+        self._next += 1
+        return drawn.value
+
+    def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
+        order = self._take("shuffle")
+        if sorted(map(repr, order)) != sorted(map(repr, items)):
+            raise ChanceNotRecorded(f"it shuffles {len(items)} things where the log records an order of others")
+        return tuple(order)
+
+    def randint(self, low: int, high: int) -> int:
+        value = self._take("die")
+        if not low <= value <= high:
+            raise ChanceNotRecorded(f"it rolls {low} to {high} where the log records {value}")
+        return int(value)
+
+    def salt(self) -> str:
+        return str(self._take("salt"))

@@ -17,7 +17,7 @@ section it applies.
 """
 
 from domain.core.game import Game, assemble
-from domain.djambi import audit, bot, decide, events, evolve, options, rules, setup, state, views
+from domain.djambi import audit, bot, commands, decide, events, evolve, options, rules, setup, state, views
 from domain.djambi.commands import Command, Resign
 from domain.djambi.events import Event
 from domain.djambi.options import DjambiOptions
@@ -25,4 +25,4 @@ from domain.djambi.state import DjambiState
 
 DJAMBI: Game[DjambiState, Command, Event, DjambiOptions] = assemble(
     "djambi", "Djambi", DjambiOptions, Resign, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
-    state=state, views=views, events=events, bot=bot, audit=audit)
+    state=state, views=views, events=events, commands=commands, bot=bot, audit=audit)

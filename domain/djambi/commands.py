@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.codec import EventCodec
 from domain.core.game import Seat
 from domain.djambi.pieces import Color
 
@@ -57,3 +58,7 @@ class Skip:
 
 
 Command = Play | ProposeDraw | AcceptDraw | DeclineDraw | Resign | Skip
+
+# each command's wire name in a log, as the API names it
+CODEC: EventCodec[Command] = EventCodec({Play: "play", ProposeDraw: "propose_draw", AcceptDraw: "accept_draw",
+                                         DeclineDraw: "decline_draw", Resign: "resign", Skip: "skip"})

@@ -19,7 +19,7 @@ it applies.
 """
 
 from domain.core.game import Game, assemble
-from domain.taki import audit, bot, decide, events, evolve, options, rules, setup, state, views
+from domain.taki import audit, bot, commands, decide, events, evolve, options, rules, setup, state, views
 from domain.taki.commands import Command, Forfeit
 from domain.taki.events import Event
 from domain.taki.options import TakiOptions
@@ -27,4 +27,4 @@ from domain.taki.state import TakiState
 
 TAKI: Game[TakiState, Command, Event, TakiOptions] = assemble(
     "taki", "TAKI", TakiOptions, Forfeit, options=options, setup=setup, rules=rules, decide=decide, evolve=evolve,
-    state=state, views=views, events=events, bot=bot, audit=audit)
+    state=state, views=views, events=events, commands=commands, bot=bot, audit=audit)

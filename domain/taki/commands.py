@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.codec import EventCodec
 from domain.core.game import Seat
 from domain.taki.cards import Color
 
@@ -69,3 +70,7 @@ class Forfeit:
 
 Command = Play | Draw | CloseTaki | EndTurn | Pass | AnnounceLastCard | Forfeit
 TURN_ACTIONS = (Play, Draw, CloseTaki, EndTurn)
+
+# each command's wire name in a log, as the API names it
+CODEC: EventCodec[Command] = EventCodec({Play: "play", Draw: "draw", CloseTaki: "close_taki", EndTurn: "end_turn", Pass: "pass",
+                                         AnnounceLastCard: "announce_last_card", Forfeit: "forfeit"})

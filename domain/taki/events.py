@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from domain.core.codec import EventCodec
 from domain.core.game import Seat
+from domain.core.rng import Drawn, salt_of, shuffle_of
 from domain.taki.cards import Color
 
 
@@ -302,3 +303,12 @@ CODEC: EventCodec[Event] = EventCodec(
         HiddenCardsRedealt: "hidden_cards_redealt",
     }
 )
+
+
+def chance(event: Event) -> tuple[Drawn, ...]:
+    """The outcomes of chance `event` records, in the order the rules drew them: each order, then its seal's salt."""
+    match event:
+        case DeckShuffled(order, salt) | DiscardReshuffled(order, salt) | HiddenCardsRedealt(order, _, salt):
+            return shuffle_of(order), salt_of(salt)
+        case _:
+            return ()
