@@ -42,3 +42,40 @@ def test_a_forks_history_credits_the_original_players(page: Page, api: Client, s
         page.set_viewport_size(size)
         page.screenshot(path=str(tmp_path / name), full_page=True)
     fits(page, tmp_path / "fork-history-375.png")
+
+
+def play_to_end(api: Client, game_id: str, tokens: list[str]) -> None:
+    """The seats of a game play it to its end, each its first listed play, else its first listed command."""
+    while (game := api.call("GET", f"/v1/games/{game_id}").json())["status"] == "active":
+        seat = game["to_move"][0]
+        legal = api.call("GET", f"/v1/games/{game_id}/legal-commands", tokens[seat]).json()["commands"]
+        api.call("POST", f"/v1/games/{game_id}/commands", tokens[seat], json=next((c for c in legal if c["type"] == "taki.play"), legal[0]))
+
+
+def test_a_fork_of_a_fork_credits_each_copied_move_to_the_game_it_was_played_in(
+        page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    first = finished_taki(api, ("ann", "bob"))
+    copied = move_ends(api.all_events(first))[3]
+    second = api.call("POST", f"/v1/games/{first}/fork", json={"version": copied}).json()["id"]
+    play_to_end(api, second, [api.call("POST", f"/v1/games/{second}/join", json={"name": name}).json()["token"]
+                              for name in ("cy", "dee")])
+    own = [end for end in move_ends(api.all_events(second)) if end > copied]
+    third = api.call("POST", f"/v1/games/{second}/fork", json={"version": own[3]}).json()["id"]
+    for name in ("eve", "fay"):
+        api.call("POST", f"/v1/games/{third}/join", json={"name": name})
+
+    page.goto(f"{server}/games/{third}")
+    moves = page.get_by_role("list", name="Recent moves").locator("li.move")
+    earlier = moves.filter(has_text="Played in an earlier game")
+    expect(earlier.first).to_be_visible()
+    while (more := page.get_by_role("button", name="Show earlier moves")).count():
+        more.click()
+    expect(earlier).to_have_count(4)  # the first game's opening and its three moves
+    first_game = " ".join(earlier.all_text_contents())
+    assert re.search(r"\b(ann|bob) (played|drew)\b", first_game) and not re.search(r"\b(cy|dee|eve|fay)\b", first_game), first_game
+    original = " ".join(moves.filter(has_text="Played in the original game").all_text_contents())
+    assert re.search(r"\b(cy|dee) (played|drew)\b", original) and not re.search(r"\b(ann|bob|eve|fay)\b", original), original
+    for size, name in (({"width": 1280, "height": 800}, "fork-of-fork-1280.png"), (PHONE, "fork-of-fork-375.png")):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(tmp_path / name), full_page=True)
+    fits(page, tmp_path / "fork-of-fork-375.png")

@@ -22,6 +22,37 @@ export function drawOrigin(line, view) {
     h("a", { href: replayAt(fork.game_id, fork.version) }, move === null ? `version ${fork.version}` : `move ${move}`)));
 }
 
+const LINEAGE = 6; // the games a fork's lineage is followed through, at most
+const lineages = new Map(); // "<game>@<version>" → the promise of the forks a fork descends from
+
+/** The origins a fork (its view's `forked_from`) descends from, nearest first: its own, then each
+ * one's own, as far as the API names them to this browser's player. */
+export function lineage(fork) {
+  const key = `${fork.game_id}@${fork.version}`;
+  if (!lineages.has(key)) lineages.set(key, ancestors(fork));
+  return lineages.get(key);
+}
+
+async function ancestors(fork) {
+  const levels = [fork];
+  while (levels.length < LINEAGE) {
+    const origin = await api.game(levels.at(-1).game_id, api.player()?.token).catch(() => null);
+    if (!origin?.forked_from) break;
+    levels.push(origin.forked_from);
+  }
+  return levels;
+}
+
+/** The origin of a fork's `lineage` whose players made the copied event at `version`: the farthest that played it. */
+export function playedIn(levels, version) {
+  let found;
+  for (const level of levels) {
+    if (version > level.version) break;
+    found = level;
+  }
+  return found;
+}
+
 /** The number of the move (the opening counts as the first, as the replay counts) that ends at `version`. */
 async function moveEndingAt(id, version) {
   let moves = 0, command = null;

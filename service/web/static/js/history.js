@@ -80,11 +80,14 @@ function split(log, seat, words) {
   return { since: told.slice(0, cut), earlier: told.slice(cut) };
 }
 
-/** Who acted, and why, where the move's own words may not say it; a fork's moves up to version `copied` were the original's. */
-function actorWords(move, names, copied) {
+/** Who acted, and why, where the move's own words may not say it; a fork's moves up to version `copied` were the
+ * original's, and those up to `inherited` a game's the original copied in turn. */
+function actorWords(move, names, { copied, inherited }) {
   const [kind, seat] = move.actor.split(":");
   const name = names[Number(seat)];
-  const fork = move.events[0].version <= copied ? "Played in the original game" : "The fork's own deal";
+  const version = move.events[0].version;
+  const fork = version <= inherited ? "Played in an earlier game"
+    : version <= copied ? "Played in the original game" : "The fork's own deal";
   return { bot: `${name} (AI)`, deadline: `${name}'s time ran out`, system: "Setup", fork, import: "Imported" }[kind];
 }
 
@@ -95,8 +98,8 @@ function when(time) {
   return at.toLocaleString([], { ...(today ? {} : { month: "short", day: "numeric" }), hour: "2-digit", minute: "2-digit" });
 }
 
-function entry(move, names, newest, copied) {
-  const who = actorWords(move, names, copied);
+function entry(move, names, newest, copies) {
+  const who = actorWords(move, names, copies);
   const time = move.events.at(-1).time;
   const rest = move.lines.slice(LINES);
   return h("li", { class: newest ? "move last" : "move", dataset: { version: move.events.at(-1).version } },
@@ -108,14 +111,16 @@ function entry(move, names, newest, copied) {
 /**
  * The list of moves as `seat` (null: a spectator) reads it, in the `names` of the seats,
  * `words(event)` each event's line; `onMore` asks for earlier moves; a fork's moves up to version
- * `copied` (all of them, when not given) are said to be its original's.
+ * `copied` (all of them, when not given) are said to be its original's, and those up to version
+ * `inherited` to be a game's before it (a fork of a fork).
  */
-export function drawHistory(log, { seat, names, words, onMore, copied = Infinity }) {
+export function drawHistory(log, { seat, names, words, onMore, copied = Infinity, inherited = 0 }) {
+  const copies = { copied, inherited };
   const { since, earlier } = split(log, seat, words);
-  const shown = earlier.slice(0, log.shown).map((move, index) => entry(move, names, !since.length && index === 0, copied));
+  const shown = earlier.slice(0, log.shown).map((move, index) => entry(move, names, !since.length && index === 0, copies));
   const group = (title, list) => h("li", { class: "group" }, h("h3", {}, title), h("ol", { "aria-label": title }, list));
   const items = since.length
-    ? [group("Since your last move", since.map((move, index) => entry(move, names, index === 0, copied))),
+    ? [group("Since your last move", since.map((move, index) => entry(move, names, index === 0, copies))),
       shown.length ? group("Earlier", shown) : null]
     : shown;
   const further = log.from > 0 || earlier.length > log.shown;

@@ -5,7 +5,7 @@
 import * as api from "../api.js";
 import { confirmed, showConfirmSetting } from "../confirm.js";
 import { hearChat, showChat } from "../chat.js";
-import { drawOrigin, finishedControls } from "../copies.js";
+import { drawOrigin, finishedControls, lineage, playedIn } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
 import { catchUp, drawHistory, history, more } from "../history.js";
@@ -179,6 +179,7 @@ function draw(page) {
   page.heading.textContent = `${title} · ${view.id}`;
   page.rules.href = rulesAddress(view.game);
   drawOrigin(page.origin, view);
+  followLineage(page);
   showSeatLink(page.seatLink, page.id, view, page.token);
   showConfirmSetting(page.confirmSetting, view, page.token);
   showChat(page.talk, view, page.token);
@@ -192,26 +193,43 @@ function draw(page) {
   refocus(page, focused);
 }
 
-/** The names of the seats that played a fork's copied opening: the original game's, or, where the
- * API names no original (a fork of an unlisted game, to a spectator), the seats' numbers. */
-function originNames(view) {
-  const names = view.forked_from?.names?.length ? view.forked_from.names : view.seats.map((seat) => `Seat ${seat.seat + 1}`);
+/** The names of the seats of `origin` (a game a fork descends from) that played its copied moves, or,
+ * where the API names none (a fork of an unlisted game, to a spectator), the seats' numbers. */
+function originNames(view, origin) {
+  const names = origin?.names?.length ? origin.names : view.seats.map((seat) => `Seat ${seat.seat + 1}`);
   return seatNames({ seats: names.map((name) => ({ name })) });
 }
 
+/** Learn, once, the games a fork descends from, and tell its copied moves again in their players' names. */
+function followLineage(page) {
+  const fork = page.view.forked_from;
+  const key = fork ? `${fork.game_id}@${fork.version}` : null;
+  if (page.lineageOf === key) return;
+  page.lineageOf = key;
+  page.lineage = fork ? [fork] : [];
+  if (!fork) return;
+  lineage(fork).then((levels) => {
+    if (page.lineageOf !== key) return;
+    page.lineage = levels;
+    drawLog(page, seatNames(page.view));
+  });
+}
+
 /** The game's moves as the seat reads them, from the log up to the version drawn; a fork's copied
- * opening in the names of the original game's players. */
+ * moves in the names of the players of the game each was played in. */
 function drawLog(page, names) {
   const { view, log } = page;
-  const original = originNames(view);
+  const levels = page.lineage ?? [];
   const copied = (event) => event.actor === "fork" && event.version <= (view.forked_from?.version ?? Infinity); // not the deal anew
-  const words = (event) => TABLES[view.game].describe(event, copied(event) ? original : names, view.options);
+  const words = (event) => TABLES[view.game].describe(event,
+    copied(event) ? originNames(view, playedIn(levels, event.version)) : names, view.options);
   const onMore = async () => {
     await perform(page.message, () => more(log, view.you, words));
     drawLog(page, names);
     page.moves.querySelector("[data-key='history:more']")?.focus();
   };
-  fill(page.moves, drawHistory(log, { seat: view.you, names, words, onMore, copied: view.forked_from?.version }));
+  const inherited = levels.length > 1 ? Math.min(levels[0].version, levels[1].version) : 0;
+  fill(page.moves, drawHistory(log, { seat: view.you, names, words, onMore, copied: view.forked_from?.version, inherited }));
 }
 
 /** A game before its start, or cancelled: its seats. Answers the headline. */
