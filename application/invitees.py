@@ -16,7 +16,7 @@ from players.invitations import Invitations
 def by_name(players: PlayerStore, invitations: Invitations, creator: str | None,
             named: Mapping[int, str]) -> dict[int, str]:
     """The player id each seat of `named` (seat → a name) is reserved for: the one contact of
-    `creator` of that name, whatever its case. Refused naming each name that matches no contact,
+    `creator` of that name, whatever its case and the spaces around it (`folded`). Refused naming each name that matches no contact,
     or two."""
     if not named:
         return {}
@@ -24,7 +24,7 @@ def by_name(players: PlayerStore, invitations: Invitations, creator: str | None,
                 if (player := players.get(player_id)) is not None]
     found, problems = {}, []
     for seat, name in named.items():
-        matching = [player.id for player in contacts if player.name.casefold() == name.strip().casefold()]
+        matching = [player.id for player in contacts if folded(player.name) == folded(name)]
         if len(matching) == 1:
             found[seat] = matching[0]
         else:
@@ -32,6 +32,11 @@ def by_name(players: PlayerStore, invitations: Invitations, creator: str | None,
     if problems:
         raise Invalid("validation_error", "The request is not valid.", errors={"reserved": problems})
     return found
+
+
+def folded(name: str) -> str:
+    """A name as a lookup compares it: without the spaces around it, whatever its case."""
+    return name.strip().casefold()
 
 
 def _unmatched(name: str, matches: int) -> str:

@@ -49,6 +49,13 @@ def test_a_name_two_contacts_share_is_refused(contacts: Lobby, client: redis.Red
         "2 players you have played with are named 'bo': invite one by their player id, or by a link."]
 
 
+def test_a_contact_whose_stored_name_has_spaces_around_it_is_found(contacts: Lobby, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    contacts.players.register("dee", " Dee ", "token-of-dee-0123456789")  # a name stored before names were stripped
+    met(client, {"ann", "dee"})
+    game_id = contacts.open("taki", {}, 2, GameSettings(named={1: "dee"}), Asking("ann")).game_id
+    assert contacts.executor.store.games.get(game_id).reserved == {1: "dee"}
+
+
 def test_one_player_named_for_two_seats_is_refused(contacts: Lobby) -> None:
     with pytest.raises(Invalid) as refused:
         contacts.open("taki", {}, 3, GameSettings(reserved={1: "bo"}, named={2: "Bo"}), Asking("ann"))
