@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import redis
 
-from application.outbox import mail_address
+from application.outbox import expires_in, mail_address
 from events.seats import hash_token
 from players.accounts import Player
-from players.mail import Mailboxes
+from players.mail import CONFIRM_SECONDS, Mailboxes
 
 
 def confirmation_link(public_url: str, token: str) -> str:
@@ -23,5 +23,5 @@ def ask_confirmation(client: redis.Redis, player: Player, address: str, public_u
         return False
     # the address is not the player's yet: the mail greets no one, and quotes the account's name as the player wrote it
     mail_address(client, address, "confirm_address", f"confirm-{hash_token(token)}", account=player.name,
-                 link=confirmation_link(public_url, token))
+                 link=confirmation_link(public_url, token), expires=expires_in(CONFIRM_SECONDS))
     return True

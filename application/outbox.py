@@ -11,6 +11,7 @@ is queued."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,11 +27,18 @@ class Mail:
     key: str  # once per key: a game's mail is keyed by (player, kind, game, version)
     to_player: str | None = None  # the player's id: their confirmed address
     to_address: str | None = None  # an address as it is
-    data: Mapping[str, Any] = field(default_factory=dict)  # what its templates read, JSON-able: `link`, `game_id`, …
+    # what its templates read, JSON-able: `link`, `game_id`, …; and `expires`, for a mail whose link has a life:
+    # when (ms since the epoch) it ends, past which the mail is dropped rather than sent or kept
+    data: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.to_player is None) == (self.to_address is None):
             raise ValueError("a mail goes to a player or to an address, one of the two")
+
+    def seconds_left(self, now: float | None = None) -> float | None:
+        """How long the mail's link still works, or None if it has no end; 0 or less once it has ended."""
+        expires = self.data.get("expires")
+        return None if expires is None else expires / 1000 - (time.time() if now is None else now)
 
     def dumps(self) -> str:
         return json.dumps({"kind": self.kind, "key": self.key, "to_player": self.to_player,
@@ -49,6 +57,11 @@ def queue_mail(client: redis.Redis, mail: Mail) -> None:
 def mail_player(client: redis.Redis, player_id: str, kind: str, key: str, **data: Any) -> None:
     """Queue a mail of `kind` to the player's confirmed address."""
     queue_mail(client, Mail(kind, key, to_player=player_id, data=data))
+
+
+def expires_in(seconds: int) -> int:
+    """The `expires` of a mail whose link works for `seconds` from now."""
+    return int((time.time() + seconds) * 1000)
 
 
 def mail_address(client: redis.Redis, address: str, kind: str, key: str, **data: Any) -> None:

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import redis
 
-from application.outbox import Mail, queue_mail
+from application.outbox import Mail, expires_in, queue_mail
 from application.tokens import new_id, new_token
 from players.accounts import Player, PlayerStore
 from players.mail import Mailboxes
-from players.sign_in import SignInLinks
+from players.sign_in import LINK_SECONDS, SignInLinks
 from players.tokens import HeldToken, PlayerTokens
 
 SIGN_IN_ASKED = "sign_in_asked"  # a request on the outbox for a sign-in link to an address, not a mail itself
@@ -49,7 +49,8 @@ def mail_sign_in_link(client: redis.Redis, asked: Mail, public_url: str) -> None
     secret = new_token()
     if player_id is None or not SignInLinks(client).issue(player_id, secret):
         return
-    queue_mail(client, Mail("sign_in", key=asked.key, to_player=player_id, data={"link": sign_in_link(public_url, secret)}))
+    queue_mail(client, Mail("sign_in", key=asked.key, to_player=player_id,
+                            data={"link": sign_in_link(public_url, secret), "expires": expires_in(LINK_SECONDS)}))
 
 
 def revoke(client: redis.Redis, tokens: PlayerTokens, player_id: str, token_id: str) -> bool:

@@ -42,20 +42,24 @@ OUTBOX_BATCH = 100
 MAILED = {"your_turn": "your_turn", "reminder": "reminder", "game_over": "game_over"}
 
 
-def mail_retry() -> Retry:
-    """A mail job's attempts after its first: MEEPLE_MAIL_RETRY seconds apart."""
+def mail_retry(within: float | None = None) -> Retry | None:
+    """A mail job's attempts after its first: MEEPLE_MAIL_RETRY seconds apart, those that start `within` seconds."""
     intervals = retry_intervals("MEEPLE_MAIL_RETRY", "10,60,300,1800,7200")
-    return Retry(max=len(intervals), interval=intervals)
+    if within is not None:
+        intervals = [gap for n, gap in enumerate(intervals) if sum(intervals[:n + 1]) < within]
+    return Retry(max=len(intervals), interval=intervals) if intervals else None
 
 
 def enqueue(queues: redis.Redis, mail: Mail) -> None:
     """A job that sends `mail`, unless one for its key is waiting or failed."""
     job_id = f"mail-{hashlib.sha256(mail.key.encode()).hexdigest()[:40]}"
-    if Job.exists(job_id, connection=queues):
+    life = mail.seconds_left()
+    if Job.exists(job_id, connection=queues) or (life is not None and life <= 0):
         return
+    # a mail whose link ends is tried while the link works, and a failed one kept no longer than it
     Queue(keys.NOTIFY_QUEUE, connection=queues).enqueue(
-        send_mail, mail.dumps(), job_id=job_id, job_timeout=TIMEOUT_SECONDS,
-        retry=mail_retry(), result_ttl=0, failure_ttl=FAILED_SECONDS)
+        send_mail, mail.dumps(), job_id=job_id, job_timeout=TIMEOUT_SECONDS, retry=mail_retry(life), result_ttl=0,
+        failure_ttl=FAILED_SECONDS if life is None else max(1, min(FAILED_SECONDS, int(life))))
 
 
 def drain_outbox(store: redis.Redis, queues: redis.Redis) -> int:
@@ -137,9 +141,12 @@ def mail_turn(raw: str, seat: int) -> str:
 
 
 def send_mail(raw: str) -> str:
-    """Render and send one mail, unless its key was sent already; raising MailFailed makes RQ try again later."""
+    """Render and send one mail, unless its key was sent already or its link expired; raising MailFailed makes RQ
+    try again later."""
     mail, store = Mail.loads(raw), job_executor().store.redis
     config = Config.from_env()
+    if (life := mail.seconds_left()) is not None and life <= 0:
+        return "expired"  # its link no longer works: nothing to send
     found = _recipient(store, mail)
     if found is None:
         return "no address"
