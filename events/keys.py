@@ -70,8 +70,8 @@ def deliveries(player_id: str) -> str:
 
 
 def mail(player_id: str) -> str:
-    """Hash: a player's mail address (`address`, `confirmed` once it is), what they get of each kind
-    (`kind:<kind>`) and the token that stops each kind (`stop:<kind>`)."""
+    """Hash: a player's mail address (`address`, `confirmed` once it is, `pending` while a new one waits
+    for its link) and what they get of each kind (`kind:<kind>`)."""
     return f"{PREFIX}:player:{{{player_id}}}:mail"
 
 
@@ -88,6 +88,11 @@ def mail_owner(digest: str) -> str:
 def mail_stop(digest: str) -> str:
     """String: `<player id> <kind>` that an unsubscribe token (by its SHA-256) stops."""
     return f"{PREFIX}:mail-stop:{digest}"
+
+
+def mail_secret() -> str:
+    """String: the server's secret that unsubscribe tokens are made with (players.mail), made once at random."""
+    return f"{PREFIX}:mail-secret"
 
 
 def mail_outbox() -> str:

@@ -3,6 +3,8 @@ to it; what they get of each kind of mail; and the token in each mail that stops
 
 from __future__ import annotations
 
+import base64
+import hmac
 import json
 import secrets
 import time
@@ -153,11 +155,20 @@ class Mailboxes:
         pipe.execute()
 
     def stop_token(self, player_id: str, kind: str) -> str:
-        """The token that stops the player's mail of `kind`: the same in every such mail."""
-        self.redis.hsetnx(keys.mail(player_id), f"stop:{kind}", secrets.token_urlsafe(32))
-        token = cast(bytes, self.redis.hget(keys.mail(player_id), f"stop:{kind}")).decode()
-        self.redis.set(keys.mail_stop(hash_token(token)), f"{player_id} {kind}")
+        """The token that stops the player's mail of `kind`, the same in every such mail: an HMAC of both under
+        the store's mail secret, kept only as its SHA-256."""
+        mac = hmac.digest(self._secret(), f"{player_id} {kind}".encode(), "sha256")
+        token = base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+        pipe = self.redis.pipeline()
+        pipe.set(keys.mail_stop(hash_token(token)), f"{player_id} {kind}")
+        pipe.hdel(keys.mail(player_id), f"stop:{kind}")  # a token kept as it was before: its link works on, by its hash
+        pipe.execute()
         return token
+
+    def _secret(self) -> bytes:
+        """The mail secret, made at random by whichever process needs it first."""
+        self.redis.set(keys.mail_secret(), secrets.token_urlsafe(32), nx=True)
+        return cast(bytes, self.redis.get(keys.mail_secret()))
 
     def stopped_by(self, token: str) -> tuple[str, str] | None:
         """The player and kind of mail an unsubscribe token names, or None for an unknown token."""

@@ -12,6 +12,7 @@ import redis
 from application.letters import compose, time_left
 from application.outbox import Mail, mail_address, mail_player
 from events import keys
+from events.seats import hash_token
 from players.errors import MailAddressTaken
 from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes, MailSettings
 
@@ -141,3 +142,17 @@ def test_a_confirmation_greets_no_one_and_quotes_the_account_it_joins() -> None:
     text = message.get_body(("plain",)).get_content()
     assert 'whose name, as its player wrote it, is "Win a prize\\" at https://evil.example".' in text
     assert text.startswith("To get mail from Meeple at this address")
+
+
+def test_an_unsubscribe_token_is_made_not_kept_and_an_older_kept_one_works_on(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    boxes = Mailboxes(client)
+    client.hset(keys.mail("p1"), "stop:digest", "an-older-token-kept-as-it-was")  # as tokens were kept before
+    client.set(keys.mail_stop(hash_token("an-older-token-kept-as-it-was")), "p1 digest")
+    token = boxes.stop_token("p1", "reminder")
+    assert Mailboxes(client).stop_token("p1", "reminder") == token and len(token) == 43
+    boxes.stop_token("p1", "digest")
+    stored = b"".join(client.dump(key) or b"" for key in client.keys("*"))
+    assert token.encode() not in stored and b"an-older-token-kept-as-it-was" not in stored
+    assert boxes.stop(token) == ("p1", "reminder") and boxes.stop("an-older-token-kept-as-it-was") == ("p1", "digest")
+    client.delete(keys.mail_secret())  # another server's secret: other tokens
+    assert Mailboxes(client).stop_token("p1", "reminder") != token
