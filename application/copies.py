@@ -16,7 +16,7 @@ from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
 from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
 from events.execute import Executor
-from events.log_file import GameLog, read_log
+from events.log_file import CAUSE, GameLog, read_log
 from events.store import EventStore
 
 T = TypeVar("T")
@@ -85,8 +85,9 @@ def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:
 
 
 def checked_log(body: bytes, max_events: int) -> GameLog:
-    """The finished game an exported log holds, checked as strictly as a live game; refused
-    naming the first event the rules would not have written, and why."""
+    """The finished game an exported log holds, checked as strictly as a live game, each command it
+    records decided again (a log of format 1 records none: its events are checked the old way);
+    refused naming the first event the rules would not have written, and why."""
     try:
         log = read_log(body.decode("utf-8").splitlines(), max_events=max_events, first_problem=True)
     except UnicodeDecodeError:
@@ -94,9 +95,11 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
     except LogTooLong as problem:
         raise TooLong("log_too_long", str(problem), limit=max_events) from None
     except LogInvalid as problem:
-        raise Invalid("invalid_log", str(problem)) from None
+        raise Invalid("invalid_log", str(problem), **({} if problem.event is None else {"event": problem.event})) from None
     if log.problems:
         raise Invalid("invalid_log", log.first_problem() or "", event=log.problems[0][0])
+    if difference := log.redecided():
+        raise Invalid("invalid_log", difference[1], event=difference[0])
     if not log.game.status(log.state).finished:
         raise Invalid("invalid_log", "Only the log of a finished game can be imported.")
     if log.clock is not None and not log.times_in_order():
@@ -118,16 +121,16 @@ def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
     timed = log.times_in_order()
-    events = [event for actor, lines in log.moves() for event in _move(actor, lines, timed)]
+    events = [event for actor, lines in log.moves() for event in _move(actor, lines, timed, log.format_version == 2)]
     with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
         store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
     return game_id
 
 
-def _move(actor: str, lines: list[dict[str, Any]], timed: bool) -> list[NewEvent | NextCommand]:
+def _move(actor: str, lines: list[dict[str, Any]], timed: bool, caused: bool) -> list[NewEvent | NextCommand]:
     """One move of an imported log, ready to append: a command of its own (a new id, the log's
-    actor, and the log's time if `timed`: its clocks are worked out from it), then its events."""
-    return [NextCommand(uuid.uuid4().hex, actor, lines[0]["time"] if timed else None),
+    actor, and the log's time if `timed`: its clocks are worked out from it; its cause if `caused`), then its events."""
+    return [NextCommand(uuid.uuid4().hex, actor, lines[0]["time"] if timed else None, lines[0][CAUSE] if caused else None),
             *(NewEvent(e["type"], e["schema_version"], e["payload"]) for e in lines)]
 
 

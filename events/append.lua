@@ -5,7 +5,9 @@
 -- ARGV[6] command id, ARGV[7] actor, ARGV[8] the command whose event is the expected version's
 -- ('' for no check), then type, schema version, payload for each event; a type of '' marks the
 -- events after it as caused by another command: its command id and actor stand in the other two;
--- a type of '@' gives the events after it the time that stands next (an import keeps its log's).
+-- a type of '@' gives the events after it the time that stands next (an import keeps its log's);
+-- a type of '!' gives the next event alone the cause that stands next: the command that caused
+-- its run, or the game's own (what a log decides again).
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then
   return {'missing'}
@@ -36,16 +38,21 @@ if ARGV[8] ~= '' then
   end
 end
 local first = version + 1
-local command, actor, at = ARGV[6], ARGV[7], ARGV[5]
+local command, actor, at, cause = ARGV[6], ARGV[7], ARGV[5], nil
 for i = 9, #ARGV, 3 do
   if ARGV[i] == '' then
     command, actor = ARGV[i + 1], ARGV[i + 2]
   elseif ARGV[i] == '@' then
     at = ARGV[i + 1]
+  elseif ARGV[i] == '!' then
+    cause = ARGV[i + 1]
   else
     version = version + 1
-    redis.call('XADD', KEYS[2], version .. '-0',
-      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at)
+    local fields = {'t', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at}
+    if cause then
+      fields[13], fields[14], cause = 'k', cause, nil
+    end
+    redis.call('XADD', KEYS[2], version .. '-0', unpack(fields))
   end
 end
 if ARGV[4] ~= '' then

@@ -22,6 +22,10 @@ class Envelope(NamedTuple):
     command_id: str
     actor: str  # "seat:2", "bot:1", "deadline:0"…; "system", "fork" or "import" for a game's opening
     time: int  # milliseconds since the epoch, from the server that appended it
+    # on the first event of a command's run, what caused the run as a log writes it: the command
+    # ({"type", "schema_version", "payload"}) or the game's own ("setup", "redeal"); else None, as
+    # on every event stored before causes were
+    cause: Any = None
 
 
 OPENING_ACTORS = frozenset({"system", "fork", "import"})  # appends that are no player's move
@@ -71,6 +75,7 @@ class NextCommand:
     command_id: str
     actor: str
     time: int | None = None  # ms since the epoch; None: the append's own
+    cause: Any = None  # what caused the events after it, as Envelope.cause
 
 
 @dataclass(frozen=True, slots=True)

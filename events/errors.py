@@ -77,7 +77,11 @@ class GroupLost(StoreError):
 
 
 class LogInvalid(StoreError):
-    """A log file that cannot be replayed, and why."""
+    """A log file that cannot be replayed, and why; `event`, the version of the line at fault, if one is."""
+
+    def __init__(self, message: str, event: int | None = None) -> None:
+        super().__init__(message)
+        self.event = event
 
 
 class LogTooLong(LogInvalid):

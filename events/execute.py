@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import uuid
@@ -14,8 +15,9 @@ from typing import Any
 from domain import GAMES
 from domain.core.errors import RuleViolation
 from domain.core.game import Game
+from domain.core.redecision import Own
 from domain.core.rng import Rng, SystemRng
-from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent
+from events.envelope import Envelope, GameRecord, Lifecycle, NewEvent, NextCommand
 from events.errors import VersionConflict
 from events.snapshots import EVERY as SNAPSHOT_EVERY
 from events.snapshots import Snapshots
@@ -36,6 +38,12 @@ class Loaded:
     # None at 0; tells this version from another of the same number after a failover lost the first
     command_id: str | None = None
     held: bool = False  # as this process last saw it, not read again (Executor.held)
+
+
+def recorded(game: Game, command: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+    """A command as a log records it beside the events it caused (Envelope.cause)."""
+    name, schema_version, payload = game.commands.encode(command)
+    return {"type": name, "schema_version": schema_version, "payload": json.loads(json.dumps(payload))}
 
 
 def awaited(record: GameRecord, game: Game, state: Any) -> bool:  # type: ignore[type-arg]
@@ -231,7 +239,7 @@ class Executor:
         if expected_version is not None and expected_version != loaded.version:
             raise VersionConflict(expected_version, loaded.version)
         events = loaded.game.decide(loaded.state, command, rng or SystemRng())
-        return self._append(loaded, events, actor, key, fingerprint)
+        return self._append(loaded, events, actor, key, fingerprint, recorded(loaded.game, command))
 
     def check(self, loaded: Loaded, command: Any, *, expected_version: int | None = None) -> None:
         """Decide `command` as `execute` would, raising its refusal or VersionConflict, and keep nothing."""
@@ -247,32 +255,50 @@ class Executor:
             return None
         rng = rng or SystemRng()
         if record.forked_from is None:
-            actor, events = "system", game.setup(game.parse_options(record.options, record.seats), record.seats, rng)
+            events = game.setup(game.parse_options(record.options, record.seats), record.seats, rng)
+            opening: tuple[Any, ...] = ()
+            actor, cause = "system", Own.SETUP.value
         else:
-            opening = self.store.streams.read(record.forked_from.game_id, limit=record.forked_from.version)
-            copied = tuple(game.events.decode(e.type, e.schema_version, e.payload) for e in opening)
+            opening = self._copied(loaded, record.forked_from.game_id, record.forked_from.version)
             state = loaded.state
-            for event in copied:
-                state = game.evolve(state, event)
+            for event in opening:
+                if not isinstance(event, NextCommand):
+                    state = game.evolve(state, event)
             # a fresh deal of what the copied events leave hidden: the origin's log may be public (Game.redeal)
-            actor, events = "fork", copied + game.redeal(state, rng)
+            events, actor, cause = game.redeal(state, rng), "fork", Own.REDEAL.value
         try:
-            return self._append(loaded, events, actor, None, "")
+            return self._append(loaded, events, actor, None, "", cause, opening)
         except VersionConflict:
             return None
 
-    def _append(self, loaded: Loaded, events: tuple[Any, ...], actor: str, key: str | None, fingerprint: str) -> Appended:
+    def _copied(self, loaded: Loaded, origin_id: str, version: int) -> tuple[Any, ...]:
+        """A fork's opening: `origin_id`'s events up to `version`, decoded, each run of one command
+        after a mark of the fork's giving it the cause it had in the origin."""
+        copied: list[Any] = []
+        command_id = None
+        for envelope in self.store.streams.read(origin_id, limit=version):
+            if envelope.command_id != command_id:
+                copied.append(NextCommand(uuid.uuid4().hex, "fork", cause=envelope.cause))
+                command_id = envelope.command_id
+            copied.append(loaded.game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
+        return tuple(copied)
+
+    def _append(self, loaded: Loaded, events: tuple[Any, ...], actor: str, key: str | None, fingerprint: str,
+                cause: Any, opening: tuple[Any, ...] = ()) -> Appended:
+        """Append `events`, caused by `cause` (Envelope.cause) of `actor`, after a fork's `opening` if given."""
         game, state = loaded.game, loaded.state
-        for event in events:
-            state = game.evolve(state, event)
-        encoded = [NewEvent(*game.events.encode(event)) for event in events]
+        marked = (*opening, NextCommand(uuid.uuid4().hex, actor, cause=cause)) if opening else ()
+        for event in (*marked, *events):
+            if not isinstance(event, NextCommand):
+                state = game.evolve(state, event)
+        encoded = [event if isinstance(event, NextCommand) else NewEvent(*game.events.encode(event)) for event in (*marked, *events)]
         status = Lifecycle.FINISHED if game.status(state).finished else Lifecycle.ACTIVE
         started = time.perf_counter()
         appended = self.store.streams.append(
             loaded.record.id, loaded.version, encoded,
             command_id=uuid.uuid4().hex, actor=actor, status=status,
             idempotency=(key, fingerprint) if key else None, announce=awaited(loaded.record, game, state),
-            held=loaded.command_id if loaded.held else None,
+            held=loaded.command_id if loaded.held else None, cause=None if opening else cause,
         )
         self.on_append(time.perf_counter() - started)
         if not appended.replayed:

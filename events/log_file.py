@@ -2,6 +2,9 @@
 the format version, and for a game with a time control what its clocks need beside the events
 (`clock`: the control, each seat's time zone, the vacations that stopped each seat's clock) —
 then one event a line, oldest first, with the command that caused it, its actor and its time.
+In format 2 the first line of each command's events also says what was asked (`command`: the
+command, or the game's own "setup" or "redeal"), so that the log can be decided again; a game
+stored before its commands were exports as format 1, which is still read, and checked the old way.
 Written by the export, read back by `meeple replay` and the import, which check it holds
 together before trusting it; a log written before headers had `clock` reads as one without."""
 
@@ -17,11 +20,16 @@ from typing import Any
 
 from domain import GAMES
 from domain.core.game import Game
+from domain.core.redecision import Cause, Own, first_difference
 from events.envelope import OPENING_ACTORS, Envelope, GameRecord, TurnDeadline
 from events.errors import LogInvalid, LogTooLong
 
 FORMAT = "meeple-log"
-FORMAT_VERSION = 1  # a line's `command_id` came later: a log without it is read as before
+FORMAT_VERSION = 2  # 2: each run of events names the command that caused it (CAUSE), and is decided again
+READABLE = (1, 2)  # 1: events only, checked the old way (each against the state before it); a line's
+# `command_id` came later in it, and a log without it is read as before
+OWN = frozenset(own.value for own in Own)
+CAUSE = "command"  # the key, on the first line of each run of one `command_id`, of what caused the run
 SEAT_ACTOR = re.compile(r"(seat|bot|deadline):(0|[1-9][0-9]?)")  # the actors of a seat's move
 
 
@@ -93,6 +101,8 @@ class GameLog:
     original_id: str | None = None  # the id the game had where it was exported, if the header says
     unlisted: bool = False  # the header says the game was unlisted where it was exported
     clock: LogClock | None = None  # what its clocks need beside the events, if the game had a time control
+    format_version: int = FORMAT_VERSION
+    causes: tuple[Cause, ...] = ()  # what caused each run of events (format 2; none in format 1)
 
     def first_problem(self) -> str | None:
         """The first event the rules would not have written, and why; None for a sound log."""
@@ -100,6 +110,21 @@ class GameLog:
             return None
         version, problem = self.problems[0]
         return f"Event {version} ({self.envelopes[version - 1]['type']}): {problem}"
+
+    def checked(self) -> str:
+        """How the import checks the log: "redecided", each command decided again (format 2), or
+        "events", each event against the state before it only (format 1: the old way)."""
+        return "events" if self.format_version == 1 else "redecided"
+
+    def redecided(self) -> tuple[int, str] | None:
+        """The first event that deciding the log's commands again does not give as the log has it:
+        (its version, "Event n (type): how"); None when every one does (or the log, of format 1,
+        records no commands to decide)."""
+        if self.format_version == 1:
+            return None
+        options = self.game.parse_options(self.options, self.seats)
+        found = first_difference(self.game, options, self.seats, self.events, self.causes)
+        return None if found is None else (found[0], f"Event {found[0]} ({_kind(self.envelopes[found[0] - 1])}): {found[1]}")
 
     def times_in_order(self) -> bool:
         """Whether every line's `time` is whole milliseconds, none earlier than the line before."""
@@ -128,14 +153,24 @@ def export_lines(record: GameRecord, envelopes: Iterable[Envelope], clock: LogCl
     names no id, so no import names it. The header holds the table's `chat` when it is given (a reader
     passes it over: the game is its events)."""
     named = {"unlisted": True} if record.unlisted else {"id": record.id}
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": record.game, **named,
+    envelopes = list(envelopes)
+    caused = all(envelope.cause is not None for envelope in _firsts(envelopes))  # else stored before causes were
+    header = {"format": FORMAT, "format_version": 2 if caused else 1, "game": record.game, **named,
               "options": record.options, "seats": record.seats, "names": list(record.names), "created": record.created,
               **({} if clock is None else {"clock": clock.to_json()}), **({} if chat is None else {"chat": chat})}
     yield json.dumps(header) + "\n"
+    command_id = None
     for envelope in envelopes:
+        cause = {CAUSE: envelope.cause} if caused and envelope.command_id != command_id else {}
+        command_id = envelope.command_id
         yield json.dumps({"version": envelope.version, "type": envelope.type, "schema_version": envelope.schema_version,
                           "payload": envelope.payload, "command_id": envelope.command_id, "actor": envelope.actor,
-                          "time": envelope.time}) + "\n"
+                          "time": envelope.time, **cause}) + "\n"
+
+
+def _firsts(envelopes: list[Envelope]) -> Iterator[Envelope]:
+    """The first envelope of each run of one command."""
+    return (envelope for index, envelope in enumerate(envelopes) if index == 0 or envelopes[index - 1].command_id != envelope.command_id)
 
 
 def read_log(lines: Iterable[str], max_events: int | None = None, first_problem: bool = False) -> GameLog:
@@ -154,6 +189,7 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
         raise LogInvalid("A line is not JSON (or is nested too deep).") from None
     game, seats, options, parsed = _header(header)
     events = _events(game, entries)
+    causes = _causes(game, seats, entries) if header["format_version"] == 2 else ()
     state, problems = _fold(game, parsed, seats, events, entries, first_problem)
     given = header.get("names")
     names = tuple(
@@ -163,13 +199,14 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
     original = header.get("id")
     clock = None if header.get("clock") is None else LogClock.from_json(header["clock"], seats)
     return GameLog(game, options, seats, names, tuple(events), tuple(entries), state, tuple(problems),
-                   original if _printable(original) else None, header.get("unlisted") is True, clock)
+                   original if _printable(original) else None, header.get("unlisted") is True, clock,
+                   header["format_version"], causes)
 
 
 def _header(header: Any) -> tuple[Game, int, dict[str, Any], Any]:  # type: ignore[type-arg]
     """The game, its seats, its options and the options read by the game, from a log's header line."""
-    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
-        raise LogInvalid(f"The first line must be a {FORMAT} header of format_version {FORMAT_VERSION}.")
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("format_version") not in READABLE:
+        raise LogInvalid(f"The first line must be a {FORMAT} header of format_version {FORMAT_VERSION} (or 1).")
     game = GAMES.get(header.get("game"))  # type: ignore[arg-type]
     if game is None:
         raise LogInvalid(f"Unknown game {header.get('game')!r}.")
@@ -188,12 +225,52 @@ def _events(game: Game, entries: list[Any]) -> list[Any]:  # type: ignore[type-a
     events = []
     for number, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or entry.get("version") != number:
-            raise LogInvalid(f"Event {number}: versions must run 1, 2, 3 … with no gap.")
+            raise LogInvalid(f"Event {number}: versions must run 1, 2, 3 … with no gap.", event=number)
         try:
             events.append(game.events.decode(entry["type"], entry["schema_version"], entry["payload"]))
         except Exception as error:  # noqa: BLE001 - a missing field, a wrong type, an unknown event
-            raise LogInvalid(f"Event {number} ({_kind(entry)}): {error}") from None
+            raise LogInvalid(f"Event {number} ({_kind(entry)}): {error}", event=number) from None
     return events
+
+
+def _causes(game: Game, seats: int, entries: list[dict[str, Any]]) -> tuple[Cause, ...]:  # type: ignore[type-arg]
+    """What caused each run of one `command_id` in a log of format 2: its first line's CAUSE, a command of
+    the actor's seat, or the game's own under an opening's actor; LogInvalid if a line says otherwise."""
+    causes, seen, command_id = [], set(), None
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry.get("command_id"), str):
+            raise LogInvalid(f"Event {number} ({_kind(entry)}): a line of format 2 names its `command_id`.", event=number)
+        if entry["command_id"] == command_id:
+            if CAUSE in entry:
+                raise LogInvalid(f"Event {number} ({_kind(entry)}): only the first line of a command's events names it.", event=number)
+            continue
+        command_id = entry["command_id"]
+        if command_id in seen:
+            raise LogInvalid(f"Event {number} ({_kind(entry)}): the events of command {command_id!r} are not all together.", event=number)
+        seen.add(command_id)
+        causes.append(Cause(number, _cause(game, seats, entry, number)))
+    return tuple(causes)
+
+
+def _cause(game: Game, seats: int, entry: dict[str, Any], number: int) -> Any:  # type: ignore[type-arg]
+    """The command or the game's own (Own) the first line of a run names, if its actor may have caused
+    it: the command's seat (its player, AI or deadline), or a fork copying the moves it opens with."""
+    given, actor = entry.get(CAUSE), entry.get("actor")
+    where = f"Event {number} ({_kind(entry)})"
+    if isinstance(given, str) and given in OWN:
+        if actor not in OPENING_ACTORS:
+            raise LogInvalid(f"{where}: the game's own {given} is not caused by {actor!r}.", event=number)
+        return Own(given)
+    if not isinstance(given, dict):
+        raise LogInvalid(f"{where}: the first line of a command's events names the command, or the game's own cause.", event=number)
+    try:
+        command = game.commands.decode(given["type"], given["schema_version"], given["payload"])
+    except Exception as error:  # noqa: BLE001 - a missing field, a wrong type, an unknown command
+        raise LogInvalid(f"{where}: its command is not one of the game's: {error}", event=number) from None
+    found = SEAT_ACTOR.fullmatch(actor) if isinstance(actor, str) else None
+    if command.seat >= seats or (actor != "fork" and (found is None or int(found[2]) != command.seat)):
+        raise LogInvalid(f"{where}: a command of seat {command.seat} is not caused by {actor!r}.", event=number)
+    return command
 
 
 def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]
@@ -215,10 +292,10 @@ def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: igno
         # a log of nonsense may make the rules raise: name the first problem before it, or else the event
         if problems:
             version, problem = problems[0]
-            raise LogInvalid(f"Event {version} ({_kind(entries[version - 1])}): {problem}") from None
+            raise LogInvalid(f"Event {version} ({_kind(entries[version - 1])}): {problem}", event=version) from None
         if number > len(events):
             raise LogInvalid(f"The game the events end in cannot be shown: {error!r}") from None
-        raise LogInvalid(f"Event {number} ({_kind(entries[number - 1])}) does not replay: {error!r}") from None
+        raise LogInvalid(f"Event {number} ({_kind(entries[number - 1])}) does not replay: {error!r}", event=number) from None
     return state, problems
 
 

@@ -112,6 +112,7 @@ class Streams:
         idempotency: tuple[str, str] | None = None,
         announce: bool = True,
         held: str | None = None,
+        cause: Any = None,
     ) -> Appended:
         """Append `events` if the game is at `expected_version`, else raise VersionConflict.
 
@@ -119,13 +120,16 @@ class Streams:
         events it appended then, and writes nothing. With `held`, the command that ends a state the
         caller held without reading the game, the append is also a conflict unless that event is
         still there and the game in play. Announced on the feed if `announce`, and always the first.
-        A NextCommand among `events` gives the events after it its command and actor, and its time if it has one."""
+        A NextCommand among `events` gives the events after it its command and actor, and its time if it has one;
+        the first event after it keeps its `cause` (as `cause` the first event's, if given)."""
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
-        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or ""]
+        args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or "",
+                           *_caused(cause)]
         for event in events:
             if isinstance(event, NextCommand):
-                args += ["", event.command_id, event.actor, *(() if event.time is None else ("@", event.time, ""))]
+                args += ["", event.command_id, event.actor, *(() if event.time is None else ("@", event.time, "")),
+                         *_caused(event.cause)]
             else:
                 args += [event.type, event.schema_version, encoded_payload(event.payload)]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
@@ -143,7 +147,7 @@ class Streams:
             pipe = self.redis.pipeline(transaction=False)
             self.games.file(pipe, game_id, Lifecycle.ACTIVE, Lifecycle.FINISHED, now)
             pipe.execute()
-        envelopes = tuple(_written(game_id, expected_version, events, NextCommand(command_id, actor), now))
+        envelopes = tuple(_written(game_id, expected_version, events, NextCommand(command_id, actor, cause=cause), now))
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
@@ -216,24 +220,32 @@ class Streams:
         return Appended(int(last), earlier, finished=status == Lifecycle.FINISHED.encode(), replayed=True)
 
 
+def _caused(cause: Any) -> tuple[Any, ...]:
+    """The mark that gives the next event appended its cause (append.lua), if there is one."""
+    return () if cause is None else ("!", json.dumps(cause, separators=(",", ":")), "")
+
+
 def _written(game_id: str, after: int, events: Sequence[NewEvent | NextCommand], cause: NextCommand,
              now: int) -> Iterator[Envelope]:
     """The envelopes an append wrote after version `after`, each event's cause the last NextCommand before it (else
     `cause`), and its time the last such command's that gives one (else `now`)."""
-    version = after
+    version, caused = after, cause.cause
     for event in events:
         if isinstance(event, NextCommand):
-            cause, now = event, now if event.time is None else event.time
+            cause, now, caused = event, now if event.time is None else event.time, event.cause
             continue
         version += 1
-        yield Envelope(game_id, version, event.type, event.schema_version, event.payload, cause.command_id, cause.actor, now)
+        yield Envelope(game_id, version, event.type, event.schema_version, event.payload, cause.command_id, cause.actor,
+                       now, caused)
+        caused = None
 
 
 def _envelopes(game_id: str, entries: _Entries) -> list[Envelope]:
     """Stream entries as envelopes (built by position: naming the fields doubles the cost)."""
     return [
         Envelope(game_id, int(entry_id.split(b"-")[0]), fields[b"t"].decode(), int(fields[b"s"]), payload,
-                 fields[b"c"].decode(), fields[b"a"].decode(), int(fields[b"at"]))
+                 fields[b"c"].decode(), fields[b"a"].decode(), int(fields[b"at"]),
+                 json.loads(fields[b"k"]) if b"k" in fields else None)
         for (entry_id, fields), payload in zip(entries, _payloads(entries))
     ]
 

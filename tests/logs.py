@@ -8,8 +8,10 @@ import random
 from typing import Any
 
 from domain import GAMES
+from domain.core.redecision import Own
 from domain.core.rng import SeededRng
 from events.envelope import Envelope, GameRecord, Lifecycle
+from events.execute import recorded
 from events.log_file import export_lines
 from tests.playing import moves_on
 
@@ -22,13 +24,15 @@ GENUINE: dict[str, list[tuple[int, int, dict[str, Any]]]] = {  # the games expor
 
 
 def genuine_export(name: str, seats: int, seed: int, options: dict[str, Any] | None = None,
-                   first: tuple[Any, ...] = ()) -> list[str]:
+                   first: tuple[Any, ...] = (), old: bool = False) -> list[str]:
     """The export of a random game of `name` played to its end: the `first` commands (each
-    given the state, returning a command), then random legal ones, moving on nine times in ten."""
+    given the state, returning a command), then random legal ones, moving on nine times in ten;
+    with `old`, as a game stored before its commands were (format 1: one run, no causes)."""
     game, options = GAMES[name], options or {}
     parsed = game.parse_options(options, seats)
     chooser, rng = random.Random(seed), SeededRng(seed)
     events = list(game.setup(parsed, seats, rng))
+    runs: list[tuple[int, str, Any]] = [(1, "system", Own.SETUP.value)]  # (first version, actor, cause) of each command
     state = game.replay(parsed, seats, events)
     forced = list(first)
     while not (status := game.status(state)).finished:
@@ -38,13 +42,21 @@ def genuine_export(name: str, seats: int, seed: int, options: dict[str, Any] | N
             legal = game.legal_commands(state, chooser.choice(status.to_move))
             preferred = [command for command in legal if moves_on(command)]
             command = chooser.choice(preferred if preferred and chooser.random() < 0.9 else legal)
+        runs.append((len(events) + 1, f"seat:{command.seat}", recorded(game, command)))
         for event in game.decide(state, command, rng):
             state = game.evolve(state, event)
             events.append(event)
     record = GameRecord(f"original{seed}", name, options, seats, Lifecycle.FINISHED, len(events), 0,
                         tuple(f"player {seat}" for seat in range(seats)), (None,) * seats)
-    envelopes = [Envelope(record.id, version, *game.events.encode(event), "c", "seat:0", 0)
-                 for version, event in enumerate(events, start=1)]
+    if old:
+        envelopes = [Envelope(record.id, version, *game.events.encode(event), "c", "seat:0", 0)
+                     for version, event in enumerate(events, start=1)]
+    else:
+        starts = {first: (number, actor, cause) for number, (first, actor, cause) in enumerate(runs)}
+        envelopes, (number, actor, cause) = [], starts[1]
+        for version, event in enumerate(events, start=1):
+            number, actor, cause = starts.get(version, (number, actor, None))
+            envelopes.append(Envelope(record.id, version, *game.events.encode(event), f"c{number}", actor, 0, cause))
     return [line.rstrip("\n") for line in export_lines(record, envelopes)]
 
 

@@ -99,14 +99,24 @@ def test_a_rematch_of_a_game_in_play_is_refused(lobby: Lobby) -> None:
 
 
 def test_an_imported_log_is_a_finished_game_of_its_events(store: EventStore) -> None:
-    lines = genuine_export("taki", 2, 3)
+    lines = genuine_export("taki", 2, 3, old=True)
     log = copies.checked_log("\n".join(lines).encode(), max_events=10_000)
     record = store.games.get(copies.import_log(store, log, "ann"))
     assert (record.status, record.imported, record.creator, record.original_id) == (Lifecycle.FINISHED, True, "ann", "original3")
     assert record.version == len(lines) - 1 and record.names == ("player 0", "player 1") and not record.unlisted
     stored = store.streams.read(record.id)
-    # genuine_export writes every line with command "c" by "seat:0": one move, its actor kept
+    # the old form writes every line with command "c" by "seat:0": one move, its actor kept, its cause unknown
     assert {e.actor for e in stored} == {"seat:0"} and {e.command_id for e in stored} == {stored[0].command_id} != {"c"}
+    assert {e.cause for e in stored} == {None}
+
+
+def test_an_imported_log_keeps_each_command_its_actor_and_its_cause(store: EventStore) -> None:
+    lines = genuine_export("taki", 2, 3)
+    log = copies.checked_log("\n".join(lines).encode(), max_events=10_000)
+    stored = store.streams.read(copies.import_log(store, log, "ann"))
+    written = [json.loads(line) for line in lines[1:]]
+    assert [(e.actor, e.cause) for e in stored] == [(line["actor"], line.get("command")) for line in written]
+    assert len({e.command_id for e in stored}) == len({line["command_id"] for line in written}) == len(log.causes)
 
 
 def test_the_import_of_an_unlisted_games_log_is_unlisted_and_names_no_origin(store: EventStore) -> None:
