@@ -14,6 +14,7 @@ import schemathesis
 from schemathesis import Case
 
 URL = os.environ["MEEPLE_FUZZ_URL"]
+ADMIN_TOKEN = os.environ["MEEPLE_FUZZ_ADMIN_TOKEN"]  # the server's MEEPLE_ADMIN_TOKEN
 TOKENS: dict[str, list[str]] = {}  # game id → its seats' tokens, as they are taken
 SENSIBLE_GAMES = [{"game": "taki", "seats": 2}, {"game": "djambi", "seats": 3}, {"game": "bahama_taxi", "seats": 2}]
 
@@ -41,6 +42,8 @@ class Tokens:
         operation = case.operation.definition.raw.get("operationId")
         if case.path.startswith("/v1/players/me") or operation == "createGame":
             return PLAYER
+        if case.path.startswith("/v1/admin/"):
+            return ADMIN_TOKEN
         if operation == "joinGame":
             return None
         if operation == "createStreamTicket":

@@ -21,12 +21,14 @@ from tests.integration.conftest import serving
 pytestmark = pytest.mark.http
 
 HERE = Path(__file__).parent
+ADMIN_TOKEN = "fuzz-admin-token-0123456789"  # the admin's operations are fuzzed with it
 STREAMS = ["streamGame", "streamInbox"]  # answers that never end; tested in test_streams.py
 # Every limit a client can reach lifted, so that no valid request is refused for the run's volume
 # (each limit is tested on its own): the fuzzing expects no 429.
 UNLIMITED = {"MEEPLE_GAMES_PER_ADDRESS": "off", "MEEPLE_INVITATIONS_PER_DAY": "1000000",
              "MEEPLE_STREAMS_PER_ADDRESS": "100000", "MEEPLE_STREAMS_PER_TOKEN": "100000",
-             "MEEPLE_WEBHOOKS_PER_PLAYER": "100000", "MEEPLE_CHAT_PER_MINUTE": "1000000"}
+             "MEEPLE_WEBHOOKS_PER_PLAYER": "100000", "MEEPLE_CHAT_PER_MINUTE": "1000000",
+             "MEEPLE_ADMIN_TOKEN": ADMIN_TOKEN}
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +47,7 @@ def test_no_request_breaks_the_server_or_the_spec(server: str, tmp_path: Path) -
         cwd=tmp_path, capture_output=True, text=True, timeout=600,  # its cache goes there, not in the checkout
         env=os.environ | {"SCHEMATHESIS_HOOKS": "tests.integration.fuzz_hooks", "PYTHONPATH": str(HERE.parents[1]),
                           "MEEPLE_FUZZ_URL": server,
+                          "MEEPLE_FUZZ_ADMIN_TOKEN": ADMIN_TOKEN,
                           "MEEPLE_FUZZ_LOG": str(log)},
     )
     assert run.returncode == 0, run.stdout + run.stderr

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE, SETTINGS
-from tests.web.pages import fits, register, signed_in
+from tests.web.pages import browsers, fits, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -21,18 +21,9 @@ WIDE = {"width": 1280, "height": 900}
 
 @pytest.fixture
 def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
-    """A page in a browser profile of its own for ann, bo and the admin; each saves its last sight."""
-    contexts = {name: chromium.new_context(viewport=WIDE) for name in ("ann", "bo", "admin")}
-    opened = {name: context.new_page() for name, context in contexts.items()}
-    errors: list[str] = []
-    for page in opened.values():
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    for name, page in opened.items():
-        page.screenshot(path=str(tmp_path / f"last-{name}.png"), full_page=True)
-    for context in contexts.values():
-        context.close()
-    assert not errors, errors
+    """A page for each of ann, bo and the admin."""
+    with browsers(chromium, tmp_path, ("ann", "bo", "admin"), WIDE) as opened:
+        yield opened
 
 
 def seated(pages: dict[str, Page], api: Client, server: str) -> str:
