@@ -14,9 +14,9 @@ import redis
 from application.outbox import Mail, expires_in, queue_mail
 from application.tokens import new_id, new_token
 from players.accounts import Player, PlayerStore
+from players.devices import HeldToken, PlayerTokens
 from players.mail import Mailboxes
 from players.sign_in import LINK_SECONDS, SignInLinks
-from players.tokens import HeldToken, PlayerTokens
 
 SIGN_IN_ASKED = "sign_in_asked"  # a request on the outbox for a sign-in link to an address, not a mail itself
 

@@ -1,5 +1,5 @@
 """Registered players: a name and the tokens that join games and act for their seats
-(players.tokens), the games they hold or are invited to, and their time zone (their vacations:
+(players.devices), the games they hold or are invited to, and their time zone (their vacations:
 players.vacations)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import redis
 
 from events import keys
 from events.seats import hash_token, player_of_token
-from players.tokens import FIRST_DEVICE, PlayerTokens
+from players.devices import FIRST_DEVICE, PlayerTokens
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ from application.lobby import Lobby
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
+from players.devices import PlayerTokens
 from players.invitations import Invitations
-from players.tokens import PlayerTokens
 from players.vacations import Vacations
 from players.webhooks import Webhooks
 from runtime import connections, metrics

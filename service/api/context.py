@@ -15,8 +15,8 @@ from events.errors import GameNotFound
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
+from players.devices import PlayerTokens
 from players.invitations import Invitations
-from players.tokens import PlayerTokens
 from players.vacations import Vacations
 from players.webhooks import Webhooks
 from service.announcements import Announcements

@@ -11,10 +11,10 @@ from flask import Blueprint, Response
 from application.signing_in import request_sign_in_link, revoke, sign_in
 from application.tokens import new_token
 from events.seats import hash_token
+from players.devices import HeldToken
+from players.devices import token_id as id_of
 from players.errors import LastToken, SignInLinkRefused, TokenLimitReached
 from players.sign_in import LINK_SECONDS
-from players.tokens import HeldToken
-from players.tokens import token_id as id_of
 from service import auth, limits
 from service.api.context import executor, json_body, tokens
 from service.api.players import caller

@@ -15,7 +15,7 @@ from domain.core.game import Budget
 from events.envelope import MAX_THINK_SECONDS, ClockSystem, DeadlinePolicy, Lifecycle
 from events.records import CURSOR_PATTERN, Cursor
 from players import egress, errors
-from players.tokens import FIRST_DEVICE
+from players.devices import FIRST_DEVICE
 
 MAX_VERSION = 2**53  # beyond any real game; keeps stream ids and offsets in range
 MAX_DELAY = 1000  # moves a spectator may be kept behind
@@ -229,7 +229,7 @@ class ReservedSeatSchema(Schema):
     player = fields.String(load_default=None, validate=PLAYER_ID, metadata={"description": "The player's id (GET /v1/players/me)."})
     name = fields.String(load_default=None, validate=[validate.Length(min=1, max=64), _readable], metadata={
         "description": ("The player's name, looked up among the creator's contacts (GET /v1/players/me/contacts: the "
-                        "players they have sat beside in a game that started), whatever its case. A name that is no "
+                        "players they have sat beside in a game that started), whatever its case and the spaces around it. A name that is no "
                         "contact's, or two contacts', is a validation_error naming `reserved`."), "pattern": NAME_PATTERN})
     link = Flag(load_default=False, metadata={"description": (
         "true: the seat is for whoever the creator sends its link, /games/{game_id}#invite={code}; the code is in the "
@@ -250,9 +250,10 @@ class GameSettingsSchema(Schema):
     bots = fields.List(fields.Nested(BotSeatSchema), load_default=list, metadata={
         "description": "Seats played by the server's AI, with their level (see /v1/games/types)."})
     reserved = fields.List(fields.Nested(ReservedSeatSchema), load_default=list, metadata={"description": (
-        "Seats reserved for registered players, by player id: only that player's token can take the seat, and the game "
-        "is in their inbox as an invitation until they do. A seat is reserved for one player and a player gets one "
-        "seat; a bot's seat cannot be reserved. An unknown player is a validation_error naming `reserved`.")})
+        "Seats reserved ahead, each for a registered player, named by id or by name among the creator's contacts (only "
+        "that player's token can take the seat, and the game is in their inbox as an invitation until they do), or for "
+        "whoever the creator sends the seat's link. A seat is reserved once and a player gets one seat; a bot's seat "
+        "cannot be reserved. An unknown player, or a name no one contact has, is a validation_error naming `reserved`.")})
     unlisted = Flag(load_default=False, metadata={"description": (
         "Never shown in GET /v1/games; anyone given its id (16 random characters) can read and join it. For a group "
         "that keeps its game to itself.")})

@@ -10,7 +10,7 @@ from events.errors import DeviceSignedOut
 from events.seats import hash_token
 from events.store import EventStore
 from players.accounts import PlayerStore
-from players.tokens import PlayerTokens, token_id
+from players.devices import PlayerTokens, token_id
 
 LAPTOP, PHONE = "ann-laptop-0123456789", "ann-phone-01234567890"
 

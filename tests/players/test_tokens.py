@@ -10,9 +10,9 @@ import redis
 from events import clock, keys
 from events.seats import USE_RECORDED_MS, hash_token, player_of_token
 from players.accounts import PlayerStore
+from players.devices import FIRST_DEVICE, HeldToken, PlayerTokens, token_id
 from players.errors import LastToken, SignInLinkRefused, TokenLimitReached
 from players.sign_in import SignInLinks
-from players.tokens import FIRST_DEVICE, HeldToken, PlayerTokens, token_id
 
 ANN, PHONE, BOT = "ann-token-0123456789", "ann-phone-0123456789", "ann-bot-token-012345"
 
