@@ -61,7 +61,10 @@ def test_a_player_confirms_an_address_and_chooses_what_to_receive(
     address = settings.get_by_label("Address", exact=True)
     address.fill("not an address")
     settings.get_by_role("button", name="Send confirmation link").click()
-    refused_at(address, "Not a valid email address")
+    refused_at(address, "An email address must have an @-sign.")
+    address.fill("root@localhost")  # an address that points inside
+    address.press("Enter")
+    refused_at(address, "It should have a period.")
     address.fill("mae@example.org")
     address.press("Enter")
     expect(settings.get_by_text("mae@example.org is waiting for confirmation: open the link mailed to it.")).to_be_visible()
@@ -76,6 +79,10 @@ def test_a_player_confirms_an_address_and_chooses_what_to_receive(
     expect(settings.get_by_text("Mail: mae@example.org")).to_be_visible()
     assert "confirm-mail" not in page.url  # the token is out of the address bar
     expect(settings.get_by_label("Your turn")).to_have_value("offline")
+    address.fill("mae@elsewhere.org")  # a new address waits for its link; the confirmed one keeps its mail
+    address.press("Enter")
+    expect(page.locator("#mail > p[role=status]")).to_have_text(
+        "Mail goes to mae@example.org. mae@elsewhere.org is waiting for confirmation: open the link mailed to it.")
 
     settings.get_by_label("Your turn").select_option(label="At once")
     expect(settings.get_by_text("Saved. Your turn: At once.")).to_be_visible()
