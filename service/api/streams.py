@@ -148,7 +148,7 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
             for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
                 sent = envelope.version
-        yield from talk.said(Reader(seat, visible, blocked=talk.blocked))
+        yield from talk.said(Reader(seat, visible, blocked=blocked_by(talk.player)))  # a block made since counts
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
@@ -165,7 +165,7 @@ class _Talk:
         rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
         self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
-        self.blocked = blocked_by(record.holders.get(seat) if seat is not None else None)  # whom the seat's player blocks
+        self.player = record.holders.get(seat) if seat is not None else None  # whose blocks apply
 
     def said(self, reader: Reader) -> Iterator[str]:
         """The messages since the last sent that `reader` sees now."""
