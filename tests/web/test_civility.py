@@ -70,6 +70,7 @@ def test_players_write_to_each_other_and_a_blocked_players_words_leave_the_block
     ann.get_by_label("Message to bo").fill("Yes, at 8")
     ann.get_by_role("button", name="Send").click()
     expect(talk).to_contain_text("ann: Yes, at 8")
+    expect(bo.get_by_role("log", name="Messages with ann")).to_contain_text("ann: Yes, at 8")  # live
     ann.screenshot(path=str(tmp_path / "messages-1280.png"), full_page=True)
 
     for page in (ann, bo):

@@ -72,8 +72,8 @@ export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
 
 /**
  * Follow the player's inbox: `onChange()` hears its first message (the whole inbox), each change
- * of a game's turn, seat, invitation or end, and each game that leaves it; after a drop a new
- * ticket opens it again. Answers a stop function.
+ * of a game's turn, seat, invitation or end, each game that leaves it and each change of the count
+ * of unread messages; after a drop a new ticket opens it again. Answers a stop function.
  */
 export function followInbox(token, onChange) {
   let source = null;
@@ -92,6 +92,7 @@ export function followInbox(token, onChange) {
     source.addEventListener("inbox", onChange);
     source.addEventListener("game", onChange);
     source.addEventListener("gone", onChange);
+    source.addEventListener("messages", onChange);
     source.onerror = () => {
       source.close();
       if (!stopped && timer === null) timer = setTimeout(open, RETRY_MS);

@@ -1,10 +1,12 @@
 // The messages page: /messages lists the signed-in player's conversations (unread counted) and the
 // players they have played with; /messages/<id> is one conversation, written to with Enter, each of
-// the other's messages with a Report button and the other player with a Block button. Words are text.
+// the other's messages with a Report button and the other player with a Block button; the other's new
+// messages arrive while it is open (the inbox stream tells the unread count). Words are text.
 
 import * as api from "../api.js";
 import { blockControl, reportControl } from "../civility.js";
 import { fill, h, perform, problemNotice } from "../dom.js";
+import { followInbox } from "../stream.js";
 
 const link = (id) => `/messages/${encodeURIComponent(id)}`;
 
@@ -37,21 +39,32 @@ async function showList(main, me) {
 }
 
 async function showConversation(main, me, other) {
-  let page = await api.conversation(other, "0-0", me.token);
-  const { player } = page;
+  const first = await api.conversation(other, "0-0", me.token);
+  const { player } = first;
   const talk = h("ol", { class: "talk", role: "log", tabindex: 0, "aria-label": `Messages with ${player.name}` });
   const status = h("div", { class: "messages" });
+  const seen = new Set();
   const shown = (message) => {
+    if (seen.has(message.id)) return;
+    seen.add(message.id);
     const mine = message.author === me.id;
     talk.append(h("li", { class: mine ? "mine" : null, dataset: { id: message.id } },
       h("span", { class: "chat-name" }, `${mine ? me.name : player.name}: `), h("span", { class: "chat-text" }, message.text),
       mine ? null : reportControl((reason) => api.reportMessage(other, message.id, reason, me.token))));
+    talk.scrollTop = talk.scrollHeight;
   };
-  for (;;) {
-    page.messages.forEach(shown);
-    if (!page.next) break;
-    page = await api.conversation(other, page.next, me.token);
-  }
+  let last = "0-0";
+  const pull = async (page = null) => { // the pages after the last read, the first one given or read
+    for (;;) {
+      page ??= await api.conversation(other, last, me.token);
+      page.messages.forEach(shown);
+      last = page.next ?? page.messages.at(-1)?.id ?? last;
+      if (!page.next) return;
+      page = null;
+    }
+  };
+  await pull(first);
+  followInbox(me.token, () => pull().catch(() => {})); // a new message changes the unread count it tells
   dispatchEvent(new Event("meeple:messages-read")); // the account bar counts the unread anew
   document.title = `Messages with ${player.name} · Meeple`;
   fill(main, h("section", { "aria-labelledby": "talk-title" },
@@ -59,7 +72,6 @@ async function showConversation(main, me, other) {
     h("p", {}, h("a", { href: "/messages" }, "All messages"), " ",
       blockControl(player.name, () => api.block(other, me.token), () => location.assign("/messages"))),
     talk, writeForm(player, status, async (text) => shown(await api.write(other, text, me.token))), status));
-  talk.scrollTop = talk.scrollHeight;
 }
 
 function writeForm(player, status, send) {
