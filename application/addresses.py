@@ -8,7 +8,7 @@ import redis
 from application.outbox import expires_in, mail_address
 from events.seats import hash_token
 from players.accounts import Player
-from players.mail import CONFIRM_SECONDS, Mailboxes
+from players.mail import CONFIRM_SECONDS, CONFIRMATIONS_PER_DAY, Mailboxes
 
 
 def confirmation_link(public_url: str, token: str) -> str:
@@ -16,9 +16,10 @@ def confirmation_link(public_url: str, token: str) -> str:
     return f"{public_url}/#confirm-mail={token}"
 
 
-def ask_confirmation(client: redis.Redis, player: Player, address: str, public_url: str) -> bool:
-    """Make `address` the player's, unconfirmed, and mail it the link that confirms it; False past the day's bound."""
-    token = Mailboxes(client).ask_confirmation(player.id, address)
+def ask_confirmation(client: redis.Redis, player: Player, address: str, public_url: str,
+                     per_day: int = CONFIRMATIONS_PER_DAY) -> bool:
+    """Make `address` the player's, unconfirmed, and mail it the link that confirms it; False past `per_day` asked today."""
+    token = Mailboxes(client).ask_confirmation(player.id, address, per_day)
     if token is None:
         return False
     # the address is not the player's yet: the mail greets no one, and quotes the account's name as the player wrote it

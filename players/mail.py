@@ -96,11 +96,11 @@ class Mailboxes:
             return None
         return settings.address
 
-    def ask_confirmation(self, player_id: str, address: str) -> str | None:
-        """Make `address` the player's pending one, and a token that confirms it; None past CONFIRMATIONS_PER_DAY.
+    def ask_confirmation(self, player_id: str, address: str, per_day: int = CONFIRMATIONS_PER_DAY) -> str | None:
+        """Make `address` the player's pending one, and a token that confirms it; None past `per_day` asked today.
         A confirmed address keeps getting mail until the pending one is confirmed."""
         counter = keys.rate(f"mail-confirmations:{player_id}", 86400, int(time.time()) // 86400)
-        if self.redis.incr(counter) > CONFIRMATIONS_PER_DAY:
+        if self.redis.incr(counter) > per_day:
             return None
         self.redis.expire(counter, 86400)
         token = secrets.token_urlsafe(32)

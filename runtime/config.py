@@ -82,6 +82,11 @@ class Config:
     games_per_address: Rate | None = Rate(1000, 86400)  # games one client address may create a day (forks, imports, rematches too)
     invitations_per_day: int = 20  # invitations a player receives a day from players who are not their contacts
     chat_per_minute: int = 100  # messages one writer may send a minute in games' chats (application.chat)
+    # confirmation mails one player may ask for a day, one mail address may be sent, whoever asks, and one
+    # client address may ask for
+    confirmations_per_player: int = 5
+    confirmations_per_address: Rate | None = Rate(3, 86400)
+    confirmations_per_client: Rate | None = Rate(10, 3600)
     max_blocks: int = 1000  # players one player may block
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     # an IPv6 client is its network of this many bits for every per-address limit: one holder of a /64
@@ -128,6 +133,8 @@ class Config:
         if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):
             raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port], smtp://host[:port]?starttls=off "
                              "(plain text, no password) or smtps://[user:password@]host[:port]")
+        if self.confirmations_per_player < 1:
+            raise ValueError("MEEPLE_CONFIRMATIONS_PER_PLAYER is 1 or more")
         if not self.public_url.startswith(("http://", "https://")) or self.mail_hold_seconds < 1:
             raise ValueError("MEEPLE_PUBLIC_URL is an http(s) URL, MEEPLE_MAIL_HOLD_SECONDS 1 or more")
 
@@ -164,6 +171,11 @@ class Config:
             else cls.games_per_address,
             invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
             chat_per_minute=int(env.get("MEEPLE_CHAT_PER_MINUTE", cls.chat_per_minute)),
+            confirmations_per_player=int(env.get("MEEPLE_CONFIRMATIONS_PER_PLAYER", cls.confirmations_per_player)),
+            confirmations_per_address=Rate.parse(env["MEEPLE_CONFIRMATIONS_PER_ADDRESS"])
+            if "MEEPLE_CONFIRMATIONS_PER_ADDRESS" in env else cls.confirmations_per_address,
+            confirmations_per_client=Rate.parse(env["MEEPLE_CONFIRMATIONS_PER_CLIENT"])
+            if "MEEPLE_CONFIRMATIONS_PER_CLIENT" in env else cls.confirmations_per_client,
             max_blocks=int(env.get("MEEPLE_MAX_BLOCKS", cls.max_blocks)),
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             ipv6_prefix=int(env.get("MEEPLE_IPV6_PREFIX", cls.ipv6_prefix)),

@@ -72,6 +72,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_IPV6_PREFIX"] = config.ipv6_prefix
     app.config["MEEPLE_INVITATIONS_PER_DAY"] = config.invitations_per_day
     app.config["MEEPLE_CHAT_PER_MINUTE"] = config.chat_per_minute
+    app.config["MEEPLE_CONFIRMATIONS_PER_PLAYER"] = config.confirmations_per_player
+    app.config["MEEPLE_CONFIRMATIONS"] = (config.confirmations_per_address, config.confirmations_per_client)
     app.config["MEEPLE_PUBLIC_URL"] = config.public_url
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:

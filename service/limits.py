@@ -154,17 +154,12 @@ def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address
         return response
 
 
-CONFIRMATIONS_PER_MAIL_ADDRESS = Rate(3, 86400)  # confirmation mails one address may be sent a day, by any players
-CONFIRMATIONS_PER_CLIENT = Rate(10, 3600)  # confirmation mails one client address may ask for an hour
-
-
-def limit_confirmations(client: redis.Redis, mail_address: str) -> None:
+def limit_confirmations(client: redis.Redis, mail_address: str, per_address: Rate | None, per_client: Rate | None) -> None:
     """Count one more confirmation mail to `mail_address` and from the client's address; 429
-    `confirmations_limited` past either, so that no one mails an address often through Meeple."""
-    counted = count(client, [
-        ("confirmations", f"confirm-to:{hash_token(mail_address.strip().lower())}", CONFIRMATIONS_PER_MAIL_ADDRESS),
-        ("confirmations", f"confirm-from:{client_address()}", CONFIRMATIONS_PER_CLIENT)])
+    `confirmations_limited` past either (None: no limit), so that no one mails an address often through Meeple."""
+    rates = [("confirmations", f"confirm-to:{hash_token(mail_address.strip().lower())}", per_address),
+             ("confirmations", f"confirm-from:{client_address()}", per_client)]
+    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
     if over := [standing for standing, is_over in counted if is_over]:
-        raise ApiError(429, "confirmations_limited", f"At most {CONFIRMATIONS_PER_MAIL_ADDRESS.requests} confirmation "
-                       f"mails a day go to one address, and {CONFIRMATIONS_PER_CLIENT.requests} an hour are asked for "
-                       "from one client.", retry_after=max(standing.reset for standing in over))
+        raise ApiError(429, "confirmations_limited", "As many confirmation mails were sent to this address, or asked "
+                       "for from this client, as may be for now.", retry_after=max(standing.reset for standing in over))

@@ -10,7 +10,7 @@ from jinja2 import Environment, PackageLoader
 
 from application.addresses import ask_confirmation
 from players.errors import MailAddressTaken
-from players.mail import CONFIRMATIONS_PER_DAY, Choice, Mailboxes
+from players.mail import Choice, Mailboxes
 from service.api.context import executor, json_body
 from service.api.players import caller
 from service.errors import ApiError
@@ -43,10 +43,11 @@ def set_mail_address() -> tuple[dict[str, Any], int]:
     """Make an address the player's, unconfirmed, and mail it a link that confirms it."""
     player = caller()
     address = parse(MailAddressSchema, json_body())["address"]
-    limit_confirmations(executor().store.redis, address)
-    if not ask_confirmation(executor().store.redis, player, address, current_app.config["MEEPLE_PUBLIC_URL"]):
-        raise ApiError(429, "too_many_confirmations", f"A player may ask for {CONFIRMATIONS_PER_DAY} confirmation "
-                       "mails a day; try again tomorrow.", limit=CONFIRMATIONS_PER_DAY)
+    limit_confirmations(executor().store.redis, address, *current_app.config["MEEPLE_CONFIRMATIONS"])
+    per_day = current_app.config["MEEPLE_CONFIRMATIONS_PER_PLAYER"]
+    if not ask_confirmation(executor().store.redis, player, address, current_app.config["MEEPLE_PUBLIC_URL"], per_day):
+        raise ApiError(429, "too_many_confirmations", f"A player may ask for {per_day} confirmation "
+                       "mails a day; try again tomorrow.", limit=per_day)
     return settings_of(player.id), 202
 
 
