@@ -1,6 +1,7 @@
 """Messages between players and keeping it civil, in real browsers: two players write to each other
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
-message reaches the admin's page and, hidden there, leaves both seats' pages. At 1280 and 375 px."""
+message reaches the admin's page and, hidden there, leaves both seats' pages; an invitation's sender is
+blocked from the inbox. At 1280 and 375 px."""
 
 from __future__ import annotations
 
@@ -129,3 +130,17 @@ def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats
         seat.reload()
         expect(table(seat)).to_contain_text("Good luck")
         expect(table(seat)).not_to_contain_text("You fool")
+
+
+def test_an_invitation_offers_to_block_its_sender(page: Page, api: Client, server: str) -> None:
+    register(page, server, "ann")
+    gil = api.call("POST", "/v1/players", json={"name": "gil"}).json()
+    game_id = api.call("POST", "/v1/games", gil["token"], json={
+        "game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": signed_in(page)["id"]}]}).json()["id"]
+    games = page.get_by_role("list", name="Your games")
+    invitation = games.get_by_role("listitem").filter(has_text=game_id)
+    expect(invitation).to_contain_text("Invited to seat 2 by gil")
+    invitation.get_by_role("button", name="Block gil").click()
+    expect(invitation).to_have_count(0)  # declined as well
+    blocks = api.call("GET", "/v1/players/me/blocks", signed_in(page)["token"]).json()["blocks"]
+    assert [block["name"] for block in blocks] == ["gil"]

@@ -1,8 +1,10 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
-// then invitations (each with who sent it and a Decline button), then the rest; each links to its
-// table, and a rematch to the game it is the rematch of. It follows the player's inbox stream.
+// then invitations (each with who sent it, a Decline button and one to block the sender), then the
+// rest; each links to its table, and a rematch to the game it is the rematch of. It follows the
+// player's inbox stream.
 
 import * as api from "../api.js";
+import { blockControl } from "../civility.js";
 import { deadlineTag, fill, h, notice, problemNotice } from "../dom.js";
 import { describeSeats, gameTitle, pace, statusWord } from "../games.js";
 import { followInbox } from "../stream.js";
@@ -58,8 +60,10 @@ function item(entry, decline, types) {
   } else if (entry.invitation !== null && entry.seat === null) {
     const from = entry.invited_by ? ` by ${entry.invited_by.name}` : "";
     state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}${from}`);
-    declining = h("button", { type: "button", "aria-label": `Decline the invitation to game ${game.id}`,
+    const button = h("button", { type: "button", "aria-label": `Decline the invitation to game ${game.id}`,
       onclick: (event) => decline(game.id, event.currentTarget.closest("li")) }, "Decline");
+    const sender = entry.invited_by; // blocking them declines this invitation too
+    declining = [button, sender && blockControl(sender.name, () => api.block(sender.id, api.player().token), () => button.click())];
   } else {
     state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
   }
