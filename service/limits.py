@@ -102,22 +102,17 @@ def limit_invitations(client: redis.Redis, strangers: list[str], per_day: int) -
                        limit=per_day, retry_after=max(standing.reset for standing in over))
 
 
-SIGN_IN_LINKS_PER_ASKER = Rate(5, 3600)  # sign-in links one client address may ask for one mail address an hour
-SIGN_IN_LINKS_PER_CLIENT = Rate(20, 3600)  # sign-in links one client address may ask for an hour
-
-
-def limit_sign_in_links(client: redis.Redis, mail_address: str) -> None:
+def limit_sign_in_links(client: redis.Redis, mail_address: str, per_address: Rate | None, per_client: Rate | None) -> None:
     """Count one more sign-in link asked for `mail_address` from the client's address, and from that address at all;
-    429 `sign_in_limited` past either. Only this client is held back: the links a player is mailed, whoever
-    asks, are bounded where they are issued (players.sign_in.LINKS_PER_HOUR)."""
+    429 `sign_in_limited` past either (None: no limit). Only this client is held back: the links a player is mailed,
+    whoever asks, are bounded where they are issued (players.sign_in.LINKS_PER_HOUR)."""
     asker = client_address()
-    counted = count(client, [
-        ("sign-in-links", f"sign-in-to:{asker}:{hash_token(mail_address.lower())}", SIGN_IN_LINKS_PER_ASKER),
-        ("sign-in-links", f"sign-in-from:{asker}", SIGN_IN_LINKS_PER_CLIENT)])
+    rates = [("sign-in-links", f"sign-in-to:{asker}:{hash_token(mail_address.lower())}", per_address),
+             ("sign-in-links", f"sign-in-from:{asker}", per_client)]
+    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
     if over := [standing for standing, is_over in counted if is_over]:
-        raise ApiError(429, "sign_in_limited", f"At most {SIGN_IN_LINKS_PER_ASKER.requests} sign-in links an hour "
-                       f"are asked for one address from one client, and {SIGN_IN_LINKS_PER_CLIENT.requests} in all.",
-                       retry_after=max(standing.reset for standing in over))
+        raise ApiError(429, "sign_in_limited", "As many sign-in links were asked for this address from this client, or "
+                       "from this client in all, as may be for now.", retry_after=max(standing.reset for standing in over))
 
 
 def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:

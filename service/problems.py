@@ -66,7 +66,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "last_token": "The token is the player's only one and they have no confirmed mail address to sign in by again.",
     "too_many_tokens": "The player holds as many tokens as the server allows (MEEPLE_TOKENS_PER_PLAYER); `limit` says how many.",
     "sign_in_limited": "As many sign-in links were asked from this client address for this mail address, or in all, as "
-                       "an hour allows; `retry_after` says when more may be.",
+                       "the server allows (MEEPLE_SIGN_IN_LINKS_PER_ADDRESS, _PER_CLIENT); `retry_after` says when more may be.",
     "sign_in_link_refused": "The sign-in link signs nobody in: `reason` is `link_used` (each link signs in once) or "
                             "`link_expired` (past its time, or never sent).",
     "block_not_found": "The player does not block this player.",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app
 
 from application.signing_in import request_sign_in_link, revoke, sign_in
 from application.tokens import new_token
@@ -84,7 +84,7 @@ def revoke_token(token_id: str) -> Response:
 def ask_sign_in_link() -> tuple[dict[str, Any], int]:
     """Mail a sign-in link to a player's confirmed address; the same answer, after the same work, whether it is one or not."""
     address = parse(SignInLinkSchema, json_body())["address"]
-    limits.limit_sign_in_links(executor().store.redis, address)
+    limits.limit_sign_in_links(executor().store.redis, address, *current_app.config["MEEPLE_SIGN_IN_LINKS"])
     request_sign_in_link(executor().store.redis, address)
     return {"expires_in": LINK_SECONDS}, 202
 
