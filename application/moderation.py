@@ -47,8 +47,8 @@ def mute(mutes: Mutes, player_id: str, minutes: int) -> int:
 
 def _hide(message: Reported, chat: ChatStore, conversations: Conversations) -> None:
     if message.place == "game":
-        game_id, _ = message.where.split(" ")
-        chat.hide(game_id, message.message_id)
+        game_id, room = message.where.split(" ")
+        chat.hide(game_id, room, message.message_id)
     else:
         one, other = message.where.split(" ")
         conversations.hide(one, other, message.message_id)

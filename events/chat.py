@@ -39,6 +39,15 @@ class Message:
         return int(self.id.split("-")[0])
 
 
+@dataclass(frozen=True, slots=True)
+class Hide:
+    """The admin's hiding of a message: the hide's own id (which orders it), the message's room and id."""
+
+    id: str
+    room: str
+    message_id: str
+
+
 class ChatStore:
     """The rooms and notes of every game, in one store."""
 
@@ -78,19 +87,33 @@ class ChatStore:
         entries, hidden = pipe.execute()
         return next((_message(room, entry_id, fields, bool(hidden)) for entry_id, fields in cast(_Entries, entries)), None)
 
-    def hide(self, game_id: str, message_id: str) -> None:
-        """Mark the game's message hidden; it stays in its room."""
-        self.redis.sadd(keys.chat_hidden(game_id), message_id)
+    def hide(self, game_id: str, room: str, message_id: str) -> None:
+        """Mark the game's message hidden, and say so to its open streams; it stays in its room."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(keys.chat_hidden(game_id), message_id)
+        pipe.xadd(keys.chat_hides(game_id), {"r": room, "m": message_id})
+        pipe.execute()
+
+    def hides(self, game_id: str, after: str) -> list[Hide]:
+        """The messages hidden since the hide `after` (START: all), oldest first."""
+        entries = cast(_Entries, self.redis.xrange(keys.chat_hides(game_id), f"({after}" if after != START else "-", "+"))
+        return [Hide(entry_id.decode(), fields[b"r"].decode(), fields[b"m"].decode()) for entry_id, fields in entries]
+
+    def last_hide(self, game_id: str) -> str:
+        """The id of the game's latest hide, or START."""
+        entries = cast(_Entries, self.redis.xrevrange(keys.chat_hides(game_id), "+", "-", count=1))
+        return entries[0][0].decode() if entries else START
 
     def last_id(self, game_id: str, room: str) -> str:
         """The id of the room's latest message, or START."""
         entries = cast(_Entries, self.redis.xrevrange(keys.chat(game_id, room), "+", "-", count=1))
         return entries[0][0].decode() if entries else START
 
-    def wait(self, game_id: str, version: int, rooms: dict[str, str], timeout_ms: int) -> bool:
-        """Block until the game passes `version` or a room of `rooms` (room → the last id read) has a
-        newer message (True), or `timeout_ms` goes by (False)."""
-        streams = {keys.stream(game_id): f"{version}-0"} | {keys.chat(game_id, room): last for room, last in rooms.items()}
+    def wait(self, game_id: str, version: int, rooms: dict[str, str], hidden: str, timeout_ms: int) -> bool:
+        """Block until the game passes `version`, a room of `rooms` (room → the last id read) has a
+        newer message or a message is hidden after the hide `hidden` (True), or `timeout_ms` goes by (False)."""
+        streams = ({keys.stream(game_id): f"{version}-0", keys.chat_hides(game_id): hidden}
+                   | {keys.chat(game_id, room): last for room, last in rooms.items()})
         return bool(self.waiting.xread(streams, count=1, block=timeout_ms))  # type: ignore[arg-type]
 
     def notes(self, game_id: str, seat: int) -> str:

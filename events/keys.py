@@ -170,6 +170,11 @@ def chat_hidden(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:chat-hidden"
 
 
+def chat_hides(game_id: str) -> str:
+    """Stream: one entry per message of the game's chat the admin hides (its room and id), which its open streams wait on."""
+    return f"{PREFIX}:{{{game_id}}}:chat-hides"
+
+
 def notes(game_id: str) -> str:
     """Hash: seat number → the private notes its holder keeps on the game."""
     return f"{PREFIX}:{{{game_id}}}:notes"

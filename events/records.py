@@ -388,7 +388,7 @@ def _own_keys(game_id: str) -> list[str]:
     what was said in its lobby (its chat, its seats' notes)."""
     return [keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id), keys.tokens(game_id),
             keys.reservations(game_id), *(keys.chat(game_id, room) for room in ROOMS), keys.chat_hidden(game_id),
-            keys.notes(game_id)]
+            keys.chat_hides(game_id), keys.notes(game_id)]
 
 
 def ask_progress(pipe: Pipeline, game_id: str) -> None:

@@ -158,27 +158,34 @@ def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int,
 
 class _Talk:
     """The chat a game's stream sends as `chat` messages: what is written in the rooms its reader may
-    read from the moment it opens (earlier messages are read page by page), each once."""
+    read from the moment it opens (earlier messages are read page by page), each once; and as `chat_hidden`
+    messages, the messages of those rooms the admin hides."""
 
     def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None) -> None:
         self.chat, self.game_id = chat, record.id
         rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
         self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
+        self.hidden = chat.last_hide(record.id)  # the latest hide told
         self.player = record.holders.get(seat) if seat is not None else None  # whose blocks apply
 
     def said(self, reader: Reader) -> Iterator[str]:
-        """The messages since the last sent that `reader` sees now."""
+        """The messages since the last sent that `reader` sees now, then a `chat_hidden` message for each
+        message of a room they read that the admin hid since."""
         for room, last in self.last.items():
             messages, self.last[room], held = caught_up(self.chat.page(self.game_id, room, last, PAGE), reader, last)
             (self.waiting.add if held else self.waiting.discard)(room)
             for said in messages:
                 yield sse(chat_message(said), event="chat")
+        for hide in self.chat.hides(self.game_id, self.hidden) if self.last else []:
+            self.hidden = hide.id
+            if hide.room in self.last:
+                yield sse({"id": hide.message_id, "room": hide.room}, event="chat_hidden")
 
     def wait(self, version: int, heartbeat_ms: int) -> bool:
-        """Block until the game passes `version` or a room with nothing held back has a new message."""
+        """Block until the game passes `version`, a room with nothing held back has a new message or one is hidden."""
         rooms = {room: last for room, last in self.last.items() if room not in self.waiting}
-        return self.chat.wait(self.game_id, version, rooms, heartbeat_ms)
+        return self.chat.wait(self.game_id, version, rooms, self.hidden, heartbeat_ms)
 
 
 @bp.get("/players/me/inbox/stream")

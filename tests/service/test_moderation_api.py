@@ -4,10 +4,14 @@ the problems of each refusal; on fakeredis and a real server."""
 
 from __future__ import annotations
 
+import json
+
 import redis
 
 from events import keys
+from service.app import create_app
 from tests.contract import ContractClient
+from tests.service.conftest import unlimited
 from tests.service.test_chat_api import ADMIN, api_on, say, table, texts
 from tests.service.test_conversations_api import texts as private_texts
 from tests.service.test_conversations_api import write
@@ -132,3 +136,31 @@ def test_only_the_admin_moderates_and_every_refusal_is_a_problem(client: redis.R
     for minutes in (0, 366 * 24 * 60 + 1, "60"):
         assert api.put("/v1/admin/mutes/x", json={"minutes": minutes}, headers=bearer(ADMIN)).status_code == 422
     assert api.put("/v1/admin/mutes/nobody", json={"minutes": 5}, headers=bearer(ADMIN)).json["code"] == "player_not_found"
+
+
+def test_a_hidden_message_is_told_to_the_open_streams_of_those_who_read_its_room(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()  # a stream is read as it comes
+    game_id, (ann, bo) = table(api)
+    rude = say(api, game_id, "table", bo, "You fool").json
+    seat = streams.get(f"/v1/games/{game_id}/stream", headers=bearer(ann), buffered=False)
+    lines = iter(seat.response)
+    next(lines)  # opened
+    filed = report(api, f"/v1/games/{game_id}/chat/table/messages/{rude['id']}", ann)
+    decide(api, filed.json["id"], hide=True)
+    assert sent(lines, "chat_hidden") == {"id": rude["id"], "room": "table"}
+    seat.close()
+
+
+def sent(lines: object, kind: str) -> dict[str, object]:
+    """The data of the stream's next message of `kind`, within 100 heartbeats."""
+    chunk, beats = "", 0
+    for part in lines:  # type: ignore[attr-defined]
+        chunk += part.decode()
+        while "\n\n" in chunk:
+            message, chunk = chunk.split("\n\n", 1)
+            if message.startswith(f"event: {kind}\n"):
+                return json.loads(message.split("data: ", 1)[1])  # type: ignore[no-any-return]
+            beats += message.startswith(":")
+            assert beats < 100, f"no {kind} message came"
+    raise AssertionError(f"the stream ended without a {kind} message")

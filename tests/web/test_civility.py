@@ -1,6 +1,6 @@
 """Messages between players and keeping it civil, in real browsers: two players write to each other
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
-message reaches the admin's page and, hidden there, leaves both seats' pages; an invitation's sender is
+message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
 blocked from the inbox. At 1280 and 375 px."""
 
 from __future__ import annotations
@@ -126,6 +126,9 @@ def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats
     report.get_by_role("button", name="Hide message").click()
     expect(queue).to_have_text("No report waits.")
 
+    for seat in (ann, bo):  # the open pages, live
+        expect(table(seat)).not_to_contain_text("You fool")
+        expect(table(seat)).to_contain_text("Good luck")
     for seat in (ann, bo):
         seat.reload()
         expect(table(seat)).to_contain_text("Good luck")

@@ -30,11 +30,20 @@ export function showChat(panel, view, token) {
   Object.values(chat.rooms).forEach((each) => load(chat, each));
 }
 
-/** A message the game's stream brought. */
-export function hearChat(panel, message) {
+/** A message the game's stream brought, or (`hidden`) one the admin hid, which leaves the room. */
+export function hearChat(panel, message, hidden) {
   const chat = CHATS.get(panel);
   const where = chat?.rooms[message.room];
-  if (where) add(chat, where, message, true);
+  if (!where) return;
+  if (!hidden) add(chat, where, message, true);
+  else hide(chat, where, message.id);
+}
+
+function hide(chat, where, id) {
+  where.seen.add(id); // a page read still under way does not draw it again
+  const line = where.log.querySelector(`li[data-id="${CSS.escape(id)}"]`);
+  if (line?.classList.contains("unread")) count(chat, chat.unread - 1);
+  line?.remove();
 }
 
 function room(chat, name) {

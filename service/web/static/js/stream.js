@@ -9,7 +9,8 @@ const RETRY_MS = 1500;
 /**
  * Follow game `id` after version `after`, as the seat of `token()` (null: a spectator).
  * `onEvent(event)` gets each event once, in order; `onState(state)` hears "connecting" (at
- * once), "live", "reconnecting" and "ended"; `onChat(message)` each chat message the stream brings.
+ * once), "live", "reconnecting" and "ended"; `onChat(message, hidden)` each chat message the stream brings
+ * and each one the admin hides (`{id, room}`, hidden true).
  * Answers a function that stops following.
  */
 export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
@@ -38,7 +39,8 @@ export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
       last = event.version;
       onEvent(event);
     };
-    source.addEventListener("chat", (message) => onChat(JSON.parse(message.data)));
+    source.addEventListener("chat", (message) => onChat(JSON.parse(message.data), false));
+    source.addEventListener("chat_hidden", (message) => onChat(JSON.parse(message.data), true));
     source.addEventListener("end", () => {
       close();
       onState("ended");

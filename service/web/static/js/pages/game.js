@@ -141,7 +141,7 @@ function listen(page) {
   }, (state) => {
     setLive(page, state);
     if (state === "ended") soon(page);
-  }, (message) => hearChat(page.talk, message));
+  }, (message, hidden) => hearChat(page.talk, message, hidden));
 }
 
 /** Where the keyboard was, by the `data-key` of the element it was on. */
