@@ -34,10 +34,15 @@ def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tu
     envelopes = store.streams.read(loaded.record.id, after=loaded.version - 1 if control.clock is ClockSystem.PER_MOVE else 0,
                                    limit=loaded.version if control.clock is not ClockSystem.PER_MOVE else 1)
     status = loaded.game.status(loaded.state)
+    live = loaded.version == loaded.record.version and not status.finished
     if now is None:
-        now = clock.now() if loaded.version == loaded.record.version and not status.finished else envelopes[-1].time
-    return clocks(control, loaded.record.seats, timeline(envelopes), status.to_move,
-                  pauses(store, loaded.record), max(now, envelopes[-1].time))
+        now = clock.now() if live else envelopes[-1].time
+    found = pauses(store, loaded.record)
+    if not live:  # a past or finished state shows what the game's exported log gives
+        last = envelopes[-1] if loaded.version == loaded.record.version else \
+            store.streams.read(loaded.record.id, after=loaded.record.version - 1, limit=1)[0]
+        found = within(found, envelopes[0].time, last.time)
+    return clocks(control, loaded.record.seats, timeline(envelopes), status.to_move, found, max(now, envelopes[-1].time))
 
 
 def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
@@ -69,12 +74,16 @@ def log_clock(store: EventStore, record: GameRecord, envelopes: list[Envelope]) 
     game (up to its last event: none that lasts past it says when it ends)."""
     if record.deadline is None or not envelopes:
         return None
-    first, last = envelopes[0].time, envelopes[-1].time
-    found = pauses(store, record)
-    vacations = {seat: clipped for seat, stops in found.items()
-                 if (clipped := tuple((max(start, first), min(end, last)) for start, end in stops.vacations
-                                      if start < last and end > first))}
-    return LogClock(record.deadline, record.time_zones, vacations)
+    found = within(pauses(store, record), envelopes[0].time, envelopes[-1].time)
+    return LogClock(record.deadline, record.time_zones, {seat: stops.vacations for seat, stops in found.items() if stops.vacations})
+
+
+def within(found: dict[int, Pauses], first: int, last: int) -> dict[int, Pauses]:
+    """Each seat's pauses with its vacations cut to the game's first and last events: none that
+    lasts past the last says when it ends."""
+    return {seat: replace(stops, vacations=tuple((max(start, first), min(end, last)) for start, end in stops.vacations
+                                                 if start < last and end > first))
+            for seat, stops in found.items()}
 
 
 def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, days_per_year: int) -> bool:

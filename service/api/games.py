@@ -218,7 +218,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     seat = auth.seat_for(store, record)
     visible = visible_version(record, seat)
     loaded = executor().load(game_id, None if visible == record.version else visible)
-    return _view(loaded, seat)
+    return _view(loaded, seat, seat)
 
 
 @bp.get("/games/<game:game_id>/states/<int:version>")
@@ -236,15 +236,16 @@ def get_state(game_id: str, version: int) -> tuple[dict[str, Any], int, dict[str
                        errors={"seat": [f"The game's seats are 0 to {record.seats - 1}."]})
     if asked != seat and record.status is not Lifecycle.FINISHED:
         raise ApiError(409, "game_not_finished", "Another seat's view is shown once the game is over.")
-    return _view(executor().load(game_id, version), asked)
+    return _view(executor().load(game_id, version), asked, seat)
 
 
-def _view(loaded: Loaded, seat: int | None) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The game at the loaded version as `seat` may see it, tagged with its version and, where the
+def _view(loaded: Loaded, seat: int | None, caller: int | None) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The game at the loaded version as `seat` may see it (when a vacation ends, as the `caller`'s
+    seat may), tagged with its version and, where the
     game has clocks, what they show beside their time left: a deadline moved by a vacation (begun,
     ended or spent) changes the tag, so a client polling with If-None-Match sees it."""
     clocks = game_clocks(executor().store, loaded)
-    view = responses.game_view(loaded, seat, _deadlines(loaded, clocks), clocks)
+    view = responses.game_view(loaded, seat, _deadlines(loaded, clocks), clocks, caller)
     if view["clocks"] is None:
         return view, 200, etag(loaded.version)
     shown = [(c["running"], c["paused"], c["runs_out"]) for c in view["clocks"]], view["deadlines"]

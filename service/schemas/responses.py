@@ -61,9 +61,10 @@ def _waits_for(record: GameRecord, seat: int) -> dict[str, Any] | None:
 
 
 def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due],
-              clocks: Sequence[Clock] | None = None) -> dict[str, Any]:
+              clocks: Sequence[Clock] | None = None, caller: int | None = None) -> dict[str, Any]:
     """The game as `seat` (None: a spectator) may see it at the loaded version, with the seats'
-    `deadlines` and `clocks`; when a seat's vacation ends shows to that seat only."""
+    `deadlines` and `clocks`; when a seat's vacation ends shows to that seat only, if it is the
+    `caller`'s (the seat of whoever asks, not the seat whose view they read)."""
     game, record, state = loaded.game, loaded.record, loaded.state
     status = game.status(state)
     started = loaded.version > 0
@@ -80,17 +81,17 @@ def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due],
         "to_move": list(status.to_move) if started else [],
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
-        "deadlines": [{"seat": to, "at": None if _away(clocks, to, seat) else due.at, "policy": due.policy}
+        "deadlines": [{"seat": to, "at": None if _away(clocks, to, caller) else due.at, "policy": due.policy}
                       for to, due in sorted(deadlines.items())],
         "clocks": None if clocks is None else [
             {"seat": clock.seat, "remaining": clock.remaining, "running": clock.running, "paused": clock.paused,
-             "runs_out": None if _away(clocks, clock.seat, seat) else clock.runs_out} for clock in clocks],
+             "runs_out": None if _away(clocks, clock.seat, caller) else clock.runs_out} for clock in clocks],
     }
 
 
-def _away(clocks: Sequence[Clock] | None, of: int, viewer: int | None) -> bool:
-    """Whether the seat `of` is on vacation and `viewer` is another seat (or a spectator), who may not see when it ends."""
-    return clocks is not None and clocks[of].paused == "vacation" and of != viewer
+def _away(clocks: Sequence[Clock] | None, of: int, caller: int | None) -> bool:
+    """Whether the seat `of` is on vacation and `caller` is another seat (or a spectator), who may not see when it ends."""
+    return clocks is not None and clocks[of].paused == "vacation" and of != caller
 
 
 def _before_start(record: GameRecord) -> Lifecycle:

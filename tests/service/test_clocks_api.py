@@ -177,3 +177,28 @@ def test_a_log_whose_clock_is_not_one_the_server_writes_is_refused(api: Contract
     forged = json.dumps(json.loads(header) | {"clock": clock}).encode() + b"\n"
     answer = api.post("/v1/games/import", data=b"".join([forged, *lines]), headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and answer.json["code"] == "invalid_log", answer.json
+
+
+def test_a_finished_games_states_hide_a_vacations_end_from_whoever_asks_and_equal_its_copys(
+        api: ContractClient, moments: Moments) -> None:
+    tokens = [register(api, name)["token"] for name in ("ann", "bo", "cy")]
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 3, "turn_deadline": fischer_days(3, 1, 5)}).json["id"]
+    for token in tokens:
+        assert api.post(f"/v1/games/{game_id}/join", json={"name": "x"}, headers=bearer(token)).status_code == 201
+    moments.wait(HOUR)
+    back = moments.now + 4 * DAY
+    assert api.put("/v1/players/me/vacation", json={"until": back}, headers=bearer(tokens[0])).status_code == 200
+    moments.wait(HOUR)
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[2])).status_code == 201
+    during = api.get(f"/v1/games/{game_id}").json["version"]  # cy gone, ann still to move and away
+    moments.wait(HOUR)
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[1])).status_code == 201
+    assert api.get(f"/v1/games/{game_id}").json["status"] == "finished"
+    asked = api.get(f"/v1/games/{game_id}/states/{during}?seat=0").json  # by anyone, as ann's seat
+    assert asked["clocks"][0]["paused"] == "vacation" and asked["clocks"][0]["runs_out"] is None
+    assert str(back) not in str(asked) and str(back + 3 * DAY - HOUR) not in str(asked)
+    own = api.get(f"/v1/games/{game_id}/states/{during}", headers=bearer(tokens[0])).json["clocks"]
+    assert own[0]["runs_out"] == T0 + 3 * HOUR + own[0]["remaining"]  # the vacation as the log gives it: to its last event
+    exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    copy = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"}).json["id"]
+    assert [c | {"runs_out": None} for c in own] == api.get(f"/v1/games/{copy}/states/{during}").json["clocks"]
