@@ -1,7 +1,8 @@
 """Players' vacations as a yearly allowance of days: a player goes on vacation until a time, or a
 day is spent for them when one of their clocks would otherwise run out; every clock of theirs
 stands still while a vacation lasts. Each vacation counts as the whole days it spans (a day
-begun is a day spent) in the calendar year (UTC) it begins in."""
+begun is a day spent), each day in the calendar year (UTC) it begins in, so a vacation across New
+Year spends days of both years and must fit in what is left of each."""
 
 from __future__ import annotations
 
@@ -40,18 +41,21 @@ class Vacations:
     def allowance(self, player_id: str, now: int) -> Allowance:
         spans = spans_of(self.redis, player_id)
         underway = _underway(spans, now)
-        return Allowance(None if underway is None else underway[1], self.days_per_year - _spent(spans, now),
+        return Allowance(None if underway is None else underway[1], self.days_per_year - _spent(spans, _year(now)),
                          self.days_per_year)
 
     def take(self, player_id: str, until: int, now: int) -> Allowance:
         """Be on vacation from now until `until`: the vacation underway (an explicit one, or a day
         spent for the player) lasts until then, or one begins now. Raises VacationRefused when the
-        days it spans are more than the days left."""
+        days it spans are more than the days left, in any year it spends days of."""
         def change(spans: tuple[Span, ...]) -> tuple[Span | None, Span | None]:
             underway = _underway(spans, now)
             wanted = (now if underway is None else underway[0], until)
-            if _spent((*(span for span in spans if span != underway), wanted), now) > self.days_per_year:
-                raise VacationRefused(f"Only {self.days_per_year - _spent(spans, now)} vacation days are left this year.")
+            others = tuple(span for span in spans if span != underway)
+            for year in sorted({_year(day) for day in _day_starts(wanted)}):
+                if _spent((*others, wanted), year) > self.days_per_year:
+                    left = self.days_per_year - _spent(others, year)
+                    raise VacationRefused(f"Only {left} vacation days are left in {year}.")
             return underway, wanted
         self._change(player_id, change)
         return self.allowance(player_id, now)
@@ -69,7 +73,7 @@ class Vacations:
         def change(spans: tuple[Span, ...]) -> tuple[Span | None, Span | None]:
             if _underway(spans, at) is not None:
                 return None, None
-            if _spent(spans, at) + 1 > self.days_per_year:
+            if _spent(spans, _year(at)) + 1 > self.days_per_year:
                 raise VacationRefused("No vacation day is left this year.")
             return None, (at, at + DAY)
         try:
@@ -121,7 +125,16 @@ def _days(span: Span) -> int:
     return -(-(span[1] - span[0]) // DAY)
 
 
-def _spent(spans: tuple[Span, ...], moment: int) -> int:
-    """The days spent on vacations that begin in `moment`'s year."""
-    year = datetime.fromtimestamp(moment / 1000, UTC).year
-    return sum(_days(span) for span in spans if datetime.fromtimestamp(span[0] / 1000, UTC).year == year)
+def _day_starts(span: Span) -> range:
+    """When each day a vacation spends begins."""
+    return range(span[0], span[0] + _days(span) * DAY, DAY)
+
+
+def _year(moment: int) -> int:
+    """The calendar year (UTC) of `moment`."""
+    return datetime.fromtimestamp(moment / 1000, UTC).year
+
+
+def _spent(spans: tuple[Span, ...], year: int) -> int:
+    """The days spent on vacations that begin in `year`."""
+    return sum(1 for span in spans for day in _day_starts(span) if _year(day) == year)

@@ -43,6 +43,18 @@ def test_a_day_is_spent_once_for_a_moment_and_not_past_the_allowance(client: red
 def test_the_allowance_is_a_calendar_years(client: redis.Redis) -> None:  # type: ignore[type-arg]
     vacations = Vacations(client, 3)
     december = int(datetime(2026, 12, 30, tzinfo=UTC).timestamp() * 1000)
-    vacations.take("ann", december + 3 * DAY, december)  # spent in 2026, though it lasts into 2027
-    assert vacations.allowance("ann", december + 3 * DAY).days_left == 3
-    assert vacations.allowance("ann", december).days_left == 0
+    vacations.take("ann", december + 3 * DAY, december)  # two days begin in 2026, the third in 2027
+    assert vacations.allowance("ann", december).days_left == 1
+    assert vacations.allowance("ann", december + 3 * DAY).days_left == 2
+
+
+def test_a_vacation_across_new_year_fits_in_what_is_left_of_each_year(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 30)
+    new_year = int(datetime(2027, 1, 1, tzinfo=UTC).timestamp() * 1000)
+    vacations.take("ann", new_year + DAY // 2, new_year - DAY // 2)  # a day, begun on December 31
+    with pytest.raises(VacationRefused):  # extended from its start in 2026: a year's days in 2027
+        vacations.take("ann", new_year + 365 * DAY, new_year + DAY // 4)
+    assert vacations.take("ann", new_year + 30 * DAY, new_year + DAY // 4).days_left == 0
+    assert vacations.allowance("ann", new_year - DAY).days_left == 29
+    with pytest.raises(VacationRefused):
+        vacations.take("ann", new_year + 31 * DAY, new_year + DAY // 4)
