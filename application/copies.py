@@ -98,8 +98,6 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
         raise Invalid("invalid_log", str(problem), **({} if problem.event is None else {"event": problem.event})) from None
     if log.problems:
         raise Invalid("invalid_log", log.first_problem() or "", event=log.problems[0][0])
-    if difference := log.redecided():
-        raise Invalid("invalid_log", difference[1], event=difference[0])
     if not log.game.status(log.state).finished:
         raise Invalid("invalid_log", "Only the log of a finished game can be imported.")
     if log.clock is not None and not log.times_in_order():

@@ -3,7 +3,9 @@ request shares the process the import is checked in):
 
     python -m bench.imports [--seats 10] [--padding 110000] [--probes-ms 10]
 
-- a genuine long log: a TAKI tournament of `--seats` random bots, imported (checked and stored);
+- a genuine long log: a TAKI tournament of `--seats` random bots, exported as the server does
+  (format 2: each command beside its events), imported (checked, every command decided again, and
+  stored);
 - the same log padded with no-op events up to `--padding` events (~16 MB), refused by
   MEEPLE_MAX_IMPORT_EVENTS;
 - the same padded log with the limit raised above it, so that it is read and checked whole
@@ -24,28 +26,48 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 import requests
 
-from bench.recorded import record
 from bench.server import Server
+from domain import GAMES
+from domain.core.rng import SeededRng
+from events.envelope import Envelope, GameRecord, Lifecycle
+from events.execute import recorded
+from events.log_file import export_lines
 
 
 def export(seats: int) -> list[str]:
-    """The export of a TAKI tournament played by random bots."""
-    played = record("taki", 1, seats=seats, options={"mode": "tournament"})
-    header = {"format": "meeple-log", "format_version": 1, "game": "taki", "id": "bench", "options": played.options,
-              "seats": seats, "names": [f"bot {seat}" for seat in range(seats)], "created": 0}
-    events = [event for batch in played.appends for event in batch]
-    return [json.dumps(header)] + [json.dumps({"version": version, "type": e.type, "schema_version": e.schema_version,
-                                               "payload": e.payload, "actor": "system", "time": 0})
-                                   for version, e in enumerate(events, start=1)]
+    """The export of a TAKI tournament played by random bots, each move an AI seat's command."""
+    game, options, rng = GAMES["taki"], {"mode": "tournament"}, SeededRng(1)
+    parsed = game.parse_options(options, seats)
+    opening = game.setup(parsed, seats, rng)
+    state, envelopes = game.replay(parsed, seats, opening), list(_run("bench", 1, "system", "setup", opening, game))
+    while not (status := game.status(state)).finished:
+        seat = status.to_move[0]
+        command = game.bots["random"](state, seat, rng)
+        events = game.decide(state, command, rng)
+        for event in events:
+            state = game.evolve(state, event)
+        envelopes += _run("bench", len(envelopes) + 1, f"bot:{seat}", recorded(game, command), events, game)
+    record = GameRecord("bench", "taki", options, seats, Lifecycle.FINISHED, len(envelopes), 0,
+                        tuple(f"bot {seat}" for seat in range(seats)), ("random",) * seats)
+    return [line.rstrip("\n") for line in export_lines(record, envelopes)]
+
+
+def _run(game_id: str, first: int, actor: str, cause: Any, events: tuple[Any, ...], game: Any) -> list[Envelope]:
+    """One command's events as the store keeps them, the first with the command's cause."""
+    return [Envelope(game_id, first + index, *game.events.encode(event), f"c{first}", actor, 0, None if index else cause)
+            for index, event in enumerate(events)]
 
 
 def padded(lines: list[str], events: int) -> list[str]:
-    """`lines` with turn_started events (which change nothing once the game is over) up to `events`."""
+    """`lines` with turn_started events (which change nothing once the game is over) up to
+    `events`, in the last command's run."""
     last = json.loads(lines[-1])
-    noop = {"type": "turn_started", "schema_version": 1, "payload": {"seat": 0, "turn_no": 1}, "actor": "system", "time": 0}
+    noop = {"type": "turn_started", "schema_version": 1, "payload": {"seat": 0, "turn_no": 1},
+            "command_id": last["command_id"], "actor": last["actor"], "time": 0}
     return lines + [json.dumps({"version": version, **noop}) for version in range(len(lines), events + 1) if version > last["version"]]
 
 
@@ -107,6 +129,8 @@ def main() -> None:
     print(f"genuine log: {len(genuine) - 1:,} events, {len(genuine_body) / 1e6:.1f} MB; "
           f"padded: {len(long) - 1:,} events, {len(long_body) / 1e6:.1f} MB")
     every = args.probes_ms / 1000
+    # the padded log outgrows the default 16 MiB: this measures the event limit and the check, not the byte limit
+    os.environ["MEEPLE_MAX_IMPORT_BYTES"] = str(2 * len(long_body))
     for limit in (100_000, args.padding + 1):
         os.environ["MEEPLE_MAX_IMPORT_EVENTS"] = str(limit)
         server = Server(workers=1, no_worker=True)

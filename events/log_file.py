@@ -20,7 +20,7 @@ from typing import Any
 
 from domain import GAMES
 from domain.core.game import Game
-from domain.core.redecision import Cause, Own, first_difference
+from domain.core.redecision import Cause, Own, redecide
 from events.envelope import OPENING_ACTORS, Envelope, GameRecord, TurnDeadline
 from events.errors import LogInvalid, LogTooLong
 
@@ -96,7 +96,8 @@ class GameLog:
     state: Any = None  # the state the events fold to
     # each (version, problem) of an event the rules would not have written there (Game.check): a
     # broken seal, a card not from the committed order, a seat, card or citizen that is not there,
-    # a result other than the rules give, an event after the end
+    # a result other than the rules give, an event after the end; in format 2, the first event that
+    # deciding the commands again does not give as the log has it, and how
     problems: tuple[tuple[int, str], ...] = ()
     original_id: str | None = None  # the id the game had where it was exported, if the header says
     unlisted: bool = False  # the header says the game was unlisted where it was exported
@@ -112,19 +113,9 @@ class GameLog:
         return f"Event {version} ({self.envelopes[version - 1]['type']}): {problem}"
 
     def checked(self) -> str:
-        """How the import checks the log: "redecided", each command decided again (format 2), or
-        "events", each event against the state before it only (format 1: the old way)."""
+        """How the log was checked: "redecided", each command decided again (format 2), or "events",
+        each event against the state before it only (format 1: the old way)."""
         return "events" if self.format_version == 1 else "redecided"
-
-    def redecided(self) -> tuple[int, str] | None:
-        """The first event that deciding the log's commands again does not give as the log has it:
-        (its version, "Event n (type): how"); None when every one does (or the log, of format 1,
-        records no commands to decide)."""
-        if self.format_version == 1:
-            return None
-        options = self.game.parse_options(self.options, self.seats)
-        found = first_difference(self.game, options, self.seats, self.events, self.causes)
-        return None if found is None else (found[0], f"Event {found[0]} ({_kind(self.envelopes[found[0] - 1])}): {found[1]}")
 
     def times_in_order(self) -> bool:
         """Whether every line's `time` is whole milliseconds, none earlier than the line before."""
@@ -190,7 +181,10 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
     game, seats, options, parsed = _header(header)
     events = _events(game, entries)
     causes = _causes(game, seats, entries) if header["format_version"] == 2 else ()
-    state, problems = _fold(game, parsed, seats, events, entries, first_problem)
+    if header["format_version"] == 2:
+        state, problems = _redecide(game, parsed, seats, events, entries, causes)
+    else:
+        state, problems = _fold(game, parsed, seats, events, entries, first_problem)
     given = header.get("names")
     names = tuple(
         name if _printable(name) else f"seat {seat}"
@@ -271,6 +265,38 @@ def _cause(game: Game, seats: int, entry: dict[str, Any], number: int) -> Any:  
     if command.seat >= seats or (actor != "fork" and (found is None or int(found[2]) != command.seat)):
         raise LogInvalid(f"{where}: a command of seat {command.seat} is not caused by {actor!r}.", event=number)
     return command
+
+
+def _redecide(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]
+              entries: list[dict[str, Any]], causes: tuple[Cause, ...]) -> tuple[Any, list[tuple[int, str]]]:
+    """The state a log of format 2 folds to, and the first (version, problem) deciding its commands
+    again finds: what the events that did not come out as the rules give them have instead."""
+    # what Game.check finds of each event, deciding again finds too: a broken seal (its commitment is
+    # worked out again from the order and salt given back), a card not from the committed order, a
+    # seat or thing not there, a result the rules do not give, an event after the end
+    state, difference = redecide(game, options, seats, events, causes)
+    if difference is not None:
+        return state, [(difference[0], _why(game, seats, state, events, causes, *difference))]
+    try:
+        game.status(state)  # what every read of the last version shows
+        game.view(state, None)
+    except Exception as error:  # noqa: BLE001 - a log may not become a game whose reads fail
+        raise LogInvalid(f"The game the events end in cannot be shown: {error!r}") from None
+    return state, []
+
+
+def _why(game: Game, seats: int, state: Any, events: list[Any],  # type: ignore[type-arg]
+         causes: tuple[Cause, ...], version: int, how: str) -> str:
+    """What is wrong with the event at `version`, in the run that starts on `state`: what Game.check
+    finds of it, if anything, then how deciding its command again differs."""
+    first = max(cause.first for cause in causes if cause.first <= version)
+    for event in events[first - 1:version - 1]:  # the run's events before it came out as the rules give them
+        state = game.evolve(state, event)
+    try:
+        found = game.check(seats, state, events[version - 1])
+    except Exception:  # noqa: BLE001 - the rules' own account of it is a courtesy; deciding again found it
+        found = None
+    return how if found is None else f"{found}; {how}"
 
 
 def _fold(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]

@@ -35,18 +35,20 @@ class Cause:
         return f"seat {self.command.seat}'s {game.commands.encode(self.command)[0]}"
 
 
-def first_difference(game: Game, options: Any, seats: int,  # type: ignore[type-arg]
-                     events: Sequence[Any], causes: Sequence[Cause]) -> tuple[int, str] | None:
-    """The first event (version, how) that re-deciding `causes` does not give as `events` has it; None if all do."""
+def redecide(game: Game, options: Any, seats: int,  # type: ignore[type-arg]
+             events: Sequence[Any], causes: Sequence[Cause]) -> tuple[Any, tuple[int, str] | None]:
+    """The state `events` fold to, and the first event (version, how) that deciding `causes` again
+    does not give as `events` has it (None if all do; the state is then the one before its run)."""
+    # each run is folded once it came out as the rules give it, so the fold never meets nonsense
     state = game.initial(options, seats)
     ends = [cause.first - 1 for cause in causes[1:]] + [len(events)] if causes else []
     for cause, end in zip(causes, ends, strict=True):
         recorded = events[cause.first - 1:end]
         if difference := _redecided(game, options, seats, state, cause, recorded):
-            return difference
+            return state, difference
         for event in recorded:
             state = game.evolve(state, event)
-    return None
+    return state, None
 
 
 def _redecided(game: Game, options: Any, seats: int, state: Any,  # type: ignore[type-arg]
