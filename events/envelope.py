@@ -140,6 +140,7 @@ class GameRecord:
     lobby_until: int | None = None  # ms since the epoch: cancelled then if seats are still free
     budgets: Mapping[int, Budget] = field(default_factory=dict)  # seat → the budget its AI thinks within, if not its level's
     unlisted: bool = False  # never listed; reachable by its id only
+    chat: bool = True  # its chat is on, unless it was created with it off (events.chat)
     reserved: Mapping[int, str] = field(default_factory=dict)  # seat → the registered player only who may take it
     links: Mapping[int, str] = field(default_factory=dict)  # seat → the code of the link only whose holder may take it
     invitees: Mapping[int, str] = field(default_factory=dict)  # seat → the name of the player it was reserved for

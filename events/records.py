@@ -445,6 +445,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         lobby_until=int(meta[b"lobby_until"]) if b"lobby_until" in meta else None,
         budgets={int(key.split(b":")[0]): Budget(**json.loads(value)) for key, value in bots.items() if key.endswith(b":budget")},
         unlisted=meta.get(b"unlisted") == b"1",
+        chat=meta.get(b"chat") != b"off",
         reserved={int(seat): held.decode() for seat, held in reserved.items() if not held.startswith(LINK.encode())},
         links={int(seat): held.decode()[len(LINK):] for seat, held in reserved.items() if held.startswith(LINK.encode())},
         invitees={int(seat): name for seat, name in json.loads(meta.get(b"invitees", b"{}")).items()},

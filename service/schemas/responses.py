@@ -38,6 +38,7 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
         "forked_from": None if record.forked_from is None or not named else dataclasses.asdict(record.forked_from),
         "lobby_until": record.lobby_until if record.status in (Lifecycle.WAITING, Lifecycle.CANCELLED) else None,
         "unlisted": record.unlisted,
+        "chat": record.chat,
         "rematch_of": record.rematch_of if named else None,
         "rematch": record.rematch if seated else None,
         "imported": record.imported,

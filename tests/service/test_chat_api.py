@@ -105,11 +105,13 @@ def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
     assert api.get(f"/v1/games/{game_id}/chat/table?after=yesterday").status_code == 422
     assert api.get(f"/v1/games/{game_id}/chat/table?limit=101").status_code == 422
     silent, (seat, other) = table(api, chat=False)
+    assert api.get(f"/v1/games/{silent}").json["chat"] is False and api.get(f"/v1/games/{game_id}").json["chat"] is True
     assert say(api, silent, "table", seat, "hi").json["code"] == "chat_off"
     assert api.get(f"/v1/games/{silent}/chat/table").json["code"] == "chat_off"
     end(api, silent, other)
     rematch = api.post(f"/v1/games/{silent}/rematch", headers=bearer(seat)).json["id"]  # as silent as its original
     assert api.get(f"/v1/games/{rematch}/chat/table").json["code"] == "chat_off"
+    assert api.get(f"/v1/games/{rematch}").json["chat"] is False
 
 
 def test_the_hundred_and_first_message_in_a_minute_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]

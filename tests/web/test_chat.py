@@ -1,6 +1,7 @@
 """The chat at a TAKI table, in three browsers: each seat's message reaches the other seat's page
 live; a spectator's reaches no seat's page while the game is on and both once it is over; a seat keeps
-notes; random text of every kind is drawn as the very text written, at 1280 and 375 px."""
+notes; random text of every kind is drawn as the very text written, at 1280 and 375 px; a game with its
+chat off offers none."""
 
 from __future__ import annotations
 
@@ -119,3 +120,17 @@ def test_a_thousand_random_strings_are_drawn_as_the_text_written(page: Page, api
     assert [line["text"] for line in drawn] == sent
     assert all(line["elements"] == ["chat-name", "chat-text"] for line in drawn)  # no <script>, no <b>: text only
     page.screenshot(path=str(tmp_path / "random-1280.png"), full_page=True)
+
+
+def test_a_game_with_its_chat_off_offers_no_chat(page: Page, api: Client, server: str) -> None:
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "chat": False}).json()["id"]
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/chat/" in request.url else None)
+    page.goto(f"{server}/games/{game_id}")
+    page.get_by_label("Your name").fill("ann")
+    page.get_by_role("button", name="Take seat 1").click()
+    api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
+    expect(page.locator(".headline")).not_to_have_text("Waiting for players")
+    expect(page.get_by_label("Message to table")).to_have_count(0)
+    expect(page.get_by_text("My notes")).to_have_count(0)
+    assert asked == []  # the game's view says so: its chat is never asked for

@@ -18,6 +18,8 @@ const writer = (chat, room) => (room === "table" ? (chat.view.you !== null && ch
 /** Draw the chat of `view` into `panel` for the caller holding `token` (null: a spectator), anew
  * only when who reads it or which rooms they read changes. */
 export function showChat(panel, view, token) {
+  panel.hidden = !view.chat; // a game created with its chat off offers none
+  if (!view.chat) return;
   const key = [view.id, token, view.you, over(view), api.player()?.token].join(" ");
   if (CHATS.get(panel)?.key === key) return;
   const chat = { key, view, token, panel, rooms: {}, unread: 0 };
@@ -27,7 +29,7 @@ export function showChat(panel, view, token) {
     readable(view).map((name) => room(chat, name).section), view.you !== null ? notes(chat) : null);
   for (const type of ["focusin", "pointerdown", "toggle"]) details.addEventListener(type, () => markRead(chat));
   fill(panel, details);
-  Object.values(chat.rooms).forEach((each) => load(chat, each));
+  Object.values(chat.rooms).forEach((each) => load(chat, each).catch(() => {})); // what was read stays
 }
 
 /** A message the game's stream brought, or (`hidden`) one the admin hid, which leaves the room. */
@@ -56,18 +58,14 @@ function room(chat, name) {
   return chat.rooms[name];
 }
 
-/** Read the room page by page; a game with its chat off shows no chat. */
+/** Read the room page by page. */
 async function load(chat, where) {
   let after = "0-0";
-  try {
-    do {
-      const page = await api.chat(chat.view.id, where.name, after, chat.token);
-      page.messages.forEach((message) => add(chat, where, message, false));
-      after = page.next;
-    } while (after);
-  } catch (problem) {
-    if (problem.code === "chat_off") chat.panel.hidden = true;
-  }
+  do {
+    const page = await api.chat(chat.view.id, where.name, after, chat.token);
+    page.messages.forEach((message) => add(chat, where, message, false));
+    after = page.next;
+  } while (after);
 }
 
 const order = (id) => id.split("-").map(Number);
