@@ -3,16 +3,19 @@ and time of every event), the game's time control, and what stopped a seat's clo
 vacations, and weekends in its time zone). Nothing here reads a store or the wall clock, so a
 log replayed or imported shows the clocks the live game showed.
 
-A seat's turn is its run of consecutive moves: it begins when the event before the run was
-appended and ends with the run's last event. Per move, the time runs from the game's latest
-event, whoever caused it; simple and Fischer clocks time the whole turn. A Fischer clock is
-charged each turn's time, then given its increment, up to its maximum; a clock never goes below
-zero (a move that comes after it reached zero, before the timeout was applied, still wins)."""
+A seat's turn is the time it is to move (the rules' `to_move` after each command): it begins with
+the command that makes the seat one to move and ends with the command that makes it no longer one,
+whoever sent either; a move out of turn (TAKI's "last card" from another seat) starts or ends no
+turn. Per move, the time runs from the game's latest command, whoever sent it; simple and Fischer
+clocks time the whole turn. A Fischer clock is charged each turn's time, then given its increment
+(up to its maximum) only if the seat's own move ended the turn, not a deadline's nor another seat's;
+a clock never goes below zero (a move that comes after it reached zero, before the timeout was
+applied, still wins)."""
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -25,10 +28,12 @@ Span = tuple[int, int]  # [start, end) in ms since the epoch
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One event of the log: the seat whose move it is (None for an opening) and when it was appended."""
+    """One command of the log: the seat whose own move it was (None for an opening or a deadline's),
+    when it was appended, and the seats to move after it."""
 
     seat: int | None
     time: int
+    to_move: frozenset[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,49 +55,35 @@ class Clock:
     runs_out: int | None  # when it reaches zero if nothing else happens; None for a seat not to move
 
 
-def clocks(control: TurnDeadline, seats: int, moves: Sequence[Move], to_move: Collection[int],
-           pauses: Mapping[int, Pauses], now: int) -> tuple[Clock, ...]:
-    """Every seat's clock at `now` (no earlier than the last move), after `moves`, with `to_move` to act."""
-    banks, began = _banks(control, seats, moves, to_move, pauses)
+def clocks(control: TurnDeadline, seats: int, moves: Sequence[Move], pauses: Mapping[int, Pauses],
+           now: int) -> tuple[Clock, ...]:
+    """Every seat's clock at `now` (no earlier than the last move), after `moves`."""
+    banks, began = _turns(control, seats, moves, pauses)
     return tuple(_clock(control, seat, banks[seat], began.get(seat), pauses.get(seat, Pauses()), now)
                  for seat in range(seats))
 
 
-def _banks(control: TurnDeadline, seats: int, moves: Sequence[Move], to_move: Collection[int],
+def _turns(control: TurnDeadline, seats: int, moves: Sequence[Move],
            pauses: Mapping[int, Pauses]) -> tuple[list[int], dict[int, int]]:
     """Each seat's time left when its current turn began (or its bank, for a seat not to move), and
-    when each seat to move began its turn."""
-    full = control.seconds * 1000
-    banks = [_capped(full, control)] * seats
-    if not moves:
-        return banks, {}
-    runs = list(_runs(moves))
-    last_seat, last_began, _ = runs[-1]
-    open_turn = last_seat is not None and last_seat in to_move  # the seat that moved last moves on
-    for seat, turn_began, ended in runs[:-1] if open_turn else runs:
-        if seat is not None and control.clock is ClockSystem.FISCHER:
-            left = max(0, banks[seat] - _active(turn_began, ended, pauses.get(seat, Pauses()), None))
-            banks[seat] = _capped(left + control.increment * 1000, control)
-    began = {seat: moves[-1].time for seat in to_move}
-    if last_seat is not None and open_turn and control.clock is not ClockSystem.PER_MOVE:
-        began[last_seat] = last_began
+    when each seat to move began its turn (per move: the latest command)."""
+    banks = [_capped(control.seconds * 1000, control)] * seats
+    began: dict[int, int] = {}
+    for move in moves:
+        for seat in [seat for seat in began if seat not in move.to_move]:
+            turn_began = began.pop(seat)
+            if control.clock is ClockSystem.FISCHER:
+                left = max(0, banks[seat] - _active(turn_began, move.time, pauses.get(seat, Pauses()), None))
+                banks[seat] = _capped(left + control.increment * 1000, control) if move.seat == seat else left
+        for seat in move.to_move:
+            began.setdefault(seat, move.time)
+    if control.clock is ClockSystem.PER_MOVE and moves:
+        return banks, dict.fromkeys(began, moves[-1].time)
     return banks, began
 
 
 def _capped(bank: int, control: TurnDeadline) -> int:
     return bank if control.maximum is None else min(bank, control.maximum * 1000)
-
-
-def _runs(moves: Sequence[Move]) -> Iterator[tuple[int | None, int, int]]:
-    """Each run of consecutive moves of one seat: (seat, when the turn began, when it ended)."""
-    seat, began, ended = moves[0].seat, moves[0].time, moves[0].time
-    before = moves[0].time
-    for move in moves[1:]:
-        if move.seat != seat:
-            yield seat, began, ended
-            seat, began = move.seat, before
-        ended = before = move.time
-    yield seat, began, ended
 
 
 def _clock(control: TurnDeadline, seat: int, bank: int, began: int | None, pauses: Pauses, now: int) -> Clock:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from application.clocks import DAY, Clock, Move, Pauses, clocks
-from domain.core.game import Budget
+from domain.core.game import Budget, Game
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord
 from events.execute import Loaded
@@ -42,7 +42,7 @@ def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tu
         last = envelopes[-1] if loaded.version == loaded.record.version else \
             store.streams.read(loaded.record.id, after=loaded.record.version - 1, limit=1)[0]
         found = within(found, envelopes[0].time, last.time)
-    return clocks(control, loaded.record.seats, timeline(envelopes), status.to_move, found, max(now, envelopes[-1].time))
+    return clocks(control, loaded.record.seats, timeline(loaded, envelopes), found, max(now, envelopes[-1].time))
 
 
 def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
@@ -52,10 +52,30 @@ def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
     return None if found is None else found[seat]
 
 
-def timeline(envelopes: list[Envelope]) -> list[Move]:
-    """The log as its clocks read it: whose move each event was, and when."""
-    return [Move(int(match.group(2)) if (match := SEAT_ACTOR.fullmatch(envelope.actor)) else None, envelope.time)
-            for envelope in envelopes]
+def timeline(loaded: Loaded, envelopes: list[Envelope]) -> list[Move]:
+    """The log as the loaded game's clocks read it: its commands, `envelopes` being its events from
+    the first; for a per-move clock only the latest counts (the last of `envelopes`)."""
+    if loaded.record.deadline is None or loaded.record.deadline.clock is ClockSystem.PER_MOVE:
+        return [Move(None, envelopes[-1].time, frozenset(loaded.game.status(loaded.state).to_move))]
+    return moves_of(loaded.game, loaded.record, envelopes)
+
+
+def moves_of(game: Game, record: GameRecord, envelopes: list[Envelope]) -> list[Move]:  # type: ignore[type-arg]
+    """Each command of `envelopes` (a game's events from its first): whose own move it was, when it
+    was appended, and the seats to move after it, as the rules say of the state it leads to."""
+    state = game.initial(game.parse_options(record.options, record.seats), record.seats)
+    moves = []
+    for number, envelope in enumerate(envelopes):
+        state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
+        if number + 1 == len(envelopes) or envelopes[number + 1].command_id != envelope.command_id:
+            moves.append(Move(_own_seat(envelope.actor), envelope.time, frozenset(game.status(state).to_move)))
+    return moves
+
+
+def _own_seat(actor: str) -> int | None:
+    """The seat whose own move an event is (`seat:n`, or `bot:n` for an AI seat); None for a deadline's or an opening."""
+    match = SEAT_ACTOR.fullmatch(actor)
+    return int(match.group(2)) if match and match.group(1) != "deadline" else None
 
 
 def pauses(store: EventStore, record: GameRecord) -> dict[int, Pauses]:
@@ -93,11 +113,10 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
     if holder is None or control is None or loaded.record.imported:
         return False
     found = pauses(store, loaded.record)
-    log = timeline(store.streams.read(loaded.record.id, limit=loaded.version))
-    to_move = loaded.game.status(loaded.state).to_move
-    runs_out = clocks(control, loaded.record.seats, log, to_move, found, at)[seat].runs_out
+    log = timeline(loaded, store.streams.read(loaded.record.id, limit=loaded.version))
+    runs_out = clocks(control, loaded.record.seats, log, found, at)[seat].runs_out
     found[seat] = replace(found[seat], vacations=tuple(sorted((*found[seat].vacations, (at, at + DAY)))))
-    later = clocks(control, loaded.record.seats, log, to_move, found, at)[seat].runs_out
+    later = clocks(control, loaded.record.seats, log, found, at)[seat].runs_out
     if runs_out is None or runs_out > at or later is None or later <= at:  # not out, or past the days a per-move deadline allows
         return False
     return Vacations(store.redis, days_per_year).spend_day(holder, at)

@@ -102,6 +102,54 @@ def test_clocks_over_a_played_game_equal_those_rebuilt_from_its_exported_log(
     assert len({str(c) for c in shown.values()}) > 5  # the clocks moved
 
 
+def players(api: ContractClient, game: str, seats: int, deadline: dict[str, Any]) -> tuple[str, list[str]]:
+    """A started game of `game` between registered players, one a seat."""
+    tokens = [register(api, f"p{seat}")["token"] for seat in range(seats)]
+    answer = api.post("/v1/games", json={"game": game, "seats": seats, "turn_deadline": deadline})
+    assert answer.status_code == 201, answer.json
+    for token in tokens:
+        assert api.post(f"/v1/games/{answer.json['id']}/join", json={"name": "x"}, headers=bearer(token)).status_code == 201
+    return answer.json["id"], tokens
+
+
+@pytest.mark.parametrize(("game", "seats", "leave"), [("taki", 3, "forfeit"), ("djambi", 4, "resign")])
+def test_a_move_out_of_turn_charges_only_the_seat_to_move_live_as_in_the_exported_log(
+        api: ContractClient, moments: Moments, game: str, seats: int, leave: str) -> None:
+    game_id, tokens = players(api, game, seats, {"clock": "fischer", "seconds": 600, "increment": 5, "maximum": 900,
+                                                 "policy": "skip"})
+    shown = {}
+    for seconds in [10, 30, 20]:
+        moments.wait(seconds * 1000)
+        move(api, game_id, tokens)
+        shown[api.get(f"/v1/games/{game_id}").json["version"]] = api.get(f"/v1/games/{game_id}").json["clocks"]
+    waiting = api.get(f"/v1/games/{game_id}").json["to_move"][0]  # to move from 60 s
+    banks = {c["seat"]: c["remaining"] for c in api.get(f"/v1/games/{game_id}").json["clocks"]}
+    out_of_turn = next(seat for seat in range(seats) if seat != waiting and seat != (waiting - 1) % seats)
+    moments.wait(90_000)
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": leave}, headers=bearer(tokens[out_of_turn])).status_code == 201
+    shown[api.get(f"/v1/games/{game_id}").json["version"]] = api.get(f"/v1/games/{game_id}").json["clocks"]
+    moments.wait(10_000)
+    view = api.get(f"/v1/games/{game_id}").json
+    assert view["to_move"] == [waiting]  # the forfeit out of turn neither ended its turn nor began one
+    left = {c["seat"]: c["remaining"] for c in view["clocks"]}
+    assert left[waiting] == banks[waiting] - 100_000
+    assert left[out_of_turn] == banks[out_of_turn]  # not to move, nor given an increment
+    moments.wait(5000)
+    move(api, game_id, tokens)
+    final = api.get(f"/v1/games/{game_id}").json
+    given = 0 if waiting in final["to_move"] else 5000  # its turn ended with its own move (a TAKI card may not end it)
+    assert {c["seat"]: c["remaining"] for c in final["clocks"]}[waiting] == banks[waiting] - 105_000 + given
+    shown[final["version"]] = final["clocks"]
+    for seat in (seat for seat in range(seats) if seat != out_of_turn):
+        if api.get(f"/v1/games/{game_id}").json["status"] != "finished":
+            api.post(f"/v1/games/{game_id}/commands", json={"type": leave}, headers=bearer(tokens[seat]))
+    exported = api.get(f"/v1/games/{game_id}/export").get_data()
+    copy = api.post("/v1/games/import", data=exported, headers={"Content-Type": "application/x-ndjson"})
+    assert copy.status_code == 201, copy.get_data()
+    for version, clocks in shown.items():
+        assert api.get(f"/v1/games/{copy.json['id']}/states/{version}").json["clocks"] == clocks, version
+
+
 def test_a_log_exported_before_clocks_still_imports(api: ContractClient, moments: Moments) -> None:
     game_id, tokens = two_players(api, fischer_days(3, 1, 5))
     move(api, game_id, tokens)
