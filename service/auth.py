@@ -90,14 +90,24 @@ def require_seat(store: EventStore, record: GameRecord) -> int:
     return seat
 
 
-def seat_grant(store: EventStore, record: GameRecord) -> StreamGrant:
+def seat_grant(store: EventStore, record: GameRecord, players: PlayerStore) -> StreamGrant:
     """What a ticket for the game's stream grants the request's token: its seat, as long as the
-    token (or its player) still holds it, and no longer than the player token it is or was given to."""
+    token (or its player) still holds it, and no longer than the player token it is or was given to;
+    to a player holding no seat, the stream as that player watches it, for as long as their token."""
+    if (watcher := _watcher(players, record)) is not None:
+        return StreamGrant(watcher.id, record.id, None, token=hash_token(bearer_token() or ""))
     seat = require_seat(store, record)
     digest = hash_token(bearer_token() or "")
     if record.token_seats.get(digest) == seat:
         return StreamGrant(digest, record.id, seat, token=record.devices.get(seat))
     return StreamGrant(record.holders[seat], record.id, seat, token=digest)
+
+
+def _watcher(players: PlayerStore, record: GameRecord) -> Player | None:
+    """The registered player whose token the request sends, if they hold no seat in the game."""
+    token = bearer_token()
+    found = players.by_token(token) if token is not None else None
+    return found if found is not None and record.seat_of(found.id) is None else None
 
 
 def _redeemed(tickets: StreamTickets) -> StreamGrant:
@@ -122,20 +132,26 @@ def stream_token(players: PlayerStore) -> str | None:
     return hash_token(token) if token is not None and players.by_token(token) is not None else None
 
 
-def stream_seat(store: EventStore, tickets: StreamTickets, record: GameRecord) -> int | None:
+def stream_seat(store: EventStore, tickets: StreamTickets, players: PlayerStore, record: GameRecord) -> int | None:
     """The seat a game's stream is opened for: by its `ticket`, else by the token (granted what a
     ticket it asked for would be); None for a spectator."""
     if "ticket" not in request.args:
         if bearer_token() is None:
             return None
-        g.stream_grant = grant = seat_grant(store, record)
+        g.stream_grant = grant = seat_grant(store, record, players)
         return grant.seat
     grant = _redeemed(tickets)
-    holds = grant.seat is not None and grant.seat in (record.token_seats.get(grant.holder),
-                                                      record.seat_of(grant.holder))
+    holds = (grant.seat in (record.token_seats.get(grant.holder), record.seat_of(grant.holder)) if grant.seat is not None
+             else record.seat_of(grant.holder) is None)  # a watcher who took a seat since opens it as that seat
     if grant.game_id != record.id or not holds:
         raise unauthorized("ticket_invalid", "This stream ticket is for another stream.")
     return grant.seat
+
+
+def stream_watcher() -> str | None:
+    """The registered player holding no seat whose token (or ticket) opened a game's stream, if one did."""
+    grant = cast(StreamGrant | None, g.get("stream_grant"))
+    return grant.holder if grant is not None and grant.seat is None else None
 
 
 def stream_player(players: PlayerStore, tickets: StreamTickets) -> Player:

@@ -105,7 +105,7 @@ def issue_stream_ticket() -> tuple[dict[str, Any], int]:
     else:
         store = executor().store
         record = store.games.get(known_game(body["game_id"]))
-        grant, path = auth.seat_grant(store, record), f"/v1/games/{record.id}/stream"
+        grant, path = auth.seat_grant(store, record, players()), f"/v1/games/{record.id}/stream"
     ticket = tickets().issue(grant)
     return {"ticket": ticket, "expires_in": TICKET_SECONDS, "url": f"{path}?ticket={ticket}"}, 201
 
@@ -118,23 +118,25 @@ def game_stream(game_id: str) -> Response:
     store = executor().store
     record = store.games.get(known_game(game_id))
     after = resume_after()  # before a ticket is used up, so that a bad resume point does not waste it
-    seat = auth.stream_seat(store, tickets(), record)
+    seat = auth.stream_seat(store, tickets(), players(), record)
+    watcher = auth.stream_watcher()
     if record.status is Lifecycle.CANCELLED or (record.status is Lifecycle.FINISHED and after >= record.version):
         return Response(status=204)  # tells EventSource not to reconnect
-    return event_stream(_game_messages(store, game_id, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
-                        _holder(record, seat), auth.stream_token(players()))
+    talk = _Talk(chat_store(), record, seat, watcher)  # its messages from here on
+    return event_stream(_game_messages(store, talk, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
+                        _holder(record, seat) or watcher, auth.stream_token(players()))
 
 
 def _holder(record: GameRecord, seat: int | None) -> str | None:
     """Whose token a game's stream counts against: the registered player's holding the seat, else
-    the seat's own token's (its SHA-256); no one's for a spectator."""
+    the seat's own token's (its SHA-256); no one's for a spectator (but a watching player's own)."""
     if seat is None:
         return None
     return record.holders.get(seat) or next((digest for digest, held in record.token_seats.items() if held == seat), None)
 
 
-def _game_messages(store: EventStore, game_id: str, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
-    talk = _Talk(chat_store(), store.games.get(game_id), seat)  # its messages from here on
+def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
+    game_id = talk.game_id
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
         record = store.games.get(game_id)
@@ -161,13 +163,13 @@ class _Talk:
     read from the moment it opens (earlier messages are read page by page), each once; and as `chat_hidden`
     messages, the messages of those rooms the admin hides."""
 
-    def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None) -> None:
+    def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None, watcher: str | None) -> None:
         self.chat, self.game_id = chat, record.id
         rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
         self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
         self.hidden = chat.last_hide(record.id)  # the latest hide told
-        self.player = record.holders.get(seat) if seat is not None else None  # whose blocks apply
+        self.player = record.holders.get(seat) if seat is not None else watcher  # whose blocks apply
 
     def said(self, reader: Reader) -> Iterator[str]:
         """The messages since the last sent that `reader` sees now, then a `chat_hidden` message for each

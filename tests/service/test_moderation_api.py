@@ -164,3 +164,21 @@ def sent(lines: object, kind: str) -> dict[str, object]:
             beats += message.startswith(":")
             assert beats < 100, f"no {kind} message came"
     raise AssertionError(f"the stream ended without a {kind} message")
+
+
+def test_a_spectators_stream_opened_as_their_player_applies_their_blocks(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()
+    game_id, (ann, bo) = table(api)
+    cy = register(api, "cy")["token"]
+    ann_id = api.get("/v1/players/me", headers=bearer(ann)).json["id"]
+    api.put(f"/v1/players/me/blocks/{ann_id}", headers=bearer(cy))
+    ticket = api.post("/v1/stream-tickets", json={"stream": "game", "game_id": game_id}, headers=bearer(cy))
+    assert ticket.status_code == 201, ticket.json
+    watching = streams.get(ticket.json["url"], buffered=False)
+    lines = iter(watching.response)
+    next(lines)  # opened
+    say(api, game_id, "table", ann, "from ann")
+    say(api, game_id, "table", bo, "from bo")
+    assert sent(lines, "chat")["text"] == "from bo"  # the blocked seat's words are left out
+    watching.close()

@@ -1,7 +1,7 @@
 """Messages between players and keeping it civil, in real browsers: two players write to each other
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
 message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
-blocked from the inbox. At 1280 and 375 px."""
+blocked from the inbox; a signed-in spectator's live table leaves out whom they block. At 1280 and 375 px."""
 
 from __future__ import annotations
 
@@ -147,3 +147,22 @@ def test_an_invitation_offers_to_block_its_sender(page: Page, api: Client, serve
     expect(invitation).to_have_count(0)  # declined as well
     blocks = api.call("GET", "/v1/players/me/blocks", signed_in(page)["token"]).json()["blocks"]
     assert [block["name"] for block in blocks] == ["gil"]
+
+
+def test_a_signed_in_spectator_watches_with_their_blocks(chromium: Browser, api: Client, server: str, tmp_path: Path) -> None:
+    with browsers(chromium, tmp_path, ("ann", "bo", "cy"), WIDE) as opened:
+        cy = opened["cy"]
+        game_id = seated(opened, api, server)
+        register(cy, server, "cy")
+        cy.goto(f"{server}/games/{game_id}")
+        expect(cy.get_by_role("status").filter(has_text="Live")).to_be_visible()
+        say(opened["bo"], "from bo, before the block")
+        expect(table(cy)).to_contain_text("from bo, before the block")
+        table(cy).get_by_role("button", name="Block bo").click()
+        expect(table(cy)).not_to_contain_text("from bo")
+        say(opened["bo"], "from bo, after the block")
+        say(opened["ann"], "from ann")
+        expect(table(cy)).to_contain_text("from ann")  # live, on the stream opened as cy
+        expect(table(cy)).not_to_contain_text("from bo")
+        cy.set_viewport_size(PHONE)
+        fits(cy, tmp_path / "spectator-375.png")

@@ -136,7 +136,8 @@ function listen(page) {
     setLive(page, "ended");
     return;
   }
-  page.stop = follow(page.id, view.version, () => page.token, (event) => {
+  // a signed-in spectator watches as their player, whose blocks the stream's chat applies
+  page.stop = follow(page.id, view.version, () => page.token || api.player()?.token, (event) => {
     if (event.version > page.view.version) soon(page); // the table and its moves are read together
   }, (state) => {
     setLive(page, state);
