@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from application.clocks import DAY, Clock, Move, Pauses, clocks
+from application.clocks import DAY, Clock, Move, Pauses, Span, clocks
 from domain.core.game import Budget, Game
 from events import clock
-from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord
+from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
 from events.execute import Loaded
 from events.log_file import SEAT_ACTOR, LogClock
 from events.store import EventStore
-from players.vacations import Vacations, spans_of
+from players.vacations import Spent, Vacations, spans_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +106,31 @@ def within(found: dict[int, Pauses], first: int, last: int) -> dict[int, Pauses]
             for seat, stops in found.items()}
 
 
-def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, days_per_year: int) -> bool:
-    """Spend a vacation day from `at` for the player at `seat` if their clock runs out then: whether
-    their clocks now stand still (a day was left, and the game's clock stops for it)."""
+def correspondence(control: TurnDeadline) -> bool:
+    """Whether a time control is one for correspondence, whose clocks a vacation day is spent for
+    when they run out: a day or more for a move (per move, simple) or in the bank a clock starts with (Fischer)."""
+    return control.seconds >= DAY // 1000
+
+
+def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, days_per_year: int) -> Spent:
+    """Spend a vacation day from `at` for the player at `seat` if their clock, in a correspondence
+    game, runs out then as their vacations stand when it is spent (players.vacations.Spent)."""
     holder, control = loaded.record.holders.get(seat), loaded.record.deadline
-    if holder is None or control is None or loaded.record.imported:
-        return False
+    if holder is None or control is None or loaded.record.imported or not correspondence(control):
+        return Spent.NONE
     found = pauses(store, loaded.record)
     log = timeline(loaded, store.streams.read(loaded.record.id, limit=loaded.version))
-    runs_out = clocks(control, loaded.record.seats, log, found, at)[seat].runs_out
-    found[seat] = replace(found[seat], vacations=tuple(sorted((*found[seat].vacations, (at, at + DAY)))))
-    later = clocks(control, loaded.record.seats, log, found, at)[seat].runs_out
-    if runs_out is None or runs_out > at or later is None or later <= at:  # not out, or past the days a per-move deadline allows
-        return False
-    return Vacations(store.redis, days_per_year).spend_day(holder, at)
+
+    def runs_out(spans: tuple[Span, ...]) -> int | None:
+        stops = {s: replace(p, vacations=spans) if loaded.record.holders.get(s) == holder else p for s, p in found.items()}
+        return clocks(control, loaded.record.seats, log, stops, at)[seat].runs_out
+
+    def check(spans: tuple[Span, ...]) -> Spent | None:
+        if (now := runs_out(spans)) is None or now > at:
+            return Spent.NOT_DUE
+        later = runs_out(tuple(sorted((*spans, (at, at + DAY)))))
+        return Spent.NONE if later is None or later <= at else None  # past the days a per-move deadline allows
+    return Vacations(store.redis, days_per_year).spend_day(holder, at, check)
 
 
 def due(store: EventStore, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None = None) -> Due | None:

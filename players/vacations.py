@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from typing import cast
 
 import redis
@@ -20,6 +21,14 @@ from players.errors import VacationRefused
 DAY = 86_400_000  # ms
 Span = tuple[int, int]  # [start, end) in ms since the epoch
 Change = Callable[[tuple[Span, ...]], tuple[Span | None, Span | None]]  # the span to replace, and by which
+
+
+class Spent(Enum):
+    """What came of spending a vacation day for a clock that runs out at a moment."""
+
+    DAY = "day"  # the player is on vacation from then: a day was spent, or one spent covers it
+    NONE = "none"  # no day is left this year, or a day would not stop the clock: its timeout applies
+    NOT_DUE = "not_due"  # the clock no longer runs out then, as the player's vacations now stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +61,9 @@ class Vacations:
             underway = _underway(spans, now)
             wanted = (now if underway is None else underway[0], until)
             others = tuple(span for span in spans if span != underway)
-            for year in sorted({_year(day) for day in _day_starts(wanted)}):
-                if _spent((*others, wanted), year) > self.days_per_year:
-                    left = self.days_per_year - _spent(others, year)
-                    raise VacationRefused(f"Only {left} vacation days are left in {year}.")
+            if (year := self._over(others, wanted)) is not None:
+                left = self.days_per_year - _spent(others, year)
+                raise VacationRefused(f"Only {left} vacation days are left in {year}.")
             return underway, wanted
         self._change(player_id, change)
         return self.allowance(player_id, now)
@@ -67,20 +75,32 @@ class Vacations:
             return underway, None if underway is None or underway[0] >= now else (underway[0], now)
         return self._change(player_id, change)
 
-    def spend_day(self, player_id: str, at: int) -> bool:
-        """Spend a day from `at` for a clock of the player's that runs out then; whether the player is
-        on vacation at `at` now (a day spent, or one spent already covers it), False if no day is left."""
+    def spend_day(self, player_id: str, at: int, check: Callable[[tuple[Span, ...]], Spent | None]) -> Spent:
+        """Spend a day from `at` for a clock of the player's that runs out then, unless `check`, asked
+        of the player's vacations as they stand in the same transaction, says what came of it instead
+        (the clock no longer runs out then, or a day would not stop it). A vacation that begins within
+        the day is joined to it, so no day is counted twice."""
+        outcome = Spent.DAY
+
         def change(spans: tuple[Span, ...]) -> tuple[Span | None, Span | None]:
-            if _underway(spans, at) is not None:
+            nonlocal outcome
+            covered = _underway(spans, at) is not None
+            outcome = Spent.DAY if covered else check(spans) or Spent.DAY
+            if covered or outcome is not Spent.DAY:
                 return None, None
-            if _spent(spans, _year(at)) + 1 > self.days_per_year:
-                raise VacationRefused("No vacation day is left this year.")
-            return None, (at, at + DAY)
-        try:
-            self._change(player_id, change)
-        except VacationRefused:
-            return False
-        return True
+            later = next((span for span in spans if at < span[0] < at + DAY), None)
+            wanted = (at, at + DAY if later is None else max(at + DAY, later[1]))
+            if self._over(tuple(span for span in spans if span != later), wanted) is not None:
+                outcome = Spent.NONE
+                return None, None
+            return later, wanted
+        self._change(player_id, change)
+        return outcome
+
+    def _over(self, others: tuple[Span, ...], wanted: Span) -> int | None:
+        """The first year in which `wanted`, beside the `others`, spends more days than a year has."""
+        return next((year for year in sorted({_year(day) for day in _day_starts(wanted)})
+                     if _spent((*others, wanted), year) > self.days_per_year), None)
 
     def _change(self, player_id: str, change: Change) -> bool:
         """Replace one span by another (either None) as `change` decides on the spans it reads, atomically."""

@@ -8,6 +8,7 @@ from application.deadlines import due, spend_vacation_day
 from domain.core.rng import SystemRng
 from events.envelope import DeadlinePolicy
 from events.execute import Loaded
+from players.vacations import Spent
 from runtime.config import Config
 from workers.acting import act_for
 from workers.notify import notify
@@ -27,7 +28,8 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
 
     A move that came first wins, and a deadline applied once is never applied again; one that
     moved since it was scheduled (a vacation) is scheduled again for its new time, and so is one
-    whose player has a vacation day left to spend (application.deadlines.spend_vacation_day)."""
+    whose player has a vacation day left to spend in a correspondence game, or had one spent by
+    another game's job meanwhile (application.deadlines.spend_vacation_day)."""
     executor = job_executor()
     loaded = executor.load(game_id)
     deadline = due(executor.store, loaded, seat) if loaded.version == version else None
@@ -36,11 +38,13 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     if deadline.at > time.time() * 1000:
         _schedule(game_id, version, seat, deadline.at)
         return "postponed"
-    if spend_vacation_day(executor.store, loaded, seat, deadline.at, Config.from_env().vacation_days_per_year):
-        later = due(executor.store, loaded, seat)
-        assert later is not None  # the seat still waits at this version: a vacation day moved its deadline
+    spent = spend_vacation_day(executor.store, loaded, seat, deadline.at, Config.from_env().vacation_days_per_year)
+    later = deadline if spent is Spent.NONE else due(executor.store, loaded, seat)
+    if later is None:
+        return "stale"
+    if later.at != deadline.at:  # a day spent, or another game's job spent one first
         _schedule(game_id, version, seat, later.at)
-        return "vacation"
+        return "vacation" if spent is Spent.DAY else "postponed"
 
     def choose(loaded: Loaded) -> object:
         if deadline.policy is DeadlinePolicy.AUTO and deadline.level is not None:

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from players.errors import VacationRefused
-from players.vacations import DAY, Allowance, Vacations, spans_of
+from players.vacations import DAY, Allowance, Spent, Vacations, spans_of
 
 NOW = int(datetime(2026, 6, 1, 12, tzinfo=UTC).timestamp() * 1000)
 
@@ -33,11 +33,23 @@ def test_coming_back_early_gives_back_the_days_not_begun(client: redis.Redis) ->
 
 def test_a_day_is_spent_once_for_a_moment_and_not_past_the_allowance(client: redis.Redis) -> None:  # type: ignore[type-arg]
     vacations = Vacations(client, 2)
-    assert vacations.spend_day("ann", NOW) and vacations.spend_day("ann", NOW + 5)  # the second: covered already
+    due = lambda spans: None  # noqa: E731 - the clock runs out at the moment asked, whatever the spans
+    assert vacations.spend_day("ann", NOW, due) is vacations.spend_day("ann", NOW + 5, due) is Spent.DAY  # the second: covered
     assert spans_of(client, "ann") == ((NOW, NOW + DAY),)
-    assert vacations.spend_day("ann", NOW + DAY)
-    assert not vacations.spend_day("ann", NOW + 2 * DAY)  # none left
+    assert vacations.spend_day("ann", NOW + DAY, due) is Spent.DAY
+    assert vacations.spend_day("ann", NOW + 2 * DAY, due) is Spent.NONE  # none left
     assert vacations.allowance("ann", NOW + 2 * DAY) == Allowance(None, 0, 2)
+
+
+def test_a_day_is_spent_only_as_the_check_in_its_transaction_says(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    vacations = Vacations(client, 5)
+    seen: list[tuple[tuple[int, int], ...]] = []
+    assert vacations.spend_day("ann", NOW, lambda spans: seen.append(spans) or Spent.NOT_DUE) is Spent.NOT_DUE
+    assert seen == [()] and spans_of(client, "ann") == ()
+    vacations.take("ann", NOW + DAY, NOW + DAY // 2)  # a vacation begun within the day is joined to it
+    assert vacations.spend_day("ann", NOW, lambda spans: None) is Spent.DAY
+    assert spans_of(client, "ann") == ((NOW, NOW + DAY),)  # one day, not counted twice
+    assert vacations.allowance("ann", NOW).days_left == 4
 
 
 def test_the_allowance_is_a_calendar_years(client: redis.Redis) -> None:  # type: ignore[type-arg]

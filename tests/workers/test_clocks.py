@@ -1,20 +1,23 @@
 """Clocks that reach zero, applied by real `meeple worker` processes: the timeout policies, vacation
-days spent automatically (once for every game of the player at once), the allowance running out,
-and a deadline brought nearer by a vacation ended early."""
+days spent automatically in correspondence games (once for every game of the player at once, by
+two workers at once), never for a clock of seconds, the allowance running out, and a deadline
+brought nearer by a vacation ended early."""
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from application.deadlines import due
+from application.deadlines import due, spend_vacation_day
 from application.vacations import come_back
 from domain.core.rng import ScriptedRng
+from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
-from players.vacations import DAY, Vacations, spans_of
+from players.vacations import DAY, Spent, Vacations, spans_of
 from tests.conftest import Start
 from tests.workers.conftest import two_people, wait_for
 from tests.workers.test_deadlines import commands
@@ -24,6 +27,18 @@ pytestmark = pytest.mark.redis
 
 def fischer(seconds: int, policy: DeadlinePolicy = DeadlinePolicy.SKIP, level: str | None = None) -> TurnDeadline:
     return TurnDeadline(seconds, policy, level, clock=ClockSystem.FISCHER, increment=1, maximum=seconds + 5)
+
+
+def a_day() -> TurnDeadline:
+    """A correspondence clock: a day in the bank, none added."""
+    return TurnDeadline(DAY // 1000, DeadlinePolicy.SKIP, clock=ClockSystem.FISCHER, maximum=DAY // 1000)
+
+
+def begun(executor: Executor, monkeypatch: pytest.MonkeyPatch, at: int, games: int) -> list[str]:
+    """`games` games of ann's against bo, on a day's clock, begun at `at` by the store's clock."""
+    with monkeypatch.context() as patched:
+        patched.setattr(clock, "now", lambda: at)
+        return [ann_against_bo(executor, a_day())[0] for _ in range(games)]
 
 
 def ann_against_bo(executor: Executor, deadline: TurnDeadline) -> tuple[str, str]:
@@ -52,20 +67,41 @@ def test_each_timeout_policy_applies_when_a_fischer_clock_reaches_zero(
         assert executor.load(game_id).state.forfeited == (0,)
 
 
-def test_a_vacation_day_is_spent_once_when_clocks_of_two_games_run_out(executor: Executor, start_worker: Start) -> None:
+def test_a_vacation_day_is_spent_once_when_clocks_of_two_games_run_out_at_once(
+        executor: Executor, start_worker: Start, monkeypatch: pytest.MonkeyPatch) -> None:
     executor.store.redis.delete("meeple:player:{ann}:vacations")
-    first, ann = ann_against_bo(executor, fischer(1))
-    second, _ = ann_against_bo(executor, fischer(2))
-    versions = {game_id: executor.load(game_id).version for game_id in (first, second)}
-    start_worker()
-    assert wait_for(lambda: bool(spans_of(executor.store.redis, ann)), timeout=30)
-    time.sleep(4)  # both clocks have run out by now, and their jobs have run
-    (start, end), = spans_of(executor.store.redis, ann)
-    assert end - start == DAY and Vacations(executor.store.redis, 30).allowance(ann, start).days_left == 29
+    out = int(time.time() * 1000) + 2000  # both clocks reach zero at this moment
+    games = begun(executor, monkeypatch, out - DAY, 2)
+    versions = {game_id: executor.load(game_id).version for game_id in games}
+    start_worker(), start_worker()  # the two games' deadline jobs may run at once, one in each
+    assert wait_for(lambda: bool(spans_of(executor.store.redis, "ann")), timeout=30)
+    time.sleep(3)  # both jobs have run by now
+    assert spans_of(executor.store.redis, "ann") == ((out, out + DAY),)
+    assert Vacations(executor.store.redis, 30).allowance("ann", out).days_left == 29
     for game_id, version in versions.items():
         assert executor.load(game_id).version == version  # no timeout: every clock of ann's stands still
         deadline = due(executor.store, executor.load(game_id), 0)
-        assert deadline is not None and deadline.at >= start + DAY
+        assert deadline is not None and deadline.at == out + DAY
+
+
+def test_two_games_spending_a_day_at_once_spend_one(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    executor.store.redis.delete("meeple:player:{ann}:vacations")
+    out = int(time.time() * 1000) - 1000
+    games = [executor.load(game_id) for game_id in begun(executor, monkeypatch, out - DAY, 8)]
+    with ThreadPoolExecutor(8) as pool:
+        spent = list(pool.map(lambda loaded: spend_vacation_day(executor.store, loaded, 0, out, 30), games))
+    assert spent == [Spent.DAY] * 8 and spans_of(executor.store.redis, "ann") == ((out, out + DAY),)
+    assert spend_vacation_day(executor.store, games[0], 0, out + 1, 30) is Spent.DAY  # covered
+    assert spend_vacation_day(executor.store, games[0], 0, out - 1000, 30) is Spent.NOT_DUE  # it runs out later
+    assert spans_of(executor.store.redis, "ann") == ((out, out + DAY),)
+
+
+def test_a_clock_of_seconds_runs_out_without_spending_a_day(executor: Executor, start_worker: Start) -> None:
+    executor.store.redis.delete("meeple:player:{ann}:vacations")
+    game_id, ann = ann_against_bo(executor, fischer(1))
+    start_worker()
+    assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=15)
+    assert commands(executor, game_id)[0].actor == "deadline:0" and spans_of(executor.store.redis, ann) == ()
 
 
 def test_when_the_allowance_runs_out_the_timeout_policy_applies(executor: Executor, start_worker: Start,
@@ -74,11 +110,11 @@ def test_when_the_allowance_runs_out_the_timeout_policy_applies(executor: Execut
     executor.store.redis.delete("meeple:player:{ann}:vacations")
     vacations, now = Vacations(executor.store.redis, 1), int(time.time() * 1000)
     vacations.take("ann", now + 1, now)  # a vacation that ended at once spends its day
-    game_id, ann = ann_against_bo(executor, fischer(1))
+    game_id, = begun(executor, monkeypatch, now + 2 - DAY, 1)
     start_worker()
     assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
     assert commands(executor, game_id)[0].actor == "deadline:0"
-    assert spans_of(executor.store.redis, ann) == ((now, now + 1),)  # no day more was spent
+    assert spans_of(executor.store.redis, "ann") == ((now, now + 1),)  # no day more was spent
 
 
 def test_coming_back_early_brings_the_deadline_back(executor: Executor, start_worker: Start,
