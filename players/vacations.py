@@ -15,11 +15,12 @@ from typing import cast
 import redis
 from redis.exceptions import WatchError
 
-from events import keys
+from events import clock, keys
 from players.errors import VacationRefused
 
 DAY = 86_400_000  # ms
 Span = tuple[int, int]  # [start, end) in ms since the epoch
+OLD_UNTIL = "vacation_until"  # the player's field a vacation was declared in before vacations were spans
 Change = Callable[[tuple[Span, ...]], tuple[Span | None, Span | None]]  # the span to replace, and by which
 
 
@@ -105,6 +106,7 @@ class Vacations:
     def _change(self, player_id: str, change: Change) -> bool:
         """Replace one span by another (either None) as `change` decides on the spans it reads, atomically."""
         key = keys.vacations(player_id)
+        spans_of(self.redis, player_id)  # one declared as it was before is taken in first
         while True:
             with self.redis.pipeline() as pipe:
                 try:
@@ -122,8 +124,35 @@ class Vacations:
 
 
 def spans_of(client: redis.Redis, player_id: str) -> tuple[Span, ...]:
-    """Every vacation of the player, oldest first."""
-    return _parse(cast(list[bytes], client.zrange(keys.vacations(player_id), 0, -1)))
+    """Every vacation of the player, oldest first (one declared as it was before vacations were
+    spans is taken in first: _take_in)."""
+    pipe = client.pipeline(transaction=False)
+    pipe.zrange(keys.vacations(player_id), 0, -1)
+    pipe.hexists(keys.player(player_id), OLD_UNTIL)
+    members, old = pipe.execute()
+    if old:
+        _take_in(client, player_id, clock.now())
+        return spans_of(client, player_id)
+    return _parse(cast(list[bytes], members))
+
+
+def _take_in(client: redis.Redis, player_id: str, now: int) -> None:
+    """Turn the player's `vacation_until`, a vacation as it was declared before vacations were
+    spans, into one from `now` until then if it has not passed, and drop the field."""
+    key = keys.player(player_id)
+    with client.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(key)
+                until = cast(bytes | None, pipe.hget(key, OLD_UNTIL))
+                pipe.multi()
+                if until is not None and int(until) > now:
+                    pipe.zadd(keys.vacations(player_id), {_member((now, int(until))): now})
+                pipe.hdel(key, OLD_UNTIL)
+                pipe.execute()
+                return
+            except WatchError:
+                continue
 
 
 def _member(span: Span) -> str:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 import redis
 
+from events import clock, keys
 from players.errors import VacationRefused
 from players.vacations import DAY, Allowance, Spent, Vacations, spans_of
 
@@ -70,3 +71,13 @@ def test_a_vacation_across_new_year_fits_in_what_is_left_of_each_year(client: re
     assert vacations.allowance("ann", new_year - DAY).days_left == 29
     with pytest.raises(VacationRefused):
         vacations.take("ann", new_year + 31 * DAY, new_year + DAY // 4)
+
+
+def test_a_vacation_declared_as_it_was_before_is_taken_in(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(clock, "now", lambda: NOW)
+    for name, until in (("ann", NOW + 2 * DAY), ("bo", NOW - DAY)):  # away at the upgrade, and back before it
+        client.hset(keys.player(name), mapping={"name": name, "created": 1, "vacation_until": until})
+    assert spans_of(client, "ann") == ((NOW, NOW + 2 * DAY),)
+    assert Vacations(client, 10).allowance("bo", NOW) == Allowance(None, 10, 10) and spans_of(client, "bo") == ()
+    assert not client.hexists(keys.player("ann"), "vacation_until") and not client.hexists(keys.player("bo"), "vacation_until")
+    assert Vacations(client, 10).allowance("ann", NOW + 1) == Allowance(NOW + 2 * DAY, 8, 10)
