@@ -145,7 +145,8 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
     log = imports.off_the_loop(lambda: copies.checked_log(body, limit))
     game_id = copies.import_log(executor().store, log, creator)
-    return responses.summary(executor().store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
+    imported = responses.summary(executor().store.games.get(game_id)) | {"checked": log.checked()}
+    return imported, 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 @bp.get("/games")
