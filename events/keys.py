@@ -260,6 +260,11 @@ def status_index_built() -> str:
     return f"{PREFIX}:games:by-status"
 
 
+def letters() -> str:
+    """Stream: the `player` each delivered private message was written to (capped), which the inbox streams wait on."""
+    return f"{PREFIX}:letters"
+
+
 def feed(shard: str) -> str:
     """Stream: the `game` id of each append to the shard's games (capped; the sweeper covers what it loses)."""
     return _sharded(f"{PREFIX}:feed", shard)

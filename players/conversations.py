@@ -14,6 +14,7 @@ import redis
 from events import keys
 
 LISTED = 100  # the conversations a player's list gives, latest first
+LETTERS = 10_000  # announcements of delivered messages kept, about
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -58,6 +59,7 @@ class Conversations:
         if deliver:
             pipe.zadd(keys.conversations(recipient), {author: message.time})
             pipe.hincrby(keys.unread(recipient), author, 1)
+            pipe.xadd(keys.letters(), {"player": recipient}, maxlen=LETTERS, approximate=True)  # their inbox streams
         pipe.execute()
         return message
 
@@ -92,6 +94,26 @@ class Conversations:
         pipe.hgetall(keys.unread(player_id))
         listed, unread = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes]], pipe.execute())
         return [Conversation(other.decode(), int(latest), int(unread.get(other, 0))) for other, latest in listed]
+
+
+class Letters:
+    """The announcements of delivered messages (keys.letters), followed from a position on as the feed is."""
+
+    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
+        """`waiting` serves the blocking reads."""
+        self.redis = client
+        self.waiting = waiting
+
+    def position(self) -> str:
+        """Where the announcements stand now: the newest one's id."""
+        newest = cast(_Entries, self.redis.xrevrange(keys.letters(), "+", "-", count=1))
+        return newest[0][0].decode() if newest else "0-0"
+
+    def follow(self, after: str, timeout_ms: int) -> tuple[str, list[str]]:
+        """The players written to since the position `after`, and the position after them, waiting up to `timeout_ms`."""
+        answer = cast(list[tuple[bytes, _Entries]], self.waiting.xread({keys.letters(): after}, count=500, block=timeout_ms))
+        entries = answer[0][1] if answer else []
+        return (entries[-1][0].decode() if entries else after), [fields[b"player"].decode() for _, fields in entries]
 
 
 def _message(entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> PrivateMessage:

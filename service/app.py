@@ -13,6 +13,7 @@ from application.lobby import Lobby
 from events.execute import Executor
 from events.tickets import StreamTickets
 from players.accounts import PlayerStore
+from players.conversations import Letters
 from players.devices import PlayerTokens
 from players.invitations import Invitations
 from players.vacations import Vacations
@@ -90,7 +91,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.extensions["meeple.tickets"] = StreamTickets(client)
     app.extensions["meeple.leases"] = StreamLeases(client, config.streams_per_address, config.streams_per_token,
                                                    config.stream_heartbeat_ms)
-    app.extensions["meeple.announcements"] = Announcements(store.feed)
+    app.extensions["meeple.announcements"] = Announcements(store.feed, Letters(client, store.feed.waiting))
     app.extensions["meeple.legal"] = LegalCommands()
     # answers pass the hooks in the reverse order: CORS, conditional reads, rate-limit headers, the
     # headers of every answer, the log line

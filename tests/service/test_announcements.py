@@ -5,12 +5,13 @@ from __future__ import annotations
 import fakeredis
 
 from events.store import EventStore
+from players.conversations import Conversations, Letters
 from service.announcements import Announcements
 
 
 def test_every_follower_gets_what_was_announced_since_its_position_from_one_reader() -> None:
     store = EventStore(fakeredis.FakeRedis())
-    announcements = Announcements(store.feed, kept=3)
+    announcements = Announcements(store.feed, Letters(store.redis, store.feed.waiting), kept=3)
     first = announcements.position()
     assert announcements.after(first, 0.05) == (first, [])  # nothing yet: a heartbeat
     store.feed.tell("g1")
@@ -24,3 +25,13 @@ def test_every_follower_gets_what_was_announced_since_its_position_from_one_read
         pass
     assert found == (second + 3, ["g3", "g4", "g5"])
     assert announcements.after(first, 5) == (second + 3, None)  # more came than are kept: every game may have changed
+
+
+def test_a_delivered_message_wakes_the_followers_naming_no_game() -> None:
+    store = EventStore(fakeredis.FakeRedis())
+    announcements = Announcements(store.feed, Letters(store.redis, store.feed.waiting))
+    first = announcements.position()
+    Conversations(store.redis).add("ann", "bo", "TAKI tonight?", deliver=True)
+    assert announcements.after(first, 5) == (first + 1, [])  # at once, not after the timeout
+    Conversations(store.redis).add("ann", "cy", "blocked", deliver=False)  # told to no one
+    assert announcements.after(first + 1, 0.3) == (first + 1, [])

@@ -1,7 +1,8 @@
 """Messages between players and keeping it civil, in real browsers: two players write to each other
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
 message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
-blocked from the inbox; a signed-in spectator's live table leaves out whom they block. At 1280 and 375 px."""
+blocked from the inbox; a signed-in spectator's live table leaves out whom they block; a message reaches
+the recipient's open conversation at once. At 1280 and 375 px."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.clients import Client
+from tests.integration.conftest import serving
 from tests.web.conftest import PHONE, SETTINGS
 from tests.web.pages import browsers, fits, register, signed_in
 
@@ -166,3 +169,20 @@ def test_a_signed_in_spectator_watches_with_their_blocks(chromium: Browser, api:
         expect(table(cy)).not_to_contain_text("from bo")
         cy.set_viewport_size(PHONE)
         fits(cy, tmp_path / "spectator-375.png")
+
+
+def test_a_message_reaches_the_open_conversation_at_once(chromium: Browser, tmp_path: Path) -> None:
+    """On a server whose streams beat once a minute, so that no heartbeat brings the message."""
+    (tmp_path / "slow").mkdir()
+    with serving(tmp_path / "slow", SETTINGS | {"MEEPLE_STREAM_HEARTBEAT_MS": "60000"}) as slow, \
+            requests.Session() as http, browsers(chromium, tmp_path, ("ann",), WIDE) as opened:
+        ann = opened["ann"]
+        register(ann, slow, "ann")
+        api = Client(http, slow)
+        bo = api.call("POST", "/v1/players", json={"name": "bo"}).json()
+        ann.goto(f"{slow}/messages/{bo['id']}")
+        talk = ann.get_by_role("log", name="Messages with bo")
+        expect(ann.get_by_label("Message to bo")).to_be_visible()
+        ann.wait_for_timeout(1000)  # the inbox stream is open
+        api.call("POST", f"/v1/players/me/conversations/{signed_in(ann)['id']}", bo["token"], json={"text": "TAKI at 8?"})
+        expect(talk).to_contain_text("bo: TAKI at 8?")  # within expect's 10 s, not the minute's heartbeat
