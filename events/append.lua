@@ -46,13 +46,15 @@ for i = 9, #ARGV, 3 do
     at = ARGV[i + 1]
   elseif ARGV[i] == '!' then
     cause = ARGV[i + 1]
+  elseif cause then  -- written apart from the common case below, which stays free of a table per event
+    version = version + 1
+    redis.call('XADD', KEYS[2], version .. '-0',
+      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at, 'k', cause)
+    cause = nil
   else
     version = version + 1
-    local fields = {'t', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at}
-    if cause then
-      fields[13], fields[14], cause = 'k', cause, nil
-    end
-    redis.call('XADD', KEYS[2], version .. '-0', unpack(fields))
+    redis.call('XADD', KEYS[2], version .. '-0',
+      't', ARGV[i], 's', ARGV[i + 1], 'p', ARGV[i + 2], 'c', command, 'a', actor, 'at', at)
   end
 end
 if ARGV[4] ~= '' then
