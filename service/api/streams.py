@@ -127,6 +127,30 @@ def game_stream(game_id: str) -> Response:
                         _holder(record, seat) or watcher, auth.stream_token(players()))
 
 
+@bp.get("/games/<game:game_id>/chat-stream")
+def chat_stream(game_id: str) -> Response:
+    """The messages written in the game's chat from now on, in the rooms the caller may read, for as long
+    as the client listens: a finished game's table talks on after its event stream ended."""
+    store = executor().store
+    record = store.games.get(known_game(game_id))
+    seat = auth.stream_seat(store, tickets(), players(), record)
+    watcher = auth.stream_watcher()
+    if record.status is Lifecycle.CANCELLED or not record.chat:
+        return Response(status=204)  # nothing will be said: EventSource does not reconnect
+    talk = _Talk(chat_store(), record, seat, watcher)
+    return event_stream(_chat_messages(store, talk, seat, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
+                        _holder(record, seat) or watcher, auth.stream_token(players()))
+
+
+def _chat_messages(store: EventStore, talk: _Talk, seat: int | None, heartbeat_ms: int) -> Iterator[str]:
+    yield f"retry: {RECONNECT_MS}\n\n"
+    while True:
+        record = store.games.get(talk.game_id)
+        yield from talk.said(Reader(seat, visible_version(record, seat), blocked=blocked_by(talk.player)))
+        if not talk.wait(record.version, heartbeat_ms):
+            yield ": still here\n\n"
+
+
 def _holder(record: GameRecord, seat: int | None) -> str | None:
     """Whose token a game's stream counts against: the registered player's holding the seat, else
     the seat's own token's (its SHA-256); no one's for a spectator (but a watching player's own)."""

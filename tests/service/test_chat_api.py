@@ -199,6 +199,24 @@ def test_the_stream_sends_the_rooms_its_reader_reads(client: redis.Redis) -> Non
     watcher.close()
 
 
+def test_a_finished_games_chat_stream_goes_on(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()
+    game_id, (ann, bo) = table(api)
+    end(api, game_id, bo)
+    cy = register(api, "cy")["token"]
+    ticket = api.post("/v1/stream-tickets", json={"stream": "game", "game_id": game_id}, headers=bearer(ann)).json
+    seat = streams.get(f"/v1/games/{game_id}/chat-stream?ticket={ticket['ticket']}", buffered=False)
+    lines = iter(seat.response)
+    next(lines)  # opened: the chat is read from here
+    say(api, game_id, "spectators", cy, "well played")
+    say(api, game_id, "table", bo, "good game")
+    assert sorted(chats(lines, 2)) == ["good game", "well played"]  # both rooms, the game over
+    seat.close()
+    silent, _ = table(api, chat=False)
+    assert streams.get(f"/v1/games/{silent}/chat-stream").status_code == 204
+
+
 def chats(lines: object, count: int) -> list[str]:
     """The texts of the next `count` chat messages of a stream."""
     found: list[str] = []

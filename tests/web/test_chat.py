@@ -1,5 +1,6 @@
 """The chat at a TAKI table, in three browsers: each seat's message reaches the other seat's page
-live; a spectator's reaches no seat's page while the game is on and both once it is over; a seat keeps
+live; a spectator's reaches no seat's page while the game is on and both once it is over, and what is said
+after the end arrives live too; a seat keeps
 notes; random text of every kind is drawn as the very text written, at 1280 and 375 px; a game with its
 chat off offers none."""
 
@@ -77,6 +78,13 @@ def test_the_seats_talk_live_and_the_spectators_room_opens_to_them_when_the_game
     for seat in (ann, bo):
         expect(log(seat, "Spectators")).to_contain_text("cy: ann plays too slowly")
     expect(cy.get_by_label("Message to spectators")).to_be_visible()
+    cy.get_by_label("Message to spectators").fill("well played, both")
+    cy.get_by_label("Message to spectators").press("Enter")
+    bo.get_by_label("Message to table").fill("good game")
+    bo.get_by_label("Message to table").press("Enter")
+    for page in (ann, bo, cy):  # the finished table talks on, live
+        expect(log(page, "Spectators")).to_contain_text("cy: well played, both")
+        expect(log(page, "Table")).to_contain_text("bo (seat 2): good game")
 
 
 def test_a_seat_keeps_notes_and_the_chat_fits_a_phone(chromium: Browser, api: Client, server: str, tmp_path: Path) -> None:

@@ -188,6 +188,13 @@ export async function streamUrl(id, token) {
   return ticket.url;
 }
 
+/** The URL of the game's chat stream, opened for a token with a one-use ticket of the game's stream. */
+export async function chatStreamUrl(id, token) {
+  if (!token) return `${games(id)}/chat-stream`;
+  const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "game", game_id: id } });
+  return `${games(id)}/chat-stream?ticket=${ticket.ticket}`;
+}
+
 /** The URL of the player's inbox stream, opened with a one-use ticket. */
 export async function inboxStreamUrl(token) {
   const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "inbox" } });

@@ -58,9 +58,14 @@ function room(chat, name) {
   return chat.rooms[name];
 }
 
-/** Read the room page by page. */
-async function load(chat, where) {
-  let after = "0-0";
+/** Read again what was said in each room since the latest message drawn (a stream that opens again may have missed some). */
+export function catchUpChat(panel) {
+  const chat = CHATS.get(panel);
+  Object.values(chat?.rooms ?? {}).forEach((where) => load(chat, where, where.log.lastElementChild?.dataset.id).catch(() => {}));
+}
+
+/** Read the room page by page, after the message `after`. */
+async function load(chat, where, after = "0-0") {
   do {
     const page = await api.chat(chat.view.id, where.name, after, chat.token);
     page.messages.forEach((message) => add(chat, where, message, false));

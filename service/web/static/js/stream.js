@@ -39,8 +39,7 @@ export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
       last = event.version;
       onEvent(event);
     };
-    source.addEventListener("chat", (message) => onChat(JSON.parse(message.data), false));
-    source.addEventListener("chat_hidden", (message) => onChat(JSON.parse(message.data), true));
+    listenChat(source, onChat);
     source.addEventListener("end", () => {
       close();
       onState("ended");
@@ -72,29 +71,50 @@ export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
   };
 }
 
+function listenChat(source, onChat) {
+  source.addEventListener("chat", (message) => onChat(JSON.parse(message.data), false));
+  source.addEventListener("chat_hidden", (message) => onChat(JSON.parse(message.data), true));
+}
+
 /**
  * Follow the player's inbox: `onChange()` hears its first message (the whole inbox), each change
  * of a game's turn, seat, invitation or end, each game that leaves it and each change of the count
  * of unread messages; after a drop a new ticket opens it again. Answers a stop function.
  */
 export function followInbox(token, onChange) {
+  return keepOpen(() => api.inboxStreamUrl(token), (source) => {
+    for (const kind of ["inbox", "game", "gone", "messages"]) source.addEventListener(kind, onChange);
+  });
+}
+
+/**
+ * Follow the chat of game `id` (a finished one's: its event stream has ended) as `token()` may read it:
+ * `onChat(message, hidden)` as `follow` gives it, `onOpen()` each time it opens, for the page to read
+ * what was said while it was not. Answers a stop function.
+ */
+export function followChat(id, token, onChat, onOpen) {
+  return keepOpen(() => api.chatStreamUrl(id, token()), (source) => {
+    source.onopen = onOpen;
+    listenChat(source, onChat);
+  });
+}
+
+/** An EventSource on `url()` (a new ticket's each time) that `listen(source)` sets up, opened again after a drop. */
+function keepOpen(url, listen) {
   let source = null;
   let stopped = false;
   let timer = null;
   async function open() {
     timer = null;
     try {
-      const url = await api.inboxStreamUrl(token);
+      const address = await url();
       if (stopped) return;
-      source = new EventSource(url);
+      source = new EventSource(address);
     } catch {
-      timer = setTimeout(open, RETRY_MS * 4);
+      if (!stopped) timer = setTimeout(open, RETRY_MS * 4);
       return;
     }
-    source.addEventListener("inbox", onChange);
-    source.addEventListener("game", onChange);
-    source.addEventListener("gone", onChange);
-    source.addEventListener("messages", onChange);
+    listen(source);
     source.onerror = () => {
       source.close();
       if (!stopped && timer === null) timer = setTimeout(open, RETRY_MS);

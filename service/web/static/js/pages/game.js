@@ -4,7 +4,7 @@
 
 import * as api from "../api.js";
 import { confirmed, showConfirmSetting } from "../confirm.js";
-import { hearChat, showChat } from "../chat.js";
+import { catchUpChat, hearChat, showChat } from "../chat.js";
 import { drawOrigin, finishedControls, lineage, playedIn } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
@@ -12,7 +12,7 @@ import { catchUp, drawHistory, history, more } from "../history.js";
 import { claimInviteLink, invitedOffer, inviteLink, readInviteCodes } from "../invite_link.js";
 import { claimSeatLink, showSeatLink } from "../seat_link.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
-import { follow } from "../stream.js";
+import { follow, followChat } from "../stream.js";
 import { TABLES } from "../tables/index.js";
 import { showTurns } from "../turns.js";
 
@@ -132,17 +132,23 @@ function listen(page) {
   if (page.stop) page.stop();
   page.stop = null;
   const { view } = page;
+  // a signed-in spectator watches as their player, whose blocks the stream's chat applies
+  const reader = () => page.token || api.player()?.token;
+  const hear = (message, hidden) => hearChat(page.talk, message, hidden);
   if (view.status === "finished" || view.status === "cancelled") {
     setLive(page, "ended");
+    // a finished table talks on: its chat has a stream of its own
+    if (view.status === "finished" && view.chat) page.stop = followChat(page.id, reader, hear, () => catchUpChat(page.talk));
     return;
   }
-  // a signed-in spectator watches as their player, whose blocks the stream's chat applies
-  page.stop = follow(page.id, view.version, () => page.token || api.player()?.token, (event) => {
+  page.stop = follow(page.id, view.version, reader, (event) => {
     if (event.version > page.view.version) soon(page); // the table and its moves are read together
   }, (state) => {
     setLive(page, state);
-    if (state === "ended") soon(page);
-  }, (message, hidden) => hearChat(page.talk, message, hidden));
+    if (state !== "ended") return;
+    page.stop = null; // the stream closed itself; the refresh listens to the finished game's chat
+    soon(page);
+  }, hear);
 }
 
 /** Where the keyboard was, by the `data-key` of the element it was on. */
