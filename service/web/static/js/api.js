@@ -155,6 +155,12 @@ export const rematch = (id, token) => call("POST", `${games(id)}/rematch`, { tok
 
 /** Where a finished game's log downloads from (JSON Lines, as an import takes it). */
 export const exportUrl = (id) => `${games(id)}/export`;
+export const chat = (id, room, after, token) => call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100`, { token });
+export const say = (id, room, text, token) => call("POST", `${games(id)}/chat/${room}`, { token, body: { text } });
+export const reportChat = (id, room, message, reason, token) =>
+  call("POST", `${games(id)}/chat/${room}/messages/${message}/reports`, { token, body: { reason } });
+export const notes = (id, seat, token) => call("GET", `${games(id)}/seats/${seat}/notes`, { token });
+export const keepNotes = (id, seat, text, token) => call("PUT", `${games(id)}/seats/${seat}/notes`, { token, body: { text } });
 
 /** A new finished, read-only game from a log file (the JSON Lines an export gives), sent as it is. */
 export const importLog = (file) => call("POST", "/v1/games/import", { raw: file, headers: { "Content-Type": "application/x-ndjson" } });
@@ -170,12 +176,6 @@ export async function accepts(id, token, body) {
     await call("POST", `${games(id)}/command-checks`, { token, body });
     return true;
   } catch (problem) {
-export const chat = (id, room, after, token) => call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100`, { token });
-export const say = (id, room, text, token) => call("POST", `${games(id)}/chat/${room}`, { token, body: { text } });
-export const reportChat = (id, room, message, reason, token) =>
-  call("POST", `${games(id)}/chat/${room}/messages/${message}/reports`, { token, body: { reason } });
-export const notes = (id, seat, token) => call("GET", `${games(id)}/seats/${seat}/notes`, { token });
-export const keepNotes = (id, seat, text, token) => call("PUT", `${games(id)}/seats/${seat}/notes`, { token, body: { text } });
     if (problem instanceof Problem && (problem.status === 409 || problem.status === 422)) return false;
     throw problem;
   }
