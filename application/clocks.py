@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from events.envelope import ClockSystem, TurnDeadline
 
 DAY = 86_400_000  # ms
+YEAR = 365 * DAY
 Span = tuple[int, int]  # [start, end) in ms since the epoch
 
 
@@ -83,7 +84,8 @@ def _turns(control: TurnDeadline, seats: int, moves: Sequence[Move],
 
 
 def _capped(bank: int, control: TurnDeadline) -> int:
-    return bank if control.maximum is None else min(bank, control.maximum * 1000)
+    """`bank` up to the control's maximum (a year for one stored without, as none is accepted now)."""
+    return min(bank, YEAR if control.maximum is None else control.maximum * 1000)
 
 
 def _clock(control: TurnDeadline, seat: int, bank: int, began: int | None, pauses: Pauses, now: int) -> Clock:

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
 from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
-from events import keys
+from events import clock, keys
 from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
 from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
@@ -20,6 +20,7 @@ from events.log_file import CAUSE, GameLog, read_log
 from events.store import EventStore
 
 T = TypeVar("T")
+SKEW = 60_000  # ms: how far after this server's now an imported event's time may be (another server's clock)
 
 
 def fork(lobby: Lobby, origin: GameRecord, version: int, settings: GameSettings, caller: Caller) -> Opened:
@@ -102,6 +103,12 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
         raise Invalid("invalid_log", "Only the log of a finished game can be imported.")
     if log.clock is not None and not log.times_in_order():
         raise Invalid("invalid_log", "A log with clocks needs each event's `time`, whole milliseconds in order.")
+    times = [at for entry in log.envelopes if type(at := entry.get("time")) is int]
+    if times and not 0 <= min(times) <= max(times) <= clock.now() + SKEW:
+        raise Invalid("invalid_log", "An event's `time` is later than now (or before 1970).")
+    if log.clock is not None and any(not times[0] <= start < end <= times[-1] for spans in log.clock.vacations.values()
+                                     for start, end in spans):
+        raise Invalid("invalid_log", "The header's `clock` has a vacation outside the game's first and last events.")
     return log
 
 

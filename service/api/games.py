@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, request, url_for
+from marshmallow import ValidationError
 
 from application import chat, copies, playing
 from application.clocks import Clock
@@ -41,6 +42,7 @@ from service.schemas.common import (
     LegalCommandsQuerySchema,
     ListGamesSchema,
     StateQuerySchema,
+    TurnDeadlineSchema,
     check_budget,
     check_settings,
     parse,
@@ -144,9 +146,19 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     caller.count_game()  # before the log is read and checked: an address past its bound costs no check
     body, limit = imports.read_body(request.stream), current_app.config["MEEPLE_MAX_IMPORT_EVENTS"]
     log = imports.off_the_loop(lambda: copies.checked_log(body, limit))
+    if log.clock is not None:
+        _bounded(log.clock.control)
     game_id = copies.import_log(executor().store, log, creator)
     imported = responses.summary(executor().store.games.get(game_id)) | {"checked": log.checked()}
     return imported, 201, {"Location": url_for(".get_game", game_id=game_id)}
+
+
+def _bounded(control: TurnDeadline) -> None:
+    """Refuse a log whose time control the API would not accept for a new game (TurnDeadlineSchema)."""
+    try:
+        parse(TurnDeadlineSchema, json.loads(json.dumps(dataclasses.asdict(control))))
+    except ValidationError as error:
+        raise ApiError(422, "invalid_log", f"The header's `clock` has a time control this server refuses: {error.messages}") from None
 
 
 @bp.get("/games")

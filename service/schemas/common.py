@@ -170,11 +170,11 @@ class TurnDeadlineSchema(Schema):
     happens when the time is up: `skip` sends the game's own timeout command (TAKI: draw, or end a
     run or a King's turn, or pass a +3), `auto` lets the AI at `level` play the move, `forfeit`
     makes the seat leave the game. `per_move` gives `seconds` for each move from the game's latest
-    event; `simple` gives `seconds` for each turn (a seat's run of moves), unused time not kept;
-    `fischer` starts each seat with `seconds`, adds `increment` after each of its turns, never
-    above `maximum`. A player's vacation stops their Fischer and simple clocks (and moves a
-    per-move deadline by up to `vacation_days`); with `weekends`, clocks stand still on Saturdays
-    and Sundays in each seat's time zone. In a TAKI +3 window the earlier of the window's own
+    event; `simple` gives `seconds` for each turn (the time a seat is to move), unused time not
+    kept; `fischer` starts each seat with `seconds`, adds `increment` after each turn its own move
+    ends, never above `maximum` (required with an increment). A player's vacation stops their
+    Fischer and simple clocks (and moves a per-move deadline by up to `vacation_days`); with
+    `weekends`, clocks stand still on Saturdays and Sundays in each seat's time zone. In a TAKI +3 window the earlier of the window's own
     deadline (which passes) and the seat's clock applies. A move that arrives first always wins;
     a deadline is applied once."""
 
@@ -191,8 +191,8 @@ class TurnDeadlineSchema(Schema):
                         metadata={"description": "How the time is counted: per_move, simple or fischer."})
     increment = Whole(load_default=0, validate=validate.Range(min=0, max=365 * 86400),
                       metadata={"description": "fischer: seconds added to a seat's clock after each of its turns."})
-    maximum = Whole(load_default=None, allow_none=True, validate=validate.Range(min=1, max=3650 * 86400),
-                    metadata={"description": "fischer: the most seconds a clock may hold; absent or null: no cap."})
+    maximum = Whole(load_default=None, allow_none=True, validate=validate.Range(min=1, max=365 * 86400), metadata={
+        "description": "fischer: the most seconds a clock may hold, up to a year; required with an increment."})
     weekends = Flag(load_default=False, metadata={"description": (
         "true: clocks stand still from Saturday 00:00 to Monday 00:00 in each seat's time zone (its player's, "
         "PUT /v1/players/me/time-zone, fixed when the game starts; UTC for a seat without one).")})
@@ -201,6 +201,8 @@ class TurnDeadlineSchema(Schema):
     def _fits_its_clock(self, data: dict[str, Any], **_: Any) -> None:
         if data["clock"] is not ClockSystem.FISCHER and (data["increment"] or data["maximum"] is not None):
             raise ValidationError("`increment` and `maximum` belong to a fischer clock.")
+        if data["increment"] and data["maximum"] is None:
+            raise ValidationError("A fischer clock with an `increment` needs a `maximum`.", "maximum")
         if data["clock"] is not ClockSystem.PER_MOVE and data["vacation_days"]:
             raise ValidationError("`vacation_days` bounds a per-move deadline; simple and fischer clocks stop for "
                                   "every vacation day.")

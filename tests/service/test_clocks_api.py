@@ -216,7 +216,10 @@ def test_the_inbox_puts_the_least_time_left_first(api: ContractClient, moments: 
     {"control": {"seconds": "a day", "policy": "skip"}}, {"control": {"seconds": 60, "policy": "skip", "clock": "hourglass"}},
     {"control": {"seconds": 60, "policy": "skip"}, "time_zones": {"0": "Mars/Olympus"}},
     {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"0": [[5, 1]]}},
-    {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"7": [[1, 5]]}}, {"control": None}, "fischer"])
+    {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"7": [[1, 5]]}}, {"control": None}, "fischer",
+    {"control": {"seconds": 10**12, "policy": "skip"}},  # longer than a year
+    {"control": {"seconds": 60, "policy": "skip", "clock": "fischer", "increment": 60}},  # a bank without a maximum
+    {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"0": [[T0, 10**15]]}}])  # past the log's last event
 def test_a_log_whose_clock_is_not_one_the_server_writes_is_refused(api: ContractClient, moments: Moments,
                                                                     clock: object) -> None:
     game_id, tokens = two_players(api, fischer_days(3, 1, 5))
@@ -225,6 +228,27 @@ def test_a_log_whose_clock_is_not_one_the_server_writes_is_refused(api: Contract
     forged = json.dumps(json.loads(header) | {"clock": clock}).encode() + b"\n"
     answer = api.post("/v1/games/import", data=b"".join([forged, *lines]), headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and answer.json["code"] == "invalid_log", answer.json
+
+
+@pytest.mark.parametrize("later", [10**13, 365 * DAY, -DAY])
+def test_a_log_whose_times_are_after_now_or_out_of_order_is_refused(api: ContractClient, moments: Moments,
+                                                                     later: int) -> None:
+    game_id, tokens = two_players(api, fischer_days(3, 1, 5))
+    moments.wait(HOUR)
+    api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[0]))
+    header, *lines = api.get(f"/v1/games/{game_id}/export").get_data().splitlines(keepends=True)
+    last = json.loads(lines[-1])
+    forged = json.dumps(last | {"time": last["time"] + later}).encode() + b"\n"
+    answer = api.post("/v1/games/import", data=b"".join([header, *lines[:-1], forged]),
+                      headers={"Content-Type": "application/x-ndjson"})
+    assert answer.status_code == 422 and answer.json["code"] == "invalid_log", answer.json
+
+
+def test_a_fischer_clock_with_an_increment_needs_a_maximum_of_a_year_at_most(api: ContractClient) -> None:
+    for control in ({"clock": "fischer", "seconds": 60, "increment": 5, "policy": "skip"},
+                    fischer_days(3, 1, 366)):
+        answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control})
+        assert answer.status_code == 422 and answer.json["code"] == "validation_error", answer.json
 
 
 def test_a_finished_games_states_hide_a_vacations_end_from_whoever_asks_and_equal_its_copys(

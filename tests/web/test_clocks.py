@@ -51,7 +51,7 @@ def test_the_create_form_sets_a_fischer_clock_in_days(page: Page, server: str, t
 
 def test_the_table_counts_every_running_clock_down(page: Page, api: Client, server: str, tmp_path: Path) -> None:
     ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
-    control = {"clock": "fischer", "seconds": 120, "increment": 5, "policy": "skip"}
+    control = {"clock": "fischer", "seconds": 120, "increment": 5, "maximum": 600, "policy": "skip"}
     game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 3, "turn_deadline": control}).json()["id"]
     api.call("POST", f"/v1/games/{game_id}/join", ann["token"], json={"name": "ann"})
     for name in ("bo", "cy"):

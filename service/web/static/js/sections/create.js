@@ -107,7 +107,7 @@ const TIME_LABELS = { fischer: "Time each seat starts with", simple: "Time for e
 function clockFields(time, vacation) {
   const system = h("select", {}, Object.entries(CLOCKS).map(([value, label]) => h("option", { value }, label)));
   const increment = durationField("turn_deadline.increment", "Added after each turn", 86400);
-  const maximum = durationField("turn_deadline.maximum", "At most", null, "The most a clock may hold; empty for no limit.");
+  const maximum = durationField("turn_deadline.maximum", "At most", null, "The most a clock may hold, up to a year; needed with an increment.");
   const weekends = h("input", { type: "checkbox" });
   const fischer = h("div", { class: "deadline-fields" }, increment.element, maximum.element);
   const sync = () => {
