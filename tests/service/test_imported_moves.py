@@ -66,7 +66,8 @@ def test_an_import_forks_at_a_move_boundary_in_the_middle(api: ContractClient) -
     assert api.post(f"/v1/games/{copy_id}/fork", json={"version": inside}).json["code"] == "not_a_move_boundary"
     fork = api.post(f"/v1/games/{copy_id}/fork", json={"version": middle})
     assert fork.status_code == 201, fork.json
-    assert fork.json["forked_from"] == {"game_id": copy_id, "version": middle}
+    names = [seat["name"] for seat in api.get(f"/v1/games/{copy_id}").json["seats"]]  # who played the copied opening
+    assert fork.json["forked_from"] == {"game_id": copy_id, "version": middle, "names": names}
     seat_all(api, fork.json["id"], 2)
     opening = events_of(api, fork.json["id"])
     assert [e["type"] for e in opening[:middle]] == [e["type"] for e in copy[:middle]]  # redacted in play

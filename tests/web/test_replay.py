@@ -135,7 +135,8 @@ def test_fork_from_here_opens_the_new_game_where_a_move_ends(
     expect(page).to_have_url(re.compile(rf"^{re.escape(server)}/games/[\w-]+$"))
     fork_id = page.url.rsplit("/", 1)[1]
     assert fork_id != game_id
-    assert api.call("GET", f"/v1/games/{fork_id}").json()["forked_from"] == {"game_id": game_id, "version": end}
+    names = [seat["name"] for seat in api.call("GET", f"/v1/games/{game_id}").json()["seats"]]
+    assert api.call("GET", f"/v1/games/{fork_id}").json()["forked_from"] == {"game_id": game_id, "version": end, "names": names}
     expect(page.get_by_role("button", name="Take seat 1")).to_be_visible()
 
 

@@ -106,7 +106,8 @@ def test_a_game_is_exported_imported_and_forked(client: Client) -> None:
                  if event["command_id"] != following["command_id"] and event["actor"].startswith("seat:")]
     at = move_ends[len(move_ends) // 2]
     forked = client.call("POST", f"/v1/games/{game_id}/fork", json={"version": at}).json()
-    assert forked["forked_from"] == {"game_id": game_id, "version": at}
+    names = [seat["name"] for seat in client.call("GET", f"/v1/games/{game_id}").json()["seats"]]
+    assert forked["forked_from"] == {"game_id": game_id, "version": at, "names": names}
     for seat in range(2):  # the fork opens with the game's events (hidden while it is played) once its seats are taken
         client.call("POST", f"/v1/games/{forked['id']}/join", json={"name": f"q{seat}"})
     assert [e["type"] for e in client.all_events(forked["id"])][:at] == [e["type"] for e in played[:at]]
