@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import zoneinfo
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 from domain import GAMES
 from domain.core.game import Game
 from domain.core.redecision import Cause, Own, redecide
+from events import time_zones
 from events.envelope import OPENING_ACTORS, Envelope, GameRecord, TurnDeadline
 from events.errors import LogInvalid, LogTooLong
 
@@ -53,11 +53,11 @@ class LogClock:
         try:
             control = _control(data["control"])
             zones = {_seat(seat, seats): zone for seat, zone in data.get("time_zones", {}).items()}
-            vacations = {_seat(seat, seats): tuple(_span(span) for span in spans)
+            vacations = {_seat(seat, seats): _merged([_span(span) for span in spans])
                          for seat, spans in data.get("vacations", {}).items()}
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise LogInvalid(f"The header's `clock` is not one this server writes: {error}") from None
-        if not all(isinstance(zone, str) and zone in zoneinfo.available_timezones() for zone in zones.values()):
+        if not all(time_zones.known(zone) for zone in zones.values()):
             raise LogInvalid("The header's `clock` names a time zone that is not an IANA one.")
         return cls(control, zones, vacations)
 
@@ -76,6 +76,17 @@ def _seat(text: Any, seats: int) -> int:
     if not 0 <= seat < seats:
         raise ValueError(f"no seat {seat}")
     return seat
+
+
+def _merged(spans: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """`spans` in order, those that overlap or touch made one."""
+    found: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if found and start <= found[-1][1]:
+            found[-1] = (found[-1][0], max(found[-1][1], end))
+        else:
+            found.append((start, end))
+    return tuple(found)
 
 
 def _span(span: Any) -> tuple[int, int]:

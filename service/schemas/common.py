@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import zoneinfo
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -12,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from application.chat_lines import FORMATS
 from domain import GAMES
 from domain.core.game import Budget
+from events import time_zones
 from events.envelope import MAX_THINK_SECONDS, ClockSystem, DeadlinePolicy, Lifecycle
 from events.records import CURSOR_PATTERN, Cursor
 from players import egress, errors
@@ -214,7 +214,7 @@ class VacationSchema(Schema):
 
 
 def _known_zone(name: str) -> None:
-    if name not in zoneinfo.available_timezones():
+    if not time_zones.known(name):
         raise ValidationError("Not an IANA time zone name, such as Europe/Paris.")
 
 

@@ -194,7 +194,8 @@ def test_a_vacation_past_the_days_left_is_refused(api: ContractClient, moments: 
     token = register(api, "ann")["token"]
     answer = api.put("/v1/players/me/vacation", json={"until": moments.now + 31 * DAY}, headers=bearer(token))
     assert answer.status_code == 409 and answer.json["code"] == "no_vacation_days_left"
-    assert api.put("/v1/players/me/time-zone", json={"time_zone": "Mars/Olympus"}, headers=bearer(token)).status_code == 422
+    for zone in ("Mars/Olympus", "localtime", "posixrules", "Factory"):
+        assert api.put("/v1/players/me/time-zone", json={"time_zone": zone}, headers=bearer(token)).status_code == 422
     assert api.get("/v1/players/me", headers=bearer(token)).json["time_zone"] == "UTC"
 
 
@@ -215,6 +216,7 @@ def test_the_inbox_puts_the_least_time_left_first(api: ContractClient, moments: 
 @pytest.mark.parametrize("clock", [
     {"control": {"seconds": "a day", "policy": "skip"}}, {"control": {"seconds": 60, "policy": "skip", "clock": "hourglass"}},
     {"control": {"seconds": 60, "policy": "skip"}, "time_zones": {"0": "Mars/Olympus"}},
+    {"control": {"seconds": 60, "policy": "skip"}, "time_zones": {"0": "localtime"}},  # the host's: no place
     {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"0": [[5, 1]]}},
     {"control": {"seconds": 60, "policy": "skip"}, "vacations": {"7": [[1, 5]]}}, {"control": None}, "fischer",
     {"control": {"seconds": 10**12, "policy": "skip"}},  # longer than a year
@@ -242,6 +244,27 @@ def test_a_log_whose_times_are_after_now_or_out_of_order_is_refused(api: Contrac
     answer = api.post("/v1/games/import", data=b"".join([header, *lines[:-1], forged]),
                       headers={"Content-Type": "application/x-ndjson"})
     assert answer.status_code == 422 and answer.json["code"] == "invalid_log", answer.json
+
+
+def test_a_logs_vacations_in_any_order_stop_the_clocks_as_in_order(api: ContractClient, moments: Moments) -> None:
+    game_id, tokens = two_players(api, fischer_days(3, 1, 5))
+    moments.wait(HOUR)
+    assert api.put("/v1/players/me/vacation", json={"until": moments.now + 2 * DAY}, headers=bearer(tokens[0])).status_code == 200
+    moments.wait(3 * DAY)
+    move(api, game_id, tokens)
+    api.post(f"/v1/games/{game_id}/commands", json={"type": "forfeit"}, headers=bearer(tokens[1]))
+    header, *lines = api.get(f"/v1/games/{game_id}/export").get_data().splitlines(keepends=True)
+    (start, end), = json.loads(header)["clock"]["vacations"]["0"]
+    copies = []
+    for spans in ([[start, end]], [[start + DAY, end], [start, start + HOUR], [start + HOUR, start + DAY + HOUR]]):
+        forged = json.loads(header)
+        forged["clock"]["vacations"]["0"] = spans
+        body = b"".join([json.dumps(forged).encode() + b"\n", *lines])
+        copies.append(api.post("/v1/games/import", data=body, headers={"Content-Type": "application/x-ndjson"}).json["id"])
+    last = api.get(f"/v1/games/{game_id}").json["version"]
+    in_order, shuffled = ([api.get(f"/v1/games/{copy}/states/{version}").json["clocks"] for version in range(1, last + 1)]
+                          for copy in copies)
+    assert in_order == shuffled and in_order[-1][0]["remaining"] == 3 * DAY - (DAY + HOUR) + DAY  # charged all but the vacation
 
 
 def test_a_fischer_clock_with_an_increment_needs_a_maximum_of_a_year_at_most(api: ContractClient) -> None:
