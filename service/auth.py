@@ -142,7 +142,7 @@ def stream_seat(store: EventStore, tickets: StreamTickets, players: PlayerStore,
         return grant.seat
     grant = _redeemed(tickets)
     holds = (grant.seat in (record.token_seats.get(grant.holder), record.seat_of(grant.holder)) if grant.seat is not None
-             else record.seat_of(grant.holder) is None)  # a watcher who took a seat since opens it as that seat
+             else record.seat_of(grant.holder) is None)  # a watcher's ticket is refused once they hold a seat
     if grant.game_id != record.id or not holds:
         raise unauthorized("ticket_invalid", "This stream ticket is for another stream.")
     return grant.seat

@@ -146,7 +146,7 @@ def _chat_messages(store: EventStore, talk: _Talk, seat: int | None, heartbeat_m
     yield f"retry: {RECONNECT_MS}\n\n"
     while True:
         record = store.games.get(talk.game_id)
-        yield from talk.said(Reader(seat, visible_version(record, seat), blocked=blocked_by(talk.player)))
+        yield from talk.said(record, Reader(seat, visible_version(record, seat), blocked=blocked_by(talk.player)))
         if not talk.wait(record.version, heartbeat_ms):
             yield ": still here\n\n"
 
@@ -174,7 +174,7 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
             for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
                 sent = envelope.version
-        yield from talk.said(Reader(seat, visible, blocked=blocked_by(talk.player)))  # a block made since counts
+        yield from talk.said(record, Reader(seat, visible, blocked=blocked_by(talk.player)))  # a block made since counts
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
@@ -188,29 +188,32 @@ class _Talk:
     messages, the messages of those rooms the admin hides."""
 
     def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None, watcher: str | None) -> None:
-        self.chat, self.game_id = chat, record.id
-        rooms = [room for room in ROOMS if may_read(record, room, Reader(seat, record.version)) is None]
-        self.last = {room: chat.last_id(record.id, room) for room in rooms} if chat.is_on(record.id) else {}
+        self.chat, self.game_id, self.watcher = chat, record.id, watcher
+        self.last = {room: chat.last_id(record.id, room) for room in ROOMS} if chat.is_on(record.id) else {}
+        self.readable: list[str] = []  # the rooms the reader may read now (a watcher who sits loses the spectators')
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
         self.hidden = chat.last_hide(record.id)  # the latest hide told
         self.player = record.holders.get(seat) if seat is not None else watcher  # whose blocks apply
 
-    def said(self, reader: Reader) -> Iterator[str]:
-        """The messages since the last sent that `reader` sees now, then a `chat_hidden` message for each
-        message of a room they read that the admin hid since."""
-        for room, last in self.last.items():
+    def said(self, record: GameRecord, reader: Reader) -> Iterator[str]:
+        """The messages since the last sent that `reader` sees now in the rooms they may read in `record` (the
+        game now), then a `chat_hidden` message for each message of those rooms that the admin hid since."""
+        seat = reader.seat if self.watcher is None else record.seat_of(self.watcher)
+        self.readable = [room for room in self.last if may_read(record, room, Reader(seat, reader.visible)) is None]
+        for room in self.readable:
+            last = self.last[room]
             messages, self.last[room], held = caught_up(self.chat.page(self.game_id, room, last, PAGE), reader, last)
             (self.waiting.add if held else self.waiting.discard)(room)
             for said in messages:
                 yield sse(chat_message(said), event="chat")
         for hide in self.chat.hides(self.game_id, self.hidden) if self.last else []:
             self.hidden = hide.id
-            if hide.room in self.last:
+            if hide.room in self.readable:
                 yield sse({"id": hide.message_id, "room": hide.room}, event="chat_hidden")
 
     def wait(self, version: int, heartbeat_ms: int) -> bool:
         """Block until the game passes `version`, a room with nothing held back has a new message or one is hidden."""
-        rooms = {room: last for room, last in self.last.items() if room not in self.waiting}
+        rooms = {room: self.last[room] for room in self.readable if room not in self.waiting}
         return self.chat.wait(self.game_id, version, rooms, self.hidden, heartbeat_ms)
 
 

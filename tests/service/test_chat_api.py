@@ -199,6 +199,25 @@ def test_the_stream_sends_the_rooms_its_reader_reads(client: redis.Redis) -> Non
     watcher.close()
 
 
+def test_a_watcher_who_takes_a_seat_stops_hearing_the_spectators(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 3, "options": {}}).json["id"]
+    ann, cy, dee = (register(api, name)["token"] for name in ("ann", "cy", "dee"))
+    assert api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}, headers=bearer(ann)).status_code == 201
+    api.post(f"/v1/games/{game_id}/join", json={"name": "bo"})
+    watcher = streams.get(f"/v1/games/{game_id}/stream", headers=bearer(dee), buffered=False)
+    lines = iter(watcher.response)
+    next(lines)  # opened by a player holding no seat
+    assert api.post(f"/v1/games/{game_id}/join", json={"name": "dee"}, headers=bearer(dee)).status_code == 201
+    say(api, game_id, "spectators", cy, "between us")
+    say(api, game_id, "table", ann, "welcome dee")
+    assert chats(lines, 1) == ["welcome dee"]
+    say(api, game_id, "table", ann, "your turn")
+    assert chats(lines, 1) == ["your turn"]  # the spectators' word, had it been sent, would come first
+    watcher.close()
+
+
 def test_a_finished_games_chat_stream_goes_on(client: redis.Redis) -> None:  # type: ignore[type-arg]
     app = create_app(unlimited(stream_heartbeat_ms=50), client=client)
     api, streams = ContractClient(app.test_client()), app.test_client()

@@ -30,6 +30,15 @@ def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
         yield opened
 
 
+HEARD = """window.heard = [];
+window.EventSource = class extends window.EventSource {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("chat", (message) => window.heard.push(JSON.parse(message.data).text));
+  }
+};"""  # records each chat message a page's streams bring
+
+
 def log(page: Page, room: str) -> object:
     return page.get_by_role("log", name=f"{room} messages")
 
@@ -39,6 +48,7 @@ def test_the_seats_talk_live_and_the_spectators_room_opens_to_them_when_the_game
     game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
     ann, bo, cy = pages["ann"], pages["bo"], pages["cy"]
     for seat, (name, page) in enumerate((("ann", ann), ("bo", bo))):
+        page.add_init_script(HEARD)
         page.goto(f"{server}/games/{game_id}")
         page.get_by_label("Your name").fill(name)
         page.get_by_role("button", name=f"Take seat {seat + 1}").click()
@@ -70,6 +80,8 @@ def test_the_seats_talk_live_and_the_spectators_room_opens_to_them_when_the_game
         expect(log(seat, "Table")).to_contain_text("said after the spectator")
         expect(log(seat, "Spectators")).to_have_count(0)
         expect(seat.locator("main")).not_to_contain_text("too slowly")
+        heard = seat.evaluate("window.heard")  # what the seat's streams brought, drawn or not
+        assert "said after the spectator" in heard and "ann plays too slowly" not in heard
     ann.screenshot(path=str(tmp_path / "seat-1280.png"), full_page=True)
     cy.screenshot(path=str(tmp_path / "spectator-1280.png"), full_page=True)
 
