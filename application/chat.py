@@ -15,9 +15,10 @@ import redis
 
 from application.errors import ApplicationError, Forbidden, NotNow
 from application.moderation import mute_refusal
-from application.outbox import mail_player
+from application.outbox import first_in, mail_player
 from events.chat import START, ChatStore, Message
 from events.envelope import GameRecord, Lifecycle
+from players.blocks import Blocks
 
 MAX_LENGTH = 500  # characters of a message
 NOTES_LENGTH = 10_000  # characters of a seat's notes
@@ -78,14 +79,23 @@ def may_write(record: GameRecord, room: str, writer: Writer) -> ApplicationError
     return None
 
 
-def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str) -> Message:
+@dataclass(frozen=True, slots=True)
+class Mentions:
+    """What mailing a mention needs: the players' blocks, and how long a writer's mentions of one player
+    in one game wait after one is mailed (MEEPLE_CHAT_MAIL_SECONDS)."""
+
+    blocks: Blocks
+    seconds: int
+
+
+def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str, mentions: Mentions) -> Message:
     """Write a message in `room` at the game's current version, and mail the players it mentions."""
     check_on(chat, record)
     if (refusal := may_write(record, room, writer)) is not None:
         raise refusal
     message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, record.version)
     if room == "table":  # a spectator's words reach no seat before the game is over
-        mention(chat.redis, record, message)
+        mention(chat.redis, record, message, mentions)
     return message
 
 
@@ -134,10 +144,15 @@ def mentioned(record: GameRecord, message: Message) -> list[str]:
             and re.search(f"@{re.escape(name)}(?!\\w)", message.text, re.IGNORECASE)]
 
 
-def mention(client: redis.Redis, record: GameRecord, message: Message) -> None:
-    """Mail each player a table message mentions (a kind of mail they choose: players.mail.KINDS)."""
-    for player_id in mentioned(record, message):
-        mail_player(client, player_id, "mention", f"{player_id}-mention-{record.id}-{message.id}",
+def mention(client: redis.Redis, record: GameRecord, message: Message, mentions: Mentions) -> None:
+    """Mail each player a table message mentions (a kind of mail they choose: players.mail.KINDS), but those who
+    block its writer, and those its writer's mention in this game was mailed to within `mentions.seconds`."""
+    named = mentioned(record, message)
+    blocking = mentions.blocks.blocking(named, message.player_id) if message.player_id else set()
+    author = message.player_id or f"seat-{message.seat}"  # a seat held without a player is no one else's
+    for player_id in named:
+        if player_id not in blocking and first_in(client, player_id, author, record.id, mentions.seconds):
+            mail_player(client, player_id, "mention", f"{player_id}-mention-{record.id}-{message.id}",
                     game_id=record.id, game=record.game, author=message.name, text=message.text)
 
 

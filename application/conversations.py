@@ -14,7 +14,7 @@ import redis
 
 from application.errors import Invalid
 from application.moderation import mute_refusal
-from application.outbox import mail_player
+from application.outbox import first_in, mail_player
 from players.accounts import Player
 from players.blocks import Blocks
 from players.conversations import Conversation, Conversations, PrivateMessage
@@ -23,19 +23,22 @@ from players.moderation import Mutes
 
 @dataclass(frozen=True, slots=True)
 class Inbox:
-    """What one player's messages need: the conversations, the players they block, the mutes."""
+    """What one player's messages need: the conversations, the players they block, the mutes, and how long
+    one writer's messages to a player wait after one is mailed (MEEPLE_CHAT_MAIL_SECONDS)."""
 
     conversations: Conversations
     blocks: Blocks
     mutes: Mutes
+    mail_seconds: int
 
     @classmethod
-    def on(cls, client: redis.Redis, blocks: Blocks) -> Inbox:
-        return cls(Conversations(client), blocks, Mutes(client))
+    def on(cls, client: redis.Redis, blocks: Blocks, mail_seconds: int) -> Inbox:
+        return cls(Conversations(client), blocks, Mutes(client), mail_seconds)
 
 
 def send(inbox: Inbox, author: Player, recipient: str, text: str) -> PrivateMessage:
-    """Write to `recipient`, and mail them (the `message` kind) unless they block the author."""
+    """Write to `recipient`, and mail them (the `message` kind) unless they block the author or were mailed
+    the author's words within `mail_seconds`."""
     if author.id == recipient:
         raise Invalid("validation_error", "A player writes to another player, not to themselves.",
                       errors={"player_id": ["Is yours."]})
@@ -43,7 +46,7 @@ def send(inbox: Inbox, author: Player, recipient: str, text: str) -> PrivateMess
         raise refusal
     delivered = not inbox.blocks.blocking([recipient], author.id)
     message = inbox.conversations.add(author.id, recipient, text, delivered)
-    if delivered:
+    if delivered and first_in(inbox.conversations.redis, recipient, author.id, "conversation", inbox.mail_seconds):
         mail_player(inbox.conversations.redis, recipient, "message", f"{recipient}-message-{author.id}-{message.id}",
                     author=author.name, author_id=author.id, text=text)
     return message

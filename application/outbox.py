@@ -59,6 +59,12 @@ def mail_player(client: redis.Redis, player_id: str, kind: str, key: str, **data
     queue_mail(client, Mail(kind, key, to_player=player_id, data=data))
 
 
+def first_in(client: redis.Redis, player_id: str, author: str, scope: str, seconds: int) -> bool:
+    """Whether the player is mailed `author`'s words in `scope` (a game, a conversation) for the first time in
+    `seconds`: those written after are not mailed until the seconds have passed."""
+    return bool(client.set(keys.mail_held(player_id, author, scope), 1, nx=True, ex=seconds))
+
+
 def expires_in(seconds: int) -> int:
     """The `expires` of a mail whose link works for `seconds` from now."""
     return int((time.time() + seconds) * 1000)

@@ -140,6 +140,11 @@ def unread(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:unread"
 
 
+def mail_held(player_id: str, author: str, scope: str) -> str:
+    """String: set while mail of `author`'s words in `scope` (a game, a conversation) to the player is held back."""
+    return f"{PREFIX}:player:{{{player_id}}}:mail-held:{author}:{scope}"
+
+
 def muted(player_id: str) -> str:
     """String: until when (ms) the admin muted the player; expires then."""
     return f"{PREFIX}:player:{{{player_id}}}:muted"

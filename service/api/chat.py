@@ -97,7 +97,8 @@ def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     text = parse(ChatMessageSchema, json_body())["text"]
     writer, counted = _writer(record)
     limits.limit_chat(executor().store.redis, counted, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
-    return chat_message(chat.post(chat_store(), record, room, writer, text)), 201
+    mentions = chat.Mentions(invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"])
+    return chat_message(chat.post(chat_store(), record, room, writer, text, mentions)), 201
 
 
 def _noting(record: GameRecord) -> int | None:

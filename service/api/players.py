@@ -199,7 +199,7 @@ def inbox_of(player_id: str) -> dict[str, Any]:
 
 def messages() -> Inbox:
     """The stores of the players' messages."""
-    return Inbox.on(executor().store.redis, invitations().blocks)
+    return Inbox.on(executor().store.redis, invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"])
 
 
 def is_listed(entry: dict[str, Any]) -> bool:

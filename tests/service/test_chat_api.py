@@ -267,3 +267,23 @@ def test_an_export_holds_the_table_chat_when_asked(client: redis.Redis) -> None:
     assert api.get(f"/v1/games/{game_id}/export?chat=spectators").status_code == 422
     imported = api.post("/v1/games/import", data=talked.get_data(), content_type="application/x-ndjson")
     assert imported.status_code == 201, imported.json
+
+
+def test_a_writer_mentioning_a_player_mails_them_once_a_window(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (_, bo) = table(api)
+    for text in ["@ann one", "@ann two", "@ann three"]:
+        assert say(api, game_id, "table", bo, text).status_code == 201
+    assert [Mail.loads(raw).data["text"] for raw in client.lrange(keys.mail_outbox(), 0, -1)] == ["@ann one"]
+
+
+def test_a_mention_mails_no_one_who_blocks_its_writer(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann, dan = register(api, "ann"), register(api, "dan")
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "options": {}}).json["id"]
+    for player in (ann, dan):
+        assert api.post(f"/v1/games/{game_id}/join", json={"name": player["name"]},
+                        headers=bearer(player["token"])).status_code == 201
+    assert api.put(f"/v1/players/me/blocks/{dan['id']}", headers=bearer(ann["token"])).status_code == 204
+    assert say(api, game_id, "table", dan["token"], "@ann you blocked me").status_code == 201
+    assert client.llen(keys.mail_outbox()) == 0

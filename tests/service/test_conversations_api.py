@@ -149,3 +149,13 @@ def _data(chunks: Iterator[bytes | str], event: str) -> dict[str, object]:
         if f"event: {event}\n" in text:
             return json.loads(text.split("data: ", 1)[1])  # type: ignore[no-any-return]
     raise AssertionError(f"no {event} message")
+
+
+def test_a_writer_is_mailed_to_each_recipient_once_a_window(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    for text in ["one", "two", "three"]:
+        write(api, ann["token"], bo["id"], text)
+    write(api, cy["token"], bo["id"], "from cy")
+    mails = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
+    assert [(mail.data["author"], mail.data["text"]) for mail in mails] == [("ann", "one"), ("cy", "from cy")]
