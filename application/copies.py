@@ -3,7 +3,6 @@ game again, an import stores a game exported from a server."""
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -14,7 +13,7 @@ from application.tokens import new_id
 from events import clock, keys
 from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
-from events.errors import GameNotFound, LogInvalid, LogTooLong, NotReplicated
+from events.errors import GameNotFound, LogInvalid, LogTooLong
 from events.execute import Executor
 from events.log_file import CAUSE, GameLog, read_log
 from events.store import EventStore
@@ -115,9 +114,13 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
 def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
     """A new, finished, read-only game holding a checked log (`checked_log`), move by move as the
     log's commands ran, with new command ids, at the times the log gives where they are in order (so
-    its clocks are the original's); its id. The import of a private game is unlisted and names no origin."""
+    its clocks are the original's); its id. The import of a private game is unlisted and names no origin.
+    Its events are written apart a few hundred at a time, so Redis serves others meanwhile, and become
+    its stream at once: no reader sees part of them."""
     private = _is_private(store, log)
     game_id = new_id()
+    timed = log.times_in_order()
+    version = store.streams.stage(game_id, (_move(actor, lines, timed, log.format_version == 2) for actor, lines in log.moves()))
     store.games.create(game_id, log.game.name, log.options, log.seats, None if log.clock is None else log.clock.control,
                        imported=True, unlisted=private, original_id=None if private else log.original_id, creator=creator)
     if log.clock is not None:  # its clocks, as the game it copies showed them
@@ -125,10 +128,7 @@ def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
         store.games.keep_vacations(game_id, log.clock.vacations)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
-    timed = log.times_in_order()
-    events = [event for actor, lines in log.moves() for event in _move(actor, lines, timed, log.format_version == 2)]
-    with contextlib.suppress(NotReplicated):  # a game's creation is not waited for, and an import creates one
-        store.streams.append(game_id, 0, events, command_id=uuid.uuid4().hex, actor="import", status=Lifecycle.FINISHED)
+    store.streams.publish(game_id, version, Lifecycle.FINISHED)
     return game_id
 
 

@@ -22,6 +22,16 @@ def stream(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:events"
 
 
+def staged(game_id: str) -> str:
+    """Stream: an imported game's events while they are written, renamed to `stream` when whole (expires till then)."""
+    return f"{PREFIX}:{{{game_id}}}:staged"
+
+
+def staged_meta(game_id: str) -> str:
+    """Hash: the version `staged` has reached (as `meta` holds the game's, for append.lua; expires with it)."""
+    return f"{PREFIX}:{{{game_id}}}:staged-meta"
+
+
 def snapshots(game_id: str) -> str:
     """Hash: version → the game's state at that version as JSON (a cache; see events.snapshots)."""
     return f"{PREFIX}:{{{game_id}}}:snapshots"

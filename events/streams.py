@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -22,6 +22,8 @@ from events.records import GameRecords
 
 log = logging.getLogger("meeple.store")
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a retried command is recognised
+STAGED_TTL = 600  # seconds an import's staged events outlive the last chunk written (an import given up)
+STAGED_CHUNK = 400  # events an import writes a script at a time: Redis serves others between them
 # nineteen digits in a row, as many as an integer orjson may read as a float, found by turning
 # every digit into a 0 and looking for nineteen of them: a tenth of what a regular expression costs
 DIGITS_AS_ZEROS = bytes.maketrans(b"0123456789", b"0" * 10)
@@ -53,6 +55,7 @@ class Streams:
         self.games = games
         self.durability = durability
         self._append = scripts.register(client, "append.lua")
+        self._publish = scripts.register(client, "publish.lua")
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         """Events with versions after `after`, oldest first, at most `limit`."""
@@ -125,13 +128,7 @@ class Streams:
         now = clock.now()
         key, fingerprint = idempotency or ("", "")
         args: list[Any] = [expected_version, fingerprint, IDEMPOTENCY_TTL, status or "", now, command_id, actor, held or "",
-                           *_caused(cause)]
-        for event in events:
-            if isinstance(event, NextCommand):
-                args += ["", event.command_id, event.actor, *(() if event.time is None else ("@", event.time, "")),
-                         *_caused(event.cause)]
-            else:
-                args += [event.type, event.schema_version, encoded_payload(event.payload)]
+                           *_caused(cause), *_marked(events)]
         script_keys = [keys.meta(game_id), keys.stream(game_id), keys.idempotency(game_id, key)]
         opening = status if expected_version == 0 else None
         answer = self._append_and_announce(script_keys, args, game_id, opening, now, announce or opening is not None)
@@ -149,6 +146,41 @@ class Streams:
             pipe.execute()
         envelopes = tuple(_written(game_id, expected_version, events, NextCommand(command_id, actor, cause=cause), now))
         return Appended(version, envelopes, finished=status == Lifecycle.FINISHED)
+
+    def stage(self, game_id: str, moves: Iterable[Sequence[NewEvent | NextCommand]]) -> int:
+        """Write an imported game's moves (each a NextCommand then its events) apart from its stream, a
+        few hundred events a script, to be made its stream by `publish`; the version they reach."""
+        staged, meta = keys.staged(game_id), keys.staged_meta(game_id)
+        self.redis.script_load(self._append.script)  # on every node of a cluster, so no chunk finds it missing
+        version, now = 0, clock.now()
+        for chunk in _chunks(moves, STAGED_CHUNK):
+
+            def queue(pipe: Pipeline, chunk: list[NewEvent | NextCommand] = chunk) -> None:
+                pipe.hsetnx(meta, "version", 0)
+                pipe.evalsha(self._append.sha, 3, meta, staged, keys.idempotency(game_id, ""),
+                             version, "", IDEMPOTENCY_TTL, "", now, "", "", "", *_marked(chunk))
+                pipe.expire(meta, STAGED_TTL)
+                pipe.expire(staged, STAGED_TTL)
+
+            replies = slots.run(self.redis, meta, queue)
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            version = int(replies[1][1])
+        return version
+
+    def publish(self, game_id: str, version: int, status: Lifecycle) -> None:
+        """Make the events `stage` wrote, up to `version`, the stream of the game (created since, still at
+        version 0) in one step, with `status`; filed and announced. Raises VersionConflict otherwise."""
+        now = clock.now()
+        answer = cast(list[bytes], self._publish(
+            keys=[keys.meta(game_id), keys.stream(game_id), keys.staged(game_id), keys.staged_meta(game_id)],
+            args=[version, status]))
+        if answer[0] != b"ok":
+            raise VersionConflict(0, 0)
+        pipe = self.redis.pipeline(transaction=False)
+        self._announce(pipe, game_id, status, now)
+        pipe.execute()
 
     def _append_and_announce(self, script_keys: list[str], args: list[Any], game_id: str, opening: Lifecycle | None,
                              now: int, announce: bool, script_reloaded: bool = False) -> list[bytes]:
@@ -223,6 +255,30 @@ class Streams:
 def _caused(cause: Any) -> tuple[Any, ...]:
     """The mark that gives the next event appended its cause (append.lua), if there is one."""
     return () if cause is None else ("!", json.dumps(cause, separators=(",", ":")), "")
+
+
+def _marked(events: Iterable[NewEvent | NextCommand]) -> list[Any]:
+    """The events as append.lua reads them after its fixed arguments: each NextCommand as its marks."""
+    args: list[Any] = []
+    for event in events:
+        if isinstance(event, NextCommand):
+            args += ["", event.command_id, event.actor, *(() if event.time is None else ("@", event.time, "")),
+                     *_caused(event.cause)]
+        else:
+            args += [event.type, event.schema_version, encoded_payload(event.payload)]
+    return args
+
+
+def _chunks(moves: Iterable[Sequence[NewEvent | NextCommand]], size: int) -> Iterator[list[NewEvent | NextCommand]]:
+    """Whole moves gathered into chunks of at least `size` events (the last one fewer)."""
+    chunk: list[NewEvent | NextCommand] = []
+    for move in moves:
+        chunk += move
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _written(game_id: str, after: int, events: Sequence[NewEvent | NextCommand], cause: NextCommand,
