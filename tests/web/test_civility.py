@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
@@ -167,6 +167,9 @@ def test_a_signed_in_spectator_watches_with_their_blocks(chromium: Browser, api:
         say(opened["ann"], "from ann")
         expect(table(cy)).to_contain_text("from ann")  # live, on the stream opened as cy
         expect(table(cy)).not_to_contain_text("from bo")
+        cy.reload()  # the room read again, page by page, as cy
+        expect(table(cy)).to_contain_text("from ann")
+        expect(table(cy)).not_to_contain_text("from bo")
         cy.set_viewport_size(PHONE)
         fits(cy, tmp_path / "spectator-375.png")
 
@@ -180,9 +183,17 @@ def test_a_message_reaches_the_open_conversation_at_once(chromium: Browser, tmp_
         register(ann, slow, "ann")
         api = Client(http, slow)
         bo = api.call("POST", "/v1/players", json={"name": "bo"}).json()
-        ann.goto(f"{slow}/messages/{bo['id']}")
+        reads: list[str] = []
+
+        def read_again(request: Request) -> bool:
+            """Whether the page reads the conversation a second time: the inbox stream's first message came."""
+            if request.method == "GET" and f"/conversations/{bo['id']}" in request.url:
+                reads.append(request.url)
+            return len(reads) == 2
+
+        with ann.expect_request(read_again):
+            ann.goto(f"{slow}/messages/{bo['id']}")
         talk = ann.get_by_role("log", name="Messages with bo")
         expect(ann.get_by_label("Message to bo")).to_be_visible()
-        ann.wait_for_timeout(1000)  # the inbox stream is open
         api.call("POST", f"/v1/players/me/conversations/{signed_in(ann)['id']}", bo["token"], json={"text": "TAKI at 8?"})
         expect(talk).to_contain_text("bo: TAKI at 8?")  # within expect's 10 s, not the minute's heartbeat

@@ -13,6 +13,7 @@ const CHATS = new WeakMap(); // a page's chat panel → its chat
 
 const over = (view) => view.status === "finished" || view.status === "cancelled";
 const readable = (view) => Object.keys(ROOMS).filter((room) => room === "table" || view.you === null || over(view));
+const reader = (chat) => chat.token || api.player()?.token; // a signed-in spectator reads as themselves, without whom they block
 const writer = (chat, room) => (room === "table" ? (chat.view.you !== null && chat.token) : (chat.view.you === null && api.player()?.token));
 
 /** Draw the chat of `view` into `panel` for the caller holding `token` (null: a spectator), anew
@@ -67,7 +68,7 @@ export function catchUpChat(panel) {
 /** Read the room page by page, after the message `after`. */
 async function load(chat, where, after = "0-0") {
   do {
-    const page = await api.chat(chat.view.id, where.name, after, chat.token);
+    const page = await api.chat(chat.view.id, where.name, after, reader(chat));
     page.messages.forEach((message) => add(chat, where, message, false));
     after = page.next;
   } while (after);
@@ -80,7 +81,7 @@ const before = (a, b) => order(a)[0] < order(b)[0] || (order(a)[0] === order(b)[
 function add(chat, where, message, live) {
   if (where.seen.has(message.id)) return;
   where.seen.add(message.id);
-  const mine = message.seat === null ? message.player_id === api.player()?.id : message.seat === chat.view.you;
+  const mine = isMine(chat, message);
   const reading = chat.panel.contains(document.activeElement) && document.hasFocus(); // in the chat now
   const unread = live && !mine && !reading;
   const who = message.seat === null ? message.name : `${message.name} (seat ${message.seat + 1})`;
@@ -93,10 +94,18 @@ function add(chat, where, message, live) {
   if (unread) count(chat, chat.unread + 1);
 }
 
+/** Whether the reader wrote `message`: by its author's player when it has one (a seat's earlier holder is another
+ * player), else, for a reader who is no player, by the seat it was written from. */
+function isMine(chat, message) {
+  const me = api.player();
+  if (message.player_id !== null) return message.player_id === me?.id;
+  return message.seat !== null && message.seat === chat.view.you && !me;
+}
+
 /** Report and block beside someone else's message, for a reader with a token (block: a signed-in player). */
 function civility(chat, where, message) {
   const me = api.player();
-  const token = chat.token || me?.token;
+  const token = reader(chat);
   if (!token) return null;
   const report = reportControl((reason) => api.reportChat(chat.view.id, where.name, message.id, reason, token));
   const gone = () => chat.panel.querySelectorAll(`li[data-player="${CSS.escape(message.player_id)}"]`).forEach((line) => line.remove());
