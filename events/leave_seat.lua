@@ -1,6 +1,7 @@
 -- Give up a seat of a game still waiting for players (a reserved seat stays reserved: the
 -- reservations hash, KEYS[6], is left as it is).
--- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash
+-- KEYS[1] meta hash, KEYS[2] seats hash, KEYS[3] tokens hash, KEYS[4] bots hash, KEYS[5] players hash,
+-- KEYS[7] notes hash (the seat's notes were its holder's: the next holder starts without them)
 -- ARGV[1] seat
 -- Returns {'ok', registered player id or ''} or {error reason}.
 local meta = redis.call('HMGET', KEYS[1], 'status', 'seats')
@@ -22,6 +23,7 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1], ARGV[1] .. ':budget')
 redis.call('HDEL', KEYS[5], ARGV[1])
 redis.call('HDEL', KEYS[1], 'device:' .. ARGV[1])
+redis.call('HDEL', KEYS[7], ARGV[1])
 local tokens = redis.call('HGETALL', KEYS[3])
 for i = 1, #tokens, 2 do
   if tokens[i + 1] == ARGV[1] then

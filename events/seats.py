@@ -97,10 +97,11 @@ class Seats:
         return Seated(int(answer[1]), int(answer[2]), int(answer[3]))
 
     def leave(self, game_id: str, seat: int) -> str | None:
-        """Free a seat of a game still waiting for players; the registered player who held it, if any.
+        """Free a seat of a game still waiting for players, forgetting its holder's notes; the registered
+        player who held it, if any.
 
         That player's list of games still names the game. Raises SeatNotLeft."""
-        answer = cast(list[bytes], self._leave(keys=_seat_keys(game_id), args=[seat]))
+        answer = cast(list[bytes], self._leave(keys=[*_seat_keys(game_id), keys.notes(game_id)], args=[seat]))
         outcome = answer[0].decode()
         if outcome == "missing":
             raise GameNotFound(game_id)

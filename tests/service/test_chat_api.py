@@ -93,6 +93,18 @@ def test_a_seats_notes_are_its_own(client: redis.Redis) -> None:  # type: ignore
     assert api.get(notes, headers=bearer(ann)).json["text"] == "Keep the +2 for bo"
 
 
+def test_a_seats_notes_leave_with_its_holder(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "options": {}}).json["id"]
+    ann = api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}).json["token"]
+    notes = f"/v1/games/{game_id}/seats/0/notes"
+    assert api.put(notes, json={"text": "bo bluffs"}, headers=bearer(ann)).status_code == 200
+    assert api.post(f"/v1/games/{game_id}/leave", headers=bearer(ann)).status_code == 200
+    cy = api.post(f"/v1/games/{game_id}/join", json={"name": "cy"}).json
+    assert cy["seat"] == 0
+    assert api.get(notes, headers=bearer(cy["token"])).json == {"seat": 0, "text": ""}
+
+
 def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
     api = api_on(client)
     game_id, (ann, _) = table(api)

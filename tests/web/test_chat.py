@@ -101,6 +101,11 @@ def test_the_seats_talk_live_and_the_spectators_room_opens_to_them_when_the_game
 
 def test_a_seat_keeps_notes_and_the_chat_fits_a_phone(chromium: Browser, api: Client, server: str, tmp_path: Path) -> None:
     game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    quin = api.call("POST", "/v1/players", json={"name": "quin"}).json()["token"]  # holds seat 1 first, then leaves
+    assert api.call("POST", f"/v1/games/{game_id}/join", quin, json={"name": "quin", "seat": 0}).status_code == 201
+    assert api.call("POST", f"/v1/games/{game_id}/chat/table", quin, json={"text": "see you soon"}).status_code == 201
+    assert api.call("PUT", f"/v1/games/{game_id}/seats/0/notes", quin, json={"text": "quin's plan"}).status_code == 200
+    assert api.call("POST", f"/v1/games/{game_id}/leave", quin).status_code == 200
     context = chromium.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{server}/games/{game_id}")
@@ -108,7 +113,10 @@ def test_a_seat_keeps_notes_and_the_chat_fits_a_phone(chromium: Browser, api: Cl
     page.get_by_role("button", name="Take seat 1").click()
     api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
     expect(page.locator(".headline")).not_to_have_text("Waiting for players")
+    said_before = log(page, "Table").locator("li").filter(has_text="see you soon")  # quin's, not the new holder's
+    expect(said_before.get_by_role("button", name="Report")).to_be_visible()
     page.get_by_text("My notes").click()
+    expect(page.get_by_label("Only you read these notes")).to_have_value("")
     page.get_by_label("Only you read these notes").fill("Keep the +2 for bo's turn")
     page.get_by_role("button", name="Save notes").click()
     expect(page.get_by_role("status").filter(has_text="Notes saved.")).to_be_visible()
