@@ -14,17 +14,17 @@ from players.vacations import Allowance, Vacations
 def go_on_vacation(store: EventStore, vacations: Vacations, player_id: str, until: int, now: int) -> Allowance:
     """Be on vacation until `until`; raises VacationRefused past the days left this year."""
     allowance = vacations.take(player_id, until, now)
-    _announce_games(store, player_id)
+    announce_games(store, player_id)
     return allowance
 
 
 def come_back(store: EventStore, vacations: Vacations, player_id: str, now: int) -> None:
     """End the vacation underway now, giving back its days not begun."""
     if vacations.end(player_id, now):
-        _announce_games(store, player_id)
+        announce_games(store, player_id)
 
 
-def _announce_games(store: EventStore, player_id: str) -> None:
+def announce_games(store: EventStore, player_id: str) -> None:
     """Announce each game in play that the player holds a seat in: their clocks there moved."""
     for game_id in PlayerStore(store.redis).games(player_id):
         try:

@@ -34,7 +34,7 @@ from workers.bots import play_bot_turn
 from workers.digest import queue_digests
 from workers.mail import mail_invitations
 from workers.notify import KEEP_SECONDS, notify
-from workers.overdue import apply_deadline, remind
+from workers.overdue import apply_deadline, schedule_reminders
 from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
 
 log = logging.getLogger("meeple.reactor")
@@ -141,15 +141,7 @@ class Reactor:
         self.deadlines.enqueue_at(moment(deadline.at), apply_deadline, loaded.record.id, loaded.version, seat,
                                   job_id=job_id, job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL,
                                   failure_ttl=FAILURE_TTL)
-        for before in self.reminders:
-            remind_at = deadline.at - before * 1000
-            if remind_at > time.time() * 1000:
-                self.deadlines.enqueue_at(
-                    moment(remind_at), remind,
-                    loaded.record.id, loaded.version, seat, before, deadline.at,
-                    job_id=f"remind-{loaded.record.id}-{loaded.version}-{seat}-{before}", result_ttl=RESULT_TTL,
-                    failure_ttl=FAILURE_TTL,
-                )
+        schedule_reminders(self.deadlines, loaded.record.id, loaded.version, seat, deadline.at, self.reminders)
         return True
 
     @staticmethod

@@ -5,22 +5,27 @@ brought nearer by a vacation ended early."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from rq.job import Job
 
 from application.deadlines import due, spend_vacation_day
 from application.vacations import come_back
 from domain.core.rng import ScriptedRng
-from events import clock
+from events import clock, keys
 from events.envelope import ClockSystem, DeadlinePolicy, TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
 from players.vacations import DAY, Spent, Vacations, spans_of
+from players.webhooks import Webhooks
 from tests.conftest import Start
 from tests.workers.conftest import two_people, wait_for
 from tests.workers.test_deadlines import commands
+from tests.workers.test_webhooks import Receiver, receiver  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.redis
 
@@ -48,6 +53,7 @@ def ann_against_bo(executor: Executor, deadline: TurnDeadline) -> tuple[str, str
     game_id = f"c{time.monotonic_ns()}"
     executor.store.games.create(game_id, "taki", {}, 2, deadline)
     executor.store.seats.claim(game_id, 0, "ann", f"seat-ann-{game_id}", player_id=ann.id)
+    players.joined(ann.id, game_id)
     executor.store.seats.claim(game_id, 1, "bo", f"seat-bo-{game_id}")
     executor.start(game_id, ScriptedRng())
     return game_id, ann.id
@@ -132,3 +138,22 @@ def test_coming_back_early_brings_the_deadline_back(executor: Executor, start_wo
     back = time.time()
     assert wait_for(lambda: len(commands(executor, game_id)) >= 1, timeout=30)
     assert commands(executor, game_id)[0].actor == "deadline:0" and time.time() - back < 15
+
+
+def test_a_day_spent_schedules_the_moved_deadlines_reminders_announces_the_games_and_reminds_no_one_during_it(
+        executor: Executor, start_worker: Start, receiver: str, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    redis = executor.store.redis
+    redis.delete("meeple:player:{ann}:vacations")
+    before = DAY // 1000 - 5  # a reminder 5 s into the day spent
+    monkeypatch.setitem(os.environ, "MEEPLE_REMINDERS", str(before))
+    out = int(time.time() * 1000) + 2000
+    (game_id,), (other, ann) = begun(executor, monkeypatch, out - DAY, 1), ann_against_bo(executor, a_day())
+    Webhooks(redis).add(ann, "ok", f"{receiver}/ok", "s" * 64)
+    version = executor.load(game_id).version
+    start_worker()
+    assert wait_for(lambda: Job.exists(f"remind-{game_id}-{version}-0-{before}-{out + DAY}", connection=redis), timeout=30)
+    feed = keys.feed(executor.store.feed.shards.of(other))
+    assert wait_for(lambda: any(fields[b"game"] == other.encode() for _, fields in redis.xrange(feed, min=f"{out}-0")),
+                    timeout=10)  # ann's other game is announced: its clock stopped too
+    time.sleep(max(0.0, out / 1000 + 8 - time.time()))  # past the reminder's moment
+    assert [json.loads(body)["kind"] for _, _, body in Receiver.received].count("reminder") == 0
