@@ -49,8 +49,9 @@ def is_admin() -> bool:
     return bool(admin and token and hmac.compare_digest(admin.encode(), token.encode()))
 
 
-def seat_for(store: EventStore, record: GameRecord) -> int | None:
-    """The seat the request's token (a seat's or a player's) acts for, or None without a token."""
+def seat_for(store: EventStore, record: GameRecord, required: bool = True) -> int | None:
+    """The seat the request's token (a seat's or a player's) acts for, or None without a token (and, unless
+    `required`, for a token holding none)."""
     token = bearer_token()
     if token is None:
         return None
@@ -59,7 +60,7 @@ def seat_for(store: EventStore, record: GameRecord) -> int | None:
     except DeviceSignedOut:
         raise unauthorized("device_signed_out", "This seat's token was given to a device that has since been "
                            "signed out (its player token revoked): sign in again to play this seat.") from None
-    if seat is None:
+    if seat is None and required:
         raise unauthorized("token_unknown", "This token holds no seat in this game.")
     return seat
 

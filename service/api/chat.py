@@ -42,7 +42,7 @@ def _seat(record: GameRecord) -> int | None:
     token = auth.bearer_token()
     if token is None or auth.is_admin():
         return None
-    seat = executor().store.seats.for_token(record, token)
+    seat = auth.seat_for(executor().store, record, required=False)
     if seat is None and players().by_token(token) is None:
         raise auth.unauthorized("token_unknown", "This token holds no seat in this game and is no player's.")
     return seat

@@ -105,6 +105,23 @@ def test_a_seats_notes_leave_with_its_holder(client: redis.Redis) -> None:  # ty
     assert api.get(notes, headers=bearer(cy["token"])).json == {"seat": 0, "text": ""}
 
 
+def test_a_signed_out_devices_seat_token_is_told_so_by_the_chat(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann = register(api, "ann")
+    phone = api.post("/v1/players/me/tokens", json={"name": "Phone"}, headers=bearer(ann["token"])).json
+    game_id = api.post("/v1/games", json={"game": "taki", "seats": 2, "options": {}}).json["id"]
+    seat = api.post(f"/v1/games/{game_id}/join", json={"name": "ann"}, headers=bearer(phone["token"])).json["token"]
+    api.post(f"/v1/games/{game_id}/join", json={"name": "bo"})
+    said = say(api, game_id, "table", seat, "back soon").json
+    assert api.delete(f"/v1/players/me/tokens/{phone['id']}", headers=bearer(ann["token"])).status_code == 204
+    notes = f"/v1/games/{game_id}/seats/0/notes"
+    asked = [api.get(f"/v1/games/{game_id}/chat/table", headers=bearer(seat)), say(api, game_id, "table", seat, "hi"),
+             api.get(notes, headers=bearer(seat)), api.put(notes, json={"text": "plan"}, headers=bearer(seat)),
+             api.post(f"/v1/games/{game_id}/chat/table/messages/{said['id']}/reports", json={"reason": "rude"},
+                      headers=bearer(seat))]
+    assert [(answer.status_code, answer.json["reason"]) for answer in asked] == [(401, "device_signed_out")] * 5
+
+
 def test_what_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
     api = api_on(client)
     game_id, (ann, _) = table(api)
