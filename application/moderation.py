@@ -7,6 +7,8 @@ player is told so, and until when, when they write. Blocks are the blocker's own
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from application.errors import Forbidden, NotNow
 from events.chat import ChatStore
 from events.clock import now
@@ -24,9 +26,25 @@ def mute_refusal(until: int | None) -> Forbidden | None:
     return Forbidden("muted", "The admin has muted you: you cannot write until the time `until` says.", until=until)
 
 
-def report(reports: Reports, message: Reported, reason: str, reporter: str) -> Report:
+@dataclass(frozen=True, slots=True)
+class Filing:
+    """Where reports are filed: the reports, the mutes (a muted player reports nothing, as they write
+    nothing), and how many open reports one reporter may hold (MEEPLE_OPEN_REPORTS_PER_REPORTER)."""
+
+    reports: Reports
+    mutes: Mutes
+    per_reporter: int
+
+
+def report(filing: Filing, message: Reported, reason: str, reporter: str) -> Report:
     """File a report of a message its reporter may read."""
-    return reports.add(message, reason, reporter, now())
+    if (refusal := mute_refusal(filing.mutes.until(reporter))) is not None:
+        raise refusal
+    filed = filing.reports.add(message, reason, reporter, now(), filing.per_reporter)
+    if filed is None:
+        raise NotNow("too_many_reports", f"You have {filing.per_reporter} reports open: wait for the admin to decide "
+                     "some before you report more.", limit=filing.per_reporter)
+    return filed
 
 
 def decide(reports: Reports, found: Report, hide: bool, chat: ChatStore, conversations: Conversations) -> None:

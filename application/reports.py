@@ -7,14 +7,14 @@ from __future__ import annotations
 from application import chat
 from application.conversations import Inbox
 from application.errors import NotFound
-from application.moderation import report
+from application.moderation import Filing, report
 from events.chat import MESSAGE_ID, ChatStore
 from events.envelope import GameRecord
 from players.accounts import PlayerStore
-from players.moderation import Report, Reported, Reports
+from players.moderation import Report, Reported
 
 
-def report_chat(store: ChatStore, reports: Reports, record: GameRecord, room: str, message_id: str,
+def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str, message_id: str,
                 reader: chat.Reader, reporter: str, reason: str) -> Report:
     """Report a message of a game's room that `reader` (who is `reporter`) may read."""
     chat.check_on(store, record)
@@ -26,10 +26,10 @@ def report_chat(store: ChatStore, reports: Reports, record: GameRecord, room: st
     if found is None or not chat.caught_up([found], reader, "0-0")[0]:
         raise _not_found()
     reported = Reported("game", f"{record.id} {room}", found.id, found.player_id, found.name, found.text)
-    return report(reports, reported, reason, reporter)
+    return report(filing, reported, reason, reporter)
 
 
-def report_private(inbox: Inbox, players: PlayerStore, reports: Reports, reporter: str, other: str,
+def report_private(inbox: Inbox, players: PlayerStore, filing: Filing, reporter: str, other: str,
                    message_id: str, reason: str) -> Report:
     """Report a message of the reporter's conversation with `other`."""
     found = inbox.conversations.message(reporter, other, message_id) if MESSAGE_ID.match(message_id) else None
@@ -38,7 +38,7 @@ def report_private(inbox: Inbox, players: PlayerStore, reports: Reports, reporte
     author = players.get(found.author)
     reported = Reported("conversation", " ".join(sorted((reporter, other))), found.id, found.author,
                         author.name if author else "", found.text)
-    return report(reports, reported, reason, reporter)
+    return report(filing, reported, reason, reporter)
 
 
 def _not_found() -> NotFound:

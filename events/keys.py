@@ -170,6 +170,11 @@ def reports(status: str) -> str:
     return f"{PREFIX}:reports:{status}"
 
 
+def reports_by(reporter: str) -> str:
+    """Set: the ids of a reporter's open reports (a player's id, or a seat token's hash)."""
+    return f"{PREFIX}:reporter:{{{reporter}}}:open"
+
+
 def reported(message: str) -> str:
     """Set: the ids of the reports of one message (players.moderation.Reported.ref)."""
     return f"{PREFIX}:reported:{message}"

@@ -52,17 +52,24 @@ class Reports:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
-    def add(self, message: Reported, reason: str, reporter: str, now_ms: int) -> Report:
-        """File a report; the same reporter reporting the same message again replaces their reason."""
-        report = Report(hashlib.sha256(f"{reporter} {message.ref}".encode()).hexdigest()[:24], reason, reporter,
-                        now_ms, "open", message)
+    def add(self, message: Reported, reason: str, reporter: str, now_ms: int, limit: int) -> Report | None:
+        """File a report; the same reporter reporting the same message again replaces their reason while
+        the report is open, and finds it as it was once it is closed (never opened again); None when the
+        reporter already holds `limit` open reports."""
+        report_id = hashlib.sha256(f"{reporter} {message.ref}".encode()).hexdigest()[:24]
+        filed = self.get(report_id)
+        if filed is not None and filed.status != "open":
+            return filed
+        if filed is None and self.redis.scard(keys.reports_by(reporter)) >= limit:
+            return None
+        report = Report(report_id, reason, reporter, now_ms, "open", message)
         fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "time": now_ms, "status": "open",
                                         **{name: str(value or "") for name, value in asdict(message).items()}}
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.report(report.id), mapping=fields)  # type: ignore[arg-type]
         pipe.zadd(keys.reports("open"), {report.id: now_ms})
-        pipe.zrem(keys.reports("closed"), report.id)
         pipe.sadd(keys.reported(message.ref), report.id)
+        pipe.sadd(keys.reports_by(reporter), report.id)
         pipe.execute()
         return report
 
@@ -70,15 +77,30 @@ class Reports:
         fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.report(report_id)))
         return _report(report_id, fields) if fields else None
 
-    def listed(self, status: str) -> list[Report]:
-        """The open reports, oldest first, or the closed ones, latest closed first; at most QUEUE."""
-        ids = cast(list[bytes], (self.redis.zrange if status == "open" else self.redis.zrevrange)(
-            keys.reports(status), 0, QUEUE - 1))
+    def listed(self, status: str, after: str | None = None) -> tuple[list[Report], str | None]:
+        """A page of the open reports, oldest first, or of the closed ones, latest closed first, after the
+        cursor `after` (None: from the first); at most QUEUE, and the cursor of the next page (None: none)."""
+        pairs = self._page(status, after)
         pipe = self.redis.pipeline(transaction=False)
-        for report_id in ids:
-            pipe.hgetall(keys.report(report_id.decode()))
-        return [_report(report_id.decode(), fields) for report_id, fields in zip(ids, pipe.execute(), strict=True)
-                if fields]
+        for report_id, _ in pairs:
+            pipe.hgetall(keys.report(report_id))
+        found = [_report(report_id, fields) for (report_id, _), fields in zip(pairs, pipe.execute(), strict=True)
+                 if fields]
+        return found, f"{pairs[-1][1]}-{pairs[-1][0]}" if len(pairs) == QUEUE else None
+
+    def _page(self, status: str, after: str | None) -> list[tuple[str, int]]:
+        """The ids and times (ms) of a page of `status` after the cursor `after` (`<time>-<id>`)."""
+        key, oldest_first = keys.reports(status), status == "open"
+        if after is None:
+            pairs = (self.redis.zrange if oldest_first else self.redis.zrevrange)(key, 0, QUEUE - 1, withscores=True)
+            return [(report_id.decode(), int(ms)) for report_id, ms in cast(list[tuple[bytes, float]], pairs)]
+        time, last = after.split("-")
+        ties = self.redis.zcount(key, time, time)  # reports of the same ms are in the order of their ids
+        pairs = (self.redis.zrangebyscore(key, time, "+inf", 0, ties + QUEUE, withscores=True) if oldest_first
+                 else self.redis.zrevrangebyscore(key, time, "-inf", 0, ties + QUEUE, withscores=True))
+        later = [(report_id.decode(), int(ms)) for report_id, ms in cast(list[tuple[bytes, float]], pairs)]
+        return [(report_id, ms) for report_id, ms in later
+                if ms != int(time) or (report_id > last if oldest_first else report_id < last)][:QUEUE]
 
     def close(self, report: Report, status: str, now_ms: int) -> list[str]:
         """Close the report as `status` and, when the message is hidden, every open report of it too;
@@ -89,6 +111,11 @@ class Reports:
                 keys.reported(report.message.ref)))} | {report.id})
         pipe = self.redis.pipeline(transaction=False)
         for report_id in closing:
+            pipe.hget(keys.report(report_id), "reporter")
+        reporters = cast(list[bytes | None], pipe.execute())
+        for report_id, reporter in zip(closing, reporters, strict=True):
+            if reporter is not None:
+                pipe.srem(keys.reports_by(reporter.decode()), report_id)
             pipe.hset(keys.report(report_id), "status", status)
             pipe.zrem(keys.reports("open"), report_id)
             pipe.zadd(keys.reports("closed"), {report_id: now_ms})

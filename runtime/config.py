@@ -84,6 +84,7 @@ class Config:
     chat_per_minute: int = 100  # messages one writer may send a minute: game chat, private messages and reports together
     # a player is mailed the words of one writer in one game's chat (a mention) or one conversation once in this long
     chat_mail_seconds: int = 600
+    open_reports_per_reporter: int = 20  # reports one reporter may have open, waiting for the admin
     # confirmation mails one player may ask for a day, one mail address may be sent, whoever asks, and one
     # client address may ask for
     confirmations_per_player: int = 5
@@ -138,8 +139,9 @@ class Config:
         if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):
             raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port], smtp://host[:port]?starttls=off "
                              "(plain text, no password) or smtps://[user:password@]host[:port]")
-        if self.confirmations_per_player < 1 or self.chat_mail_seconds < 1:
-            raise ValueError("MEEPLE_CONFIRMATIONS_PER_PLAYER and MEEPLE_CHAT_MAIL_SECONDS are 1 or more")
+        if self.confirmations_per_player < 1 or self.chat_mail_seconds < 1 or self.open_reports_per_reporter < 1:
+            raise ValueError("MEEPLE_CONFIRMATIONS_PER_PLAYER, MEEPLE_CHAT_MAIL_SECONDS and "
+                             "MEEPLE_OPEN_REPORTS_PER_REPORTER are 1 or more")
         if not self.public_url.startswith(("http://", "https://")) or self.mail_hold_seconds < 1:
             raise ValueError("MEEPLE_PUBLIC_URL is an http(s) URL, MEEPLE_MAIL_HOLD_SECONDS 1 or more")
 
@@ -177,6 +179,7 @@ class Config:
             invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
             chat_per_minute=int(env.get("MEEPLE_CHAT_PER_MINUTE", cls.chat_per_minute)),
             chat_mail_seconds=int(env.get("MEEPLE_CHAT_MAIL_SECONDS", cls.chat_mail_seconds)),
+            open_reports_per_reporter=int(env.get("MEEPLE_OPEN_REPORTS_PER_REPORTER", cls.open_reports_per_reporter)),
             confirmations_per_player=int(env.get("MEEPLE_CONFIRMATIONS_PER_PLAYER", cls.confirmations_per_player)),
             confirmations_per_address=Rate.parse(env["MEEPLE_CONFIRMATIONS_PER_ADDRESS"])
             if "MEEPLE_CONFIRMATIONS_PER_ADDRESS" in env else cls.confirmations_per_address,

@@ -58,6 +58,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "message_not_found": "No message with this id is there for the caller to read.",
     "report_not_found": "No report has this id.",
     "report_closed": "The report was decided already.",
+    "too_many_reports": "The reporter has as many open reports as the server allows (MEEPLE_OPEN_REPORTS_PER_REPORTER); "
+                        "`limit` says how many.",
     "admin_only": "Only the admin token (MEEPLE_ADMIN_TOKEN) may do this.",
     "mute_not_found": "The player is not muted.",
     "not_your_notes": "A seat's notes are read and written by the one who holds that seat only.",

@@ -11,10 +11,9 @@ from application import conversations
 from application.reports import report_private
 from players.accounts import Player
 from players.conversations import PrivateMessage
-from players.moderation import Reports
 from service import limits
 from service.api.context import executor, json_body, players
-from service.api.moderation import report_answer
+from service.api.moderation import filing, report_answer
 from service.api.players import caller, messages
 from service.errors import ApiError
 from service.schemas.chat import ChatMessageSchema, ChatQuerySchema
@@ -71,5 +70,5 @@ def report_message(player_id: str, message_id: str) -> tuple[dict[str, Any], int
     me, other = caller(), _other(player_id)
     reason = parse(ReportSchema, json_body())["reason"]
     limits.limit_chat(executor().store.redis, me.id, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
-    found = report_private(messages(), players(), Reports(executor().store.redis), me.id, other.id, message_id, reason)
+    found = report_private(messages(), players(), filing(), me.id, other.id, message_id, reason)
     return report_answer(found), 201

@@ -27,6 +27,12 @@ def reports() -> Reports:
     return Reports(executor().store.redis)
 
 
+def filing() -> moderation.Filing:
+    """Where the request's report is filed."""
+    redis = executor().store.redis
+    return moderation.Filing(Reports(redis), Mutes(redis), current_app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"])
+
+
 def report_answer(report: Report) -> dict[str, Any]:
     """A report as the API shows it, with the copy of its message."""
     message = report.message
@@ -60,16 +66,17 @@ def report_chat_message(game_id: str, room: str, message_id: str) -> tuple[dict[
     player = players().by_token(token)
     reporter = holder or (player.id if player else hash_token(token))
     limits.limit_chat(executor().store.redis, reporter, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
-    found = report_chat(chat_store(), reports(), record, room, message_id, found_reader, reporter, reason)
+    found = report_chat(chat_store(), filing(), record, room, message_id, found_reader, reporter, reason)
     return report_answer(found), 201
 
 
 @bp.get("/admin/reports")
 def list_reports() -> dict[str, Any]:
-    """The open reports, oldest first (or, with status=closed, the latest closed)."""
+    """A page of the open reports, oldest first (or, with status=closed, of the closed, latest first)."""
     _admin()
-    status = parse(ReportsQuerySchema, request.args.to_dict())["status"]
-    return {"reports": [report_answer(report) for report in reports().listed(status)]}
+    query = parse(ReportsQuerySchema, request.args.to_dict())
+    found, following = reports().listed(query["status"], query["after"])
+    return {"reports": [report_answer(report) for report in found], "next": following}
 
 
 @bp.post("/admin/reports/<report_id>/decision")

@@ -16,15 +16,16 @@ def unicode_text(text: str) -> None:
         raise ValidationError("Must be valid Unicode text.") from None
 
 
-def _said(text: str) -> None:
+def not_only_spaces(text: str) -> None:
+    """Text that says something: not only spaces."""
     if not text.strip():
-        raise ValidationError("Say something: a message is not only spaces.")
+        raise ValidationError("Say something: not only spaces.")
 
 
 class ChatMessageSchema(Schema):
     """A message for a room of the game's chat: plain text, shown as it is written, never as HTML."""
 
-    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_LENGTH), unicode_text, _said], metadata={
+    text = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_LENGTH), unicode_text, not_only_spaces], metadata={
         "description": f"1 to {MAX_LENGTH} characters (code points), not only spaces."})
 
 

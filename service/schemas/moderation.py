@@ -6,15 +6,16 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from application.moderation import MAX_MUTE_MINUTES, MAX_REASON
-from service.schemas.chat import unicode_text
+from players.moderation import QUEUE
+from service.schemas.chat import not_only_spaces, unicode_text
 from service.schemas.common import Flag, Whole
 
 
 class ReportSchema(Schema):
     """Why a message is reported, for the admin to read."""
 
-    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_REASON), unicode_text], metadata={
-        "description": f"1 to {MAX_REASON} characters: what is wrong with the message."})
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_REASON), unicode_text, not_only_spaces],
+                           metadata={"description": f"1 to {MAX_REASON} characters, not only spaces: what is wrong with the message."})
 
 
 class DecisionSchema(Schema):
@@ -34,4 +35,6 @@ class MuteSchema(Schema):
 
 class ReportsQuerySchema(Schema):
     status = fields.String(load_default="open", validate=validate.OneOf(["open", "closed"]), metadata={
-        "description": "open: the queue, oldest first; closed: the latest decided, latest first."})
+        "description": f"open: the queue, oldest first; closed: the decided, latest first; {QUEUE} a page."})
+    after = fields.String(load_default=None, validate=validate.Regexp(r"^[0-9]{1,15}-[0-9a-f]{24}$"), metadata={
+        "description": "Only reports after this cursor (the previous page's `next`); left out, from the first."})

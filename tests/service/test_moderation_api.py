@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import redis
 
+import players.moderation
 from events import keys
 from service.app import create_app
 from tests.contract import ContractClient
@@ -182,3 +184,79 @@ def test_a_spectators_stream_opened_as_their_player_applies_their_blocks(client:
     say(api, game_id, "table", bo, "from bo")
     assert sent(lines, "chat")["text"] == "from bo"  # the blocked seat's words are left out
     watching.close()
+
+
+def test_a_muted_player_reports_nothing(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    me = api.get("/v1/players/me", headers=bearer(ann)).json
+    cy = register(api, "cy")
+    said = say(api, game_id, "table", bo, "hello").json
+    private = write(api, cy["token"], me["id"], "hi").json
+    until = api.put(f"/v1/admin/mutes/{me['id']}", json={"minutes": 60}, headers=bearer(ADMIN)).json["until"]
+    for path in (f"/v1/games/{game_id}/chat/table/messages/{said['id']}",
+                 f"/v1/players/me/conversations/{cy['id']}/messages/{private['id']}"):
+        refused = report(api, path, ann)
+        assert (refused.status_code, refused.json["code"], refused.json["until"]) == (403, "muted", until)
+    assert queue(api) == []
+
+
+def test_a_closed_report_stays_closed_when_its_message_is_reported_again(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    said = say(api, game_id, "table", bo, "Good game").json
+    path = f"/v1/games/{game_id}/chat/table/messages/{said['id']}"
+    decide(api, report(api, path, ann).json["id"], hide=False)
+    again = report(api, path, ann, "Still rude")
+    assert again.json["status"] == "dismissed" and again.json["reason"] == "Insults"
+    assert queue(api) == []
+
+
+def test_a_reason_of_spaces_is_refused(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    said = say(api, game_id, "table", bo, "hello").json
+    refused = report(api, f"/v1/games/{game_id}/chat/table/messages/{said['id']}", ann, " \t ")
+    assert refused.status_code == 422 and refused.json["code"] == "validation_error"
+
+
+def test_a_reporter_holds_a_bounded_number_of_open_reports(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = ContractClient(create_app(unlimited(admin_token=ADMIN, open_reports_per_reporter=2), client=client).test_client())
+    game_id, (ann, bo) = table(api)
+    paths = [f"/v1/games/{game_id}/chat/table/messages/{say(api, game_id, 'table', bo, f'm{n}').json['id']}"
+             for n in range(3)]
+    first = report(api, paths[0], ann).json
+    assert report(api, paths[1], ann).status_code == 201
+    refused = report(api, paths[2], ann)
+    assert refused.status_code == 409 and refused.json["code"] == "too_many_reports"
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    assert report(api, paths[1], ann, "again").status_code == 201  # one already open is no more
+    decide(api, first["id"], hide=False)
+    assert report(api, paths[2], ann).status_code == 201
+
+
+def test_the_queue_reads_page_by_page(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(players.moderation, "QUEUE", 2)
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    for n in range(5):
+        said = say(api, game_id, "table", bo, f"m{n}").json
+        report(api, f"/v1/games/{game_id}/chat/table/messages/{said['id']}", ann)
+    opened = every_page(api, "open")
+    assert [found["message"]["text"] for found in opened] == ["m0", "m1", "m2", "m3", "m4"]  # type: ignore[index]
+    for found in opened:
+        decide(api, str(found["id"]), hide=False)
+    assert sorted(found["message"]["text"] for found in every_page(api, "closed")) == ["m0", "m1", "m2", "m3", "m4"]  # type: ignore[index]
+
+
+def every_page(api: ContractClient, status: str) -> list[dict[str, object]]:
+    """The reports of `status`, read page by page."""
+    seen: list[dict[str, object]] = []
+    after = ""
+    while True:
+        page = api.get(f"/v1/admin/reports?status={status}{after}", headers=bearer(ADMIN)).json
+        assert len(page["reports"]) <= 2
+        seen += page["reports"]
+        if page["next"] is None:
+            return seen
+        after = f"&after={page['next']}"

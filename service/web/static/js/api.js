@@ -119,7 +119,7 @@ export const write = (other, text, token) => call("POST", talks(other), { token,
 export const reportMessage = (other, id, reason, token) =>
   call("POST", `${talks(other)}/messages/${id}/reports`, { token, body: { reason } });
 export const block = (other, token) => call("PUT", `/v1/players/me/blocks/${encodeURIComponent(other)}`, { token });
-export const reports = (token) => call("GET", "/v1/admin/reports", { token });
+export const reports = (token, after) => call("GET", `/v1/admin/reports${after ? `?after=${encodeURIComponent(after)}` : ""}`, { token });
 export const decide = (id, hide, token) => call("POST", `/v1/admin/reports/${id}/decision`, { token, body: { hide } });
 export const mute = (id, minutes, token) =>
   call("PUT", `/v1/admin/mutes/${encodeURIComponent(id)}`, { token, body: { minutes } });

@@ -1,5 +1,5 @@
 // The admin's page, /admin: signed in with the server's admin token (kept for this tab only), the
-// queue of reported messages, oldest first, each with its reason, where it was written and its
+// queue of reported messages, oldest first, a hundred a page, each with its reason, where it was written and its
 // text (as text); the admin hides the message, dismisses the report or mutes the writer for a day.
 
 import * as api from "../api.js";
@@ -26,7 +26,7 @@ function askToken(main) {
     h("label", { for: "admin-token" }, "Admin token"), input, h("button", { type: "submit", class: "primary" }, "Sign in as admin")));
 }
 
-async function showQueue(main, token) {
+async function showQueue(main, token, after = null) {
   const status = h("div", { class: "messages" });
   const queue = h("ul", { class: "talk", "aria-label": "Reported messages" });
   const signOut = () => {
@@ -35,9 +35,10 @@ async function showQueue(main, token) {
   };
   fill(main, h("h1", {}, "Reports"), h("p", {}, button("Sign out as admin", signOut, { class: "link" })), status, queue);
   const ok = await perform(status, async () => {
-    const { reports } = await api.reports(token);
-    fill(queue, reports.length ? reports.map((report) => item(report, token, () => showQueue(main, token))) :
+    const { reports, next } = await api.reports(token, after);
+    fill(queue, reports.length ? reports.map((report) => item(report, token, () => showQueue(main, token, after))) :
       h("li", {}, "No report waits."));
+    if (next) main.append(h("p", {}, button("Later reports", () => showQueue(main, token, next))));
   });
   if (!ok) queue.append(h("li", {}, button("Use another token", signOut)));
 }
