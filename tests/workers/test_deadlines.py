@@ -94,9 +94,13 @@ def test_a_vacation_moves_a_deadline_as_far_as_the_game_allows(executor: Executo
     assert executor.load("v").version == version  # the 1 s deadline waited
     assert wait_for(lambda: len(commands(executor, "v")) >= 1, timeout=30)
     assert commands(executor, "v")[0].actor == "deadline:0" and commands(executor, "v")[0].time >= since + 5000
-    vacations.end(ann.id, since + 1)
-    Vacations(executor.store.redis, 3).take(ann.id, since + 3 * 86_400_000, since)
-    assert due(executor.store, executor.load("v", version), 0).at == since + 1000 + 86_400_000  # type: ignore[union-attr]
+    executor.store.games.create("w", "taki", {}, 2, TurnDeadline(1, DeadlinePolicy.SKIP, vacation_days=1))
+    executor.store.seats.claim("w", 0, "ann", "seat-token-ann-w", player_id=ann.id)
+    executor.store.seats.claim("w", 1, "bo", "seat-token-bo-w")
+    executor.start("w", ScriptedRng())
+    begun = executor.store.streams.read("w")[-1].time
+    Vacations(executor.store.redis, 4).take(ann.id, begun + 3 * 86_400_000, begun)  # three days: one counts
+    assert due(executor.store, executor.load("w"), 0).at == begun + 1000 + 86_400_000  # type: ignore[union-attr]
 
 
 def test_forfeit_makes_the_silent_seat_leave(executor: Executor, start_worker: Start) -> None:
