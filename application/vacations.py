@@ -12,9 +12,12 @@ from players.vacations import Allowance, Vacations
 
 
 def go_on_vacation(store: EventStore, vacations: Vacations, player_id: str, until: int, now: int) -> Allowance:
-    """Be on vacation until `until`; raises VacationRefused past the days left this year."""
+    """Be on vacation until `until`; raises VacationRefused past the days left this year. The
+    player's games are announced only if the vacation underway changed (asked again, nothing moves)."""
+    before = vacations.allowance(player_id, now).until
     allowance = vacations.take(player_id, until, now)
-    announce_games(store, player_id)
+    if allowance.until != before:
+        announce_games(store, player_id)
     return allowance
 
 
