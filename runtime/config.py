@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from events.seats import TOKEN
+
 RATE = re.compile(r"^(\d+)/(\d+)$")
 ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#\s]+$")  # scheme://host[:port], as a browser's Origin header names it
 
@@ -68,7 +70,9 @@ class Config:
     max_import_bytes: int = 16 * 1024 * 1024  # an imported log may be long
     # events an imported log may hold: a 10-seat TAKI tournament of random bots runs to some 26,000
     max_import_events: int = 100_000
-    admin_token: str | None = None  # may export a game's log before the game is over
+    # moderates (reports, hidden messages, mutes) and may export or fork a game still in play; a bearer
+    # token as every other: 16 to 128 letters, digits, '-' or '_'
+    admin_token: str | None = None
     lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     cancelled_keep_seconds: int = 86400  # how long a cancelled game is kept (and listed) before a sweep deletes it
@@ -133,7 +137,13 @@ class Config:
             raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
         if not 1 <= self.ipv6_prefix <= 128:
             raise ValueError("MEEPLE_IPV6_PREFIX is 1 to 128 (bits of an IPv6 address that name one client)")
+        self._check_admin()
         self._check_mail()
+
+    def _check_admin(self) -> None:
+        if self.admin_token is not None and not re.fullmatch(TOKEN, self.admin_token):
+            raise ValueError("MEEPLE_ADMIN_TOKEN is 16 to 128 letters, digits, '-' or '_', as every bearer token, or no "
+                             "request could carry it: make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
 
     def _check_mail(self) -> None:
         if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):

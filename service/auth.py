@@ -17,14 +17,14 @@ from flask import current_app, g, request
 
 from events.envelope import GameRecord
 from events.errors import DeviceSignedOut
-from events.seats import hash_token
+from events.seats import TOKEN, hash_token
 from events.store import EventStore
 from events.tickets import StreamGrant, StreamTickets
 from players.accounts import Player, PlayerStore
 from service.errors import ApiError
 
-BEARER = re.compile(r"^Bearer ([A-Za-z0-9_-]{16,128})$")
-TICKET = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+BEARER = re.compile(f"^Bearer ({TOKEN})$")
+TICKET = re.compile(f"^{TOKEN}$")
 
 
 def unauthorized(reason: str, detail: str) -> ApiError:

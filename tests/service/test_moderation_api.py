@@ -11,6 +11,7 @@ import redis
 
 import players.moderation
 from events import keys
+from runtime.config import Config
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
@@ -260,3 +261,12 @@ def every_page(api: ContractClient, status: str) -> list[dict[str, object]]:
         if page["next"] is None:
             return seen
         after = f"&after={page['next']}"
+
+
+@pytest.mark.parametrize("token", ["short-token", "bWVlcGxlLWFkbWluLXRva2Vu+/==", "x" * 129, "admin token with spaces"])
+def test_an_admin_token_no_request_could_carry_is_refused_at_start(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_ADMIN_TOKEN", token)
+    with pytest.raises(ValueError, match="MEEPLE_ADMIN_TOKEN is 16 to 128"):
+        Config.from_env()
+    monkeypatch.setenv("MEEPLE_ADMIN_TOKEN", ADMIN)
+    assert Config.from_env().admin_token == ADMIN
