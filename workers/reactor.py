@@ -22,7 +22,8 @@ import redis
 from rq import Queue
 from rq.job import JobStatus
 
-from application.deadlines import due
+from application.clocks import Clock
+from application.deadlines import due, game_clocks
 from application.lobby import start
 from domain.core.game import GameStatus
 from events import clock
@@ -76,7 +77,8 @@ class Reactor:
         if not awaited(loaded.record, loaded.game, loaded.state):  # nor announced: met by a sweep
             return 0
         status = loaded.game.status(loaded.state)
-        self._notify(loaded, status)
+        clocks = None if status.finished else game_clocks(self.executor.store, loaded)  # worked out once for every seat
+        self._notify(loaded, status, clocks)
         if status.finished:
             return 0
         enqueued = 0
@@ -84,10 +86,10 @@ class Reactor:
             if loaded.record.bots[seat] is not None:
                 enqueued += self._enqueue_bot(game_id, loaded.version, seat)
             else:
-                enqueued += self._schedule_deadline(loaded, seat)
+                enqueued += self._schedule_deadline(loaded, seat, clocks)
         return enqueued
 
-    def _notify(self, loaded: Loaded, status: GameStatus) -> None:
+    def _notify(self, loaded: Loaded, status: GameStatus, clocks: tuple[Clock, ...] | None) -> None:
         """Tell the registered players what this version means for them."""
         game_id, version = loaded.record.id, loaded.version
         holders = loaded.record.holders
@@ -108,7 +110,7 @@ class Reactor:
             return
         for seat in status.to_move:
             if seat in holders and acting != str(seat):  # the turn just came to this seat
-                deadline = due(self.executor.store, loaded, seat)
+                deadline = due(self.executor.store, loaded, seat, clocks)
                 notify(self.redis, self.queues, game_id, f"{version}-turn-{seat}", holders[seat],
                        base | {"id": f"{game_id}-{version}-turn-{seat}", "kind": "your_turn", "seat": seat,
                                "deadline": None if deadline is None else deadline.at})
@@ -128,10 +130,10 @@ class Reactor:
                            job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
         return True
 
-    def _schedule_deadline(self, loaded: Loaded, seat: int) -> bool:
+    def _schedule_deadline(self, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None) -> bool:
         """Schedule the seat's deadline, if it has one, for the moment it passes (its clock runs
-        out, or the rules' own deadline comes), and the reminders before it."""
-        deadline = due(self.executor.store, loaded, seat)
+        out, or the rules' own deadline comes), and the reminders before it; `clocks`, the game's now."""
+        deadline = due(self.executor.store, loaded, seat, clocks)
         if deadline is None:
             return False
         # named for its moment too: a deadline that came nearer (a vacation ended early) is scheduled anew
