@@ -8,6 +8,7 @@ player is told so, and until when, when they write. Blocks are the blocker's own
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from application.errors import Forbidden, NotNow
 from events.chat import ChatStore
@@ -20,10 +21,13 @@ MAX_MUTE_MINUTES = 366 * 24 * 60  # the longest mute: a year
 
 
 def mute_refusal(until: int | None) -> Forbidden | None:
-    """Why a player muted until `until` (ms since the epoch; None: not muted) may not write, or None."""
+    """Why a player muted until `until` (ms since the epoch; None: not muted) may not write, or None: the
+    detail says until when, in words and as ISO 8601, both in UTC."""
     if until is None:
         return None
-    return Forbidden("muted", "The admin has muted you: you cannot write until the time `until` says.", until=until)
+    at = datetime.fromtimestamp(until / 1000, UTC)
+    return Forbidden("muted", f"The admin has muted you until {at.day} {at:%B %Y, %H:%M} UTC ({at:%Y-%m-%dT%H:%M:%SZ}): "
+                     "you cannot write before then.", until=until)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ the problems of each refusal; on fakeredis and a real server."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 import redis
@@ -98,6 +99,9 @@ def test_a_muted_player_is_told_until_when_and_writes_again_once_unmuted(client:
     for refused in (say(api, game_id, "table", ann, "hi"), write(api, ann, cy["id"], "hi")):
         assert refused.status_code == 403 and refused.json["code"] == "muted"
         assert refused.json["until"] == muted.json["until"]
+        at = datetime.fromtimestamp(muted.json["until"] / 1000, UTC)
+        assert at.strftime("%Y-%m-%dT%H:%M:%SZ") in refused.json["detail"]
+        assert f"{at.day} {at:%B %Y, %H:%M} UTC" in refused.json["detail"]
     assert say(api, game_id, "table", bo, "bo is not muted").status_code == 201
     assert api.delete(f"/v1/admin/mutes/{me['id']}", headers=bearer(ADMIN)).status_code == 204
     assert say(api, game_id, "table", ann, "back").status_code == 201

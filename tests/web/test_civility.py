@@ -7,6 +7,7 @@ the recipient's open conversation at once. At 1280 and 375 px."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -197,3 +198,19 @@ def test_a_message_reaches_the_open_conversation_at_once(chromium: Browser, tmp_
         expect(ann.get_by_label("Message to bo")).to_be_visible()
         api.call("POST", f"/v1/players/me/conversations/{signed_in(ann)['id']}", bo["token"], json={"text": "TAKI at 8?"})
         expect(talk).to_contain_text("bo: TAKI at 8?")  # within expect's 10 s, not the minute's heartbeat
+
+
+def test_a_muted_player_is_told_until_when(chromium: Browser, api: Client, server: str, tmp_path: Path) -> None:
+    with browsers(chromium, tmp_path, ("ann",), WIDE) as opened:
+        ann = opened["ann"]
+        register(ann, server, "ann")
+        bo = api.call("POST", "/v1/players", json={"name": "bo"}).json()
+        until = api.call("PUT", f"/v1/admin/mutes/{signed_in(ann)['id']}", SETTINGS["MEEPLE_ADMIN_TOKEN"],
+                         json={"minutes": 90}).json()["until"]
+        ann.goto(f"{server}/messages/{bo['id']}")
+        ann.get_by_label("Message to bo").fill("hello?")
+        ann.get_by_label("Message to bo").press("Enter")
+        at = datetime.fromtimestamp(until / 1000, UTC)
+        expect(ann.get_by_role("alert")).to_contain_text(f"muted you until {at.day} {at:%B %Y, %H:%M} UTC")
+        ann.set_viewport_size(PHONE)
+        fits(ann, tmp_path / "muted-375.png")
