@@ -107,7 +107,7 @@ def _vacation_cap(control: TurnDeadline) -> int | None:
 
 def _stopped_at(moment: int, began: int, pauses: Pauses, cap: int | None) -> str | None:
     """What stops the clock at `moment`, if anything."""
-    if any(start <= moment < end for start, end in _vacations(began, pauses.vacations, cap)):
+    if any(start <= moment < end for start, end in _vacations(began, pauses, cap)):
         return "vacation"
     if pauses.weekends is not None and any(start <= moment < end for start, end in _weekends_until(began, moment, pauses)):
         return "weekend"
@@ -146,7 +146,7 @@ def _runs_out(began: int, left: int, pauses: Pauses, cap: int | None) -> int:
 
 def _stops(began: int, pauses: Pauses, cap: int | None) -> Iterator[Span]:
     """The spans from `began` on during which the clock stands still, merged, in order (endless with weekends)."""
-    spans = heapq.merge(_vacations(began, pauses.vacations, cap),
+    spans = heapq.merge(_vacations(began, pauses, cap),
                         weekends(pauses.weekends, began) if pauses.weekends is not None else iter(()))
     current: Span | None = None
     for start, stop in spans:
@@ -160,16 +160,17 @@ def _stops(began: int, pauses: Pauses, cap: int | None) -> Iterator[Span]:
         yield current
 
 
-def _vacations(began: int, vacations: Sequence[Span], cap: int | None) -> Iterator[Span]:
-    """The vacation spans from `began` on, clipped to it, and no more of them in all than `cap` ms."""
-    left = cap
-    for start, end in vacations:
+def _vacations(began: int, pauses: Pauses, cap: int | None) -> Iterator[Span]:
+    """The vacation spans from `began` on, clipped to it, and no more of them in all than `cap` ms
+    of the time the clock would have run (a weekend that stops it anyway costs nothing of `cap`)."""
+    left, weekends = cap, Pauses((), pauses.weekends)
+    for start, end in pauses.vacations:
         start = max(start, began)
         if end <= start:
             continue
         if left is not None:
-            end = min(end, start + left)
-            left -= end - start
+            end = min(end, _runs_out(start, left, weekends, None))
+            left -= _active(start, end, weekends, None)
         if end > start:
             yield start, end
         if left == 0:

@@ -99,6 +99,14 @@ def test_a_per_move_deadline_waits_for_a_vacation_up_to_the_days_its_game_allows
     assert clocks(per_move(60), 1, log(then=(0,)), away, T0)[0].runs_out == T0 + 60_000  # none allowed
 
 
+def test_a_vacation_day_on_a_weekend_costs_nothing_of_what_a_per_move_deadline_waits() -> None:
+    friday = int(datetime(2026, 11, 27, 12, 0, tzinfo=UTC).timestamp() * 1000)
+    monday = int(datetime(2026, 11, 30, 0, 0, tzinfo=UTC).timestamp() * 1000)
+    control = TurnDeadline(60, DeadlinePolicy.SKIP, vacation_days=1, weekends=True)
+    away = {0: Pauses(((friday, friday + 5 * DAY),), "UTC")}  # from Friday noon: half a day, the weekend, half a day
+    found = clocks(control, 1, [Move(None, friday, frozenset({0}))], away, friday)[0]
+    assert found.runs_out == monday + 12 * HOUR + 60_000 and found.paused == "vacation"
+
 def test_a_weekend_pause() -> None:
     friday = int(datetime(2026, 11, 27, 22, 0, tzinfo=UTC).timestamp() * 1000)
     monday = int(datetime(2026, 11, 30, 0, 0, tzinfo=UTC).timestamp() * 1000)
