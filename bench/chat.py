@@ -4,9 +4,10 @@ with its embedded store: the same page size, so the same time however long the c
     python -m bench.chat [--reads 1000] [--sizes 10 10000]
 
 For each chat, pages of 10 messages: GET /v1/games/{id}/chat/table (its first page and, for a longer
-chat, a page from its middle and its last page) over HTTP, and ChatStore.page on the store alone, each the median and 99th percentile of `reads`
-reads, in ms. The messages are written straight into the store (ChatStore.add, as the API writes
-them), since one writer may send only 100 a minute."""
+chat, a page from its middle and its last page) over HTTP, and ChatStore.page on the store alone, each the
+median and 99th percentile of `reads` reads, in ms, and how many messages the page held (10, or the
+run stops). The messages are written straight into the store (ChatStore.add, as the API writes them,
+at the game's version), since one writer may send only 100 a minute."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ PAGE = 10  # messages a read asks for: the whole of the short chat, a page of th
 TEXT = "Sorry, travelling till Friday; I'll play on the train if the signal holds."
 
 
-def _fill(chat: ChatStore, game_id: str, size: int) -> list[str]:
-    """Write `size` messages into the game's table room; their ids."""
-    return [chat.add(game_id, "table", f"{n}: {TEXT}", "ann", n % 2, None, n).id for n in range(size)]
+def _fill(chat: ChatStore, game_id: str, version: int, size: int) -> list[str]:
+    """Write `size` messages into the game's table room at its `version` (one past it would wait for a move
+    before any reader sees it); their ids."""
+    return [chat.add(game_id, "table", f"{n}: {TEXT}", "ann", n % 2, None, version).id for n in range(size)]
 
 
 def _timed(read: Callable[[], object], reads: int) -> tuple[float, float]:
@@ -40,11 +42,12 @@ def _timed(read: Callable[[], object], reads: int) -> tuple[float, float]:
     return statistics.median(spent), spent[min(len(spent) - 1, int(len(spent) * 0.99))]
 
 
-def _game(http: requests.Session, url: str) -> str:
+def _game(http: requests.Session, url: str) -> tuple[str, int]:
+    """A TAKI game under way, and its version."""
     game_id: str = http.post(f"{url}/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
     for name in ("ann", "bo"):
         http.post(f"{url}/v1/games/{game_id}/join", json={"name": name}).raise_for_status()
-    return game_id
+    return game_id, http.get(f"{url}/v1/games/{game_id}").json()["version"]
 
 
 def main() -> None:
@@ -57,18 +60,20 @@ def main() -> None:
         chat = ChatStore(server.redis, server.redis)
         with requests.Session() as http:
             print(f"page of {PAGE} messages (ms, median / p99 of {args.reads} reads)")
-            print(f"{'messages':>9}  {'where':<6}  {'HTTP':>15}  {'store':>15}")
+            print(f"{'messages':>9}  {'where':<6}  {'HTTP':>15}  {'store':>15}  {'held':>4}")
             for size in args.sizes:
-                game_id = _game(http, server.url)
-                ids = _fill(chat, game_id, size)
+                game_id, version = _game(http, server.url)
+                ids = _fill(chat, game_id, version, size)
                 pages = {"first": START, "middle": ids[len(ids) // 2], "last": ids[len(ids) - PAGE - 1]}
                 for where, after in list(pages.items())[:1 if size <= PAGE else 3]:
                     path = f"{server.url}/v1/games/{game_id}/chat/table?after={after}&limit={PAGE}"
-                    assert http.get(path).status_code == 200
+                    held = len(http.get(path).json()["messages"])
+                    if held != PAGE or len(chat.page(game_id, "table", after, PAGE)) != PAGE:
+                        raise SystemExit(f"the {where} page of {size:,} messages holds {held}, not {PAGE}")
                     over_http = _timed(lambda path=path: http.get(path).raise_for_status(), args.reads)
                     in_store = _timed(lambda after=after: chat.page(game_id, "table", after, PAGE), args.reads)
                     print(f"{size:>9,}  {where:<6}  {over_http[0]:>6.2f} / {over_http[1]:>6.2f}  "
-                          f"{in_store[0]:>6.3f} / {in_store[1]:>6.3f}")
+                          f"{in_store[0]:>6.3f} / {in_store[1]:>6.3f}  {held:>4}")
     finally:
         server.stop()
 

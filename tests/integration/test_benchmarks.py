@@ -92,3 +92,10 @@ def test_the_profile_sums_a_commands_time_by_part() -> None:
     for part in ("the rules (domain/)", "Flask and Werkzeug", "waiting on Redis", "all"):
         assert part in printed
     assert "the 3 functions with the most time of their own" in printed
+
+
+def test_the_chat_benchmark_reads_full_pages_of_every_chat() -> None:
+    printed = run("bench.chat", "--reads", "5", "--sizes", "10", "300")
+    rows = [line.split() for line in printed.splitlines() if line.split()[:1] in (["10"], ["300"])]
+    assert [(row[0], row[1]) for row in rows] == [("10", "first"), ("300", "first"), ("300", "middle"), ("300", "last")]
+    assert all(row[-1] == "10" for row in rows)  # each page holds the 10 messages it asks for
