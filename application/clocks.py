@@ -21,10 +21,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from events.envelope import ClockSystem, TurnDeadline
+from players.vacations import DAY, Span
 
-DAY = 86_400_000  # ms
 YEAR = 365 * DAY
-Span = tuple[int, int]  # [start, end) in ms since the epoch
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from application.clocks import DAY, Clock, Move, Pauses, Span, clocks
+from application.clocks import Clock, Move, Pauses, clocks
 from domain.core.game import Budget, Game
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
 from events.execute import Loaded
 from events.log_file import SEAT_ACTOR, LogClock
 from events.store import EventStore
-from players.vacations import Spent, Vacations, spans_of
+from players.vacations import DAY, Span, Spent, Vacations, spans_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +43,6 @@ def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tu
             store.streams.read(loaded.record.id, after=loaded.record.version - 1, limit=1)[0]
         found = within(found, envelopes[0].time, last.time)
     return clocks(control, loaded.record.seats, timeline(loaded, envelopes), found, max(now, envelopes[-1].time))
-
-
-def seat_clock(store: EventStore, loaded: Loaded, seat: int) -> Clock | None:
-    """The seat's clock now: the time it has left, whether it runs, and when it runs out if nothing
-    else happens (None while it does not run, or for a game with no time control)."""
-    found = game_clocks(store, loaded)
-    return None if found is None else found[seat]
 
 
 def timeline(loaded: Loaded, envelopes: list[Envelope]) -> list[Move]:

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from application.clocks import DAY, Clock, Move, Pauses, clocks, weekends
+from application.clocks import Clock, Move, Pauses, clocks, weekends
 from events.envelope import ClockSystem, DeadlinePolicy, TurnDeadline
+from players.vacations import DAY
 
 T0 = 1_790_000_000_000  # a Wednesday
 HOUR = 3_600_000
