@@ -64,7 +64,8 @@ def test_webhooks_are_registered_listed_and_removed(api: ContractClient) -> None
     hook = api.post("/v1/players/me/webhooks", json={"url": "https://hooks.example.com/meeple"}, headers=auth)
     assert hook.status_code == 201 and len(hook.json["secret"]) == 64
     listed = api.get("/v1/players/me/webhooks", headers=auth).json["webhooks"]
-    assert listed == [{"id": hook.json["id"], "url": "https://hooks.example.com/meeple", "created": hook.json["created"]}]
+    assert listed == [{"id": hook.json["id"], "url": "https://hooks.example.com/meeple", "created": hook.json["created"],
+                       "format": "meeple"}]
     for wrong in ({"url": "ftp://example.org"}, {"url": "not a url"}, {}, {"url": "http://127.0.0.1:9/"},
                   {"url": "http://[::1]/"}, {"url": "https://169.254.169.254/latest"}, {"url": "http://10.0.0.1/"}):
         assert api.post("/v1/players/me/webhooks", json=wrong, headers=auth).status_code == 422
