@@ -2,7 +2,7 @@
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
 message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
 blocked from the inbox; a signed-in spectator's live table leaves out whom they block; a message reaches
-the recipient's open conversation at once. At 1280 and 375 px."""
+the recipient's open conversation at once; a muted player is told until when. At 1280 and 375 px."""
 
 from __future__ import annotations
 
@@ -124,6 +124,8 @@ def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats
     report = queue.get_by_role("listitem").filter(has_text="You fool")
     expect(report).to_contain_text("Reported: Insults")
     expect(report).to_contain_text("bo wrote, in a game, table:")
+    expect(report.locator("p bdi").first).to_have_text("bo")  # a name set apart from the sentence's direction
+    expect(report.get_by_role("button", name="Mute bo for a day").locator("bdi")).to_have_text("bo")
     admin.screenshot(path=str(tmp_path / "admin-1280.png"), full_page=True)
     admin.set_viewport_size(PHONE)
     fits(admin, tmp_path / "admin-375.png")

@@ -52,11 +52,11 @@ function item(report, token, again) {
     if (await perform(status, work)) again();
   };
   return h("li", { class: "report", dataset: { id: report.id } },
-    h("p", {}, `${message.name} wrote, in `, where, ":"),
+    h("p", {}, h("bdi", {}, message.name), " wrote, in ", where, ":"), // a name in any script keeps the sentence in order
     h("p", { class: "chat-text" }, message.text),
     h("p", {}, "Reported: ", h("span", { class: "chat-text" }, report.reason)),
     h("p", {}, button("Hide message", act(() => api.decide(report.id, true, token))), " ",
       button("Dismiss", act(() => api.decide(report.id, false, token))), " ",
-      message.author ? button(`Mute ${message.name} for a day`, act(() => api.mute(message.author, DAY, token))) : null),
+      message.author ? button(["Mute ", h("bdi", {}, message.name), " for a day"], act(() => api.mute(message.author, DAY, token))) : null),
     status);
 }
