@@ -64,9 +64,7 @@ def read(inbox: Inbox, reader: str, other: str, after: str, limit: int) -> tuple
 
 def listing(inbox: Inbox, player_id: str) -> list[Conversation]:
     """The player's conversations, latest first, but those with players they block."""
-    listed = inbox.conversations.of(player_id)
-    blocked = {other for other, _ in inbox.blocks.of(player_id)}
-    return [conversation for conversation in listed if conversation.other not in blocked]
+    return inbox.conversations.of(player_id, frozenset(other for other, _ in inbox.blocks.of(player_id)))
 
 
 def unread(inbox: Inbox, player_id: str) -> int:

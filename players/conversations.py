@@ -87,13 +87,15 @@ class Conversations:
         """The player has read their conversation with `other`."""
         self.redis.hdel(keys.unread(player_id), other)
 
-    def of(self, player_id: str) -> list[Conversation]:
-        """The player's conversations, latest first, at most LISTED."""
+    def of(self, player_id: str, leaving_out: frozenset[str]) -> list[Conversation]:
+        """The player's conversations, latest first, at most LISTED, but those with the players `leaving_out`
+        (read past, so that they take no place in the list)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zrevrange(keys.conversations(player_id), 0, LISTED - 1, withscores=True)
+        pipe.zrevrange(keys.conversations(player_id), 0, LISTED + len(leaving_out) - 1, withscores=True)
         pipe.hgetall(keys.unread(player_id))
         listed, unread = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes]], pipe.execute())
-        return [Conversation(other.decode(), int(latest), int(unread.get(other, 0))) for other, latest in listed]
+        found = [Conversation(other.decode(), int(latest), int(unread.get(other, 0))) for other, latest in listed]
+        return [conversation for conversation in found if conversation.other not in leaving_out][:LISTED]
 
 
 class Letters:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+import pytest
 import redis
 
+import players.conversations
 from application.outbox import Mail
 from events import keys
 from service.app import create_app
@@ -159,3 +161,15 @@ def test_a_writer_is_mailed_to_each_recipient_once_a_window(client: redis.Redis)
     write(api, cy["token"], bo["id"], "from cy")
     mails = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]
     assert [(mail.data["author"], mail.data["text"]) for mail in mails] == [("ann", "one"), ("cy", "from cy")]
+
+
+def test_conversations_with_blocked_players_crowd_out_no_other(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(players.conversations, "LISTED", 2)
+    api = api_on(client)
+    ann, bo, cy, dan = (register(api, name) for name in ("ann", "bo", "cy", "dan"))
+    for writer in (bo, cy, dan):
+        write(api, writer["token"], ann["id"], f"from {writer['name']}")
+    for blocked in (cy, dan):
+        api.put(f"/v1/players/me/blocks/{blocked['id']}", headers=bearer(ann["token"]))
+    listed = api.get("/v1/players/me/conversations", headers=bearer(ann["token"])).json
+    assert [entry["player"]["name"] for entry in listed["conversations"]] == ["bo"] and listed["unread"] == 1
