@@ -3,8 +3,9 @@ read once the game is over; and each seat's private notes. A message is plain te
 MAX_LENGTH characters, stored with the game's version it was written at (events.chat) and never in
 the game's log; a writer sends MEEPLE_CHAT_PER_MINUTE a minute (service.limits).
 
-Who may read a room is `may_read`'s to say, who may write one `may_write`'s (the one place a muted
-player will be refused); a message hidden by the admin is kept, and shown by `shown` to the admin only."""
+Who may read a room is `may_read`'s to say, who may write one `may_write`'s (a muted player is refused
+there, as in conversations and reports, by application.moderation.mute_refusal); a message hidden by the
+admin is kept, and shown by `caught_up` to the admin only."""
 
 from __future__ import annotations
 
