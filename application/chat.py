@@ -89,12 +89,15 @@ class Mentions:
     seconds: int
 
 
-def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str, mentions: Mentions) -> Message:
-    """Write a message in `room` at the game's current version, and mail the players it mentions."""
+def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str, mentions: Mentions,
+         spectators_see: int) -> Message:
+    """Write a message in `room` at the version its readers see (the game's current one at the table, the
+    `spectators_see` in the spectators' room, some moves behind in a delayed game), and mail the players it mentions."""
     check_on(chat, record)
     if (refusal := may_write(record, room, writer)) is not None:
         raise refusal
-    message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, record.version)
+    version = record.version if room == "table" else spectators_see
+    message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, version)
     if room == "table":  # a spectator's words reach no seat before the game is over
         mention(chat.redis, record, message, mentions)
     return message

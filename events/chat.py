@@ -104,10 +104,15 @@ class ChatStore:
         entries = cast(_Entries, self.redis.xrevrange(keys.chat_hides(game_id), "+", "-", count=1))
         return entries[0][0].decode() if entries else START
 
-    def last_id(self, game_id: str, room: str) -> str:
-        """The id of the room's latest message, or START."""
-        entries = cast(_Entries, self.redis.xrevrange(keys.chat(game_id, room), "+", "-", count=1))
-        return entries[0][0].decode() if entries else START
+    def last_seen(self, game_id: str, room: str, visible: int) -> str:
+        """The id of the room's latest message written at the version `visible` or before, or START: the later
+        ones (written in the moves a delayed spectator does not see yet) are read back from the newest."""
+        before = "+"
+        while entries := cast(_Entries, self.redis.xrevrange(keys.chat(game_id, room), before, "-", count=100)):
+            if (seen := next((entry_id for entry_id, fields in entries if int(fields[b"v"]) <= visible), None)) is not None:
+                return seen.decode()
+            before = f"({entries[-1][0].decode()}"
+        return START
 
     def wait(self, game_id: str, version: int, rooms: dict[str, str], hidden: str, timeout_ms: int) -> bool:
         """Block until the game passes `version`, a room of `rooms` (room → the last id read) has a

@@ -98,7 +98,8 @@ def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     writer, counted = _writer(record)
     limits.limit_chat(executor().store.redis, counted, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
     mentions = chat.Mentions(invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"])
-    return chat_message(chat.post(chat_store(), record, room, writer, text, mentions)), 201
+    return chat_message(chat.post(chat_store(), record, room, writer, text, mentions,
+                                   visible_version(record, None))), 201
 
 
 def _noting(record: GameRecord) -> int | None:

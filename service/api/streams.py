@@ -184,12 +184,14 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
 
 class _Talk:
     """The chat a game's stream sends as `chat` messages: what is written in the rooms its reader may
-    read from the moment it opens (earlier messages are read page by page), each once; and as `chat_hidden`
+    read after the last message they could see when it opened (earlier ones are read page by page), each once;
+    and as `chat_hidden`
     messages, the messages of those rooms the admin hides."""
 
     def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None, watcher: str | None) -> None:
         self.chat, self.game_id, self.watcher = chat, record.id, watcher
-        self.last = {room: chat.last_id(record.id, room) for room in ROOMS} if chat.is_on(record.id) else {}
+        visible = visible_version(record, seat)  # what is written past it comes once the reader sees it
+        self.last = {room: chat.last_seen(record.id, room, visible) for room in ROOMS} if chat.is_on(record.id) else {}
         self.readable: list[str] = []  # the rooms the reader may read now (a watcher who sits loses the spectators')
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
         self.hidden = chat.last_hide(record.id)  # the latest hide told

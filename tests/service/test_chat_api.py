@@ -265,6 +265,34 @@ def test_a_finished_games_chat_stream_goes_on(client: redis.Redis) -> None:  # t
     assert streams.get(f"/v1/games/{silent}/chat-stream").status_code == 204
 
 
+def test_a_delayed_spectator_reads_their_own_words_and_hears_what_was_said_before_they_listened(
+        client: redis.Redis) -> None:  # type: ignore[type-arg]
+    app = create_app(unlimited(stream_heartbeat_ms=50), client=client)
+    api, streams = ContractClient(app.test_client()), app.test_client()
+    game_id, seats = table(api, spectator_delay=1)
+    cy = register(api, "cy")["token"]
+    draw(api, game_id, seats)
+    say(api, game_id, "table", seats[0], "said a move ago")
+    seen = api.get(f"/v1/games/{game_id}").json["version"]
+    assert seen < api.get(f"/v1/games/{game_id}", headers=bearer(seats[0])).json["version"]
+    assert say(api, game_id, "spectators", cy, "who leads?").json["version"] == seen
+    assert texts(api, game_id, "spectators", cy) == ["who leads?"]  # at once, to its writer too
+    watcher = streams.get(f"/v1/games/{game_id}/stream?after={seen}", buffered=False)
+    lines = iter(watcher.response)
+    next(lines)
+    draw(api, game_id, seats)  # the spectator now sees the move the table's message was written at
+    say(api, game_id, "table", seats[0], "said now")
+    draw(api, game_id, seats)
+    assert chats(lines, 1) == ["said a move ago"]  # before the one said since
+    watcher.close()
+
+
+def draw(api: ContractClient, game_id: str, seats: list[str]) -> None:
+    """The seat to move draws."""
+    to_move = api.get(f"/v1/games/{game_id}", headers=bearer(seats[0])).json["to_move"][0]
+    assert api.post(f"/v1/games/{game_id}/commands", json={"type": "draw"}, headers=bearer(seats[to_move])).status_code == 201
+
+
 def chats(lines: object, count: int) -> list[str]:
     """The texts of the next `count` chat messages of a stream."""
     found: list[str] = []
