@@ -31,12 +31,14 @@ def pages(chromium: Browser, tmp_path: Path) -> Iterator[dict[str, Page]]:
 
 
 HEARD = """window.heard = [];
+window.sources = [];
 window.EventSource = class extends window.EventSource {
   constructor(...args) {
     super(...args);
+    window.sources.push(this);
     this.addEventListener("chat", (message) => window.heard.push(JSON.parse(message.data).text));
   }
-};"""  # records each chat message a page's streams bring
+};"""  # records each stream a page opens, and each chat message they bring
 
 
 def log(page: Page, room: str) -> object:
@@ -162,3 +164,18 @@ def test_a_game_with_its_chat_off_offers_no_chat(page: Page, api: Client, server
     expect(page.get_by_label("Message to table")).to_have_count(0)
     expect(page.get_by_text("My notes")).to_have_count(0)
     assert asked == []  # the game's view says so: its chat is never asked for
+
+
+def test_what_is_said_while_the_stream_is_down_reaches_the_page(page: Page, api: Client, server: str) -> None:
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    page.add_init_script(HEARD)
+    page.goto(f"{server}/games/{game_id}")
+    page.get_by_label("Your name").fill("ann")
+    page.get_by_role("button", name="Take seat 1").click()
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
+    bo = api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"}).json()["token"]
+    expect(page.locator(".headline")).not_to_have_text("Waiting for players")
+    expect(page.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    page.evaluate("window.sources.forEach((source) => { source.close(); source.onerror?.(new Event('error')); })")
+    assert api.call("POST", f"/v1/games/{game_id}/chat/table", bo, json={"text": "said while you were away"}).status_code == 201
+    expect(log(page, "Table")).to_contain_text("said while you were away")  # read again when the stream opens again

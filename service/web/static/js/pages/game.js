@@ -145,6 +145,7 @@ function listen(page) {
     if (event.version > page.view.version) soon(page); // the table and its moves are read together
   }, (state) => {
     setLive(page, state);
+    if (state === "live") catchUpChat(page.talk); // what was said before the stream (re)opened
     if (state !== "ended") return;
     page.stop = null; // the stream closed itself; the refresh listens to the finished game's chat
     soon(page);
