@@ -5,14 +5,16 @@ game's, as its log gave them) and the seat's weekends, when the game's time cont
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from application.clocks import Clock, Move, Pauses, clocks
-from domain.core.game import Budget, Game
+from application.timelines import folded
+from domain.core.game import Budget
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
 from events.execute import Loaded
-from events.log_file import SEAT_ACTOR, LogClock
+from events.log_file import LogClock
 from events.store import EventStore
 from players.vacations import DAY, Span, Spent, Vacations, spans_of
 
@@ -31,44 +33,27 @@ def game_clocks(store: EventStore, loaded: Loaded, now: int | None = None) -> tu
     control = loaded.record.deadline
     if control is None or loaded.version == 0:
         return None
-    envelopes = store.streams.read(loaded.record.id, after=loaded.version - 1 if control.clock is ClockSystem.PER_MOVE else 0,
-                                   limit=loaded.version if control.clock is not ClockSystem.PER_MOVE else 1)
+    first, moves = timeline(store, loaded)
     status = loaded.game.status(loaded.state)
     live = loaded.version == loaded.record.version and not status.finished
     if now is None:
-        now = clock.now() if live else envelopes[-1].time
+        now = clock.now() if live else moves[-1].time
     found = pauses(store, loaded.record)
     if not live:  # a past or finished state shows what the game's exported log gives
-        last = envelopes[-1] if loaded.version == loaded.record.version else \
-            store.streams.read(loaded.record.id, after=loaded.record.version - 1, limit=1)[0]
-        found = within(found, envelopes[0].time, last.time)
-    return clocks(control, loaded.record.seats, timeline(loaded, envelopes), found, max(now, envelopes[-1].time))
+        last = moves[-1].time if loaded.version == loaded.record.version else \
+            store.streams.read(loaded.record.id, after=loaded.record.version - 1, limit=1)[0].time
+        found = within(found, first, last)
+    return clocks(control, loaded.record.seats, moves, found, max(now, moves[-1].time))
 
 
-def timeline(loaded: Loaded, envelopes: list[Envelope]) -> list[Move]:
-    """The log as the loaded game's clocks read it: its commands, `envelopes` being its events from
-    the first; for a per-move clock only the latest counts (the last of `envelopes`)."""
+def timeline(store: EventStore, loaded: Loaded) -> tuple[int, Sequence[Move]]:
+    """Since when the loaded game's log is read, and its log as its clocks read it: its commands
+    from its first event (application.timelines); for a per-move clock only the latest counts."""
     if loaded.record.deadline is None or loaded.record.deadline.clock is ClockSystem.PER_MOVE:
-        return [Move(None, envelopes[-1].time, frozenset(loaded.game.status(loaded.state).to_move))]
-    return moves_of(loaded.game, loaded.record, envelopes)
-
-
-def moves_of(game: Game, record: GameRecord, envelopes: list[Envelope]) -> list[Move]:  # type: ignore[type-arg]
-    """Each command of `envelopes` (a game's events from its first): whose own move it was, when it
-    was appended, and the seats to move after it, as the rules say of the state it leads to."""
-    state = game.initial(game.parse_options(record.options, record.seats), record.seats)
-    moves = []
-    for number, envelope in enumerate(envelopes):
-        state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
-        if number + 1 == len(envelopes) or envelopes[number + 1].command_id != envelope.command_id:
-            moves.append(Move(_own_seat(envelope.actor), envelope.time, frozenset(game.status(state).to_move)))
-    return moves
-
-
-def _own_seat(actor: str) -> int | None:
-    """The seat whose own move an event is (`seat:n`, or `bot:n` for an AI seat); None for a deadline's or an opening."""
-    match = SEAT_ACTOR.fullmatch(actor)
-    return int(match.group(2)) if match and match.group(1) != "deadline" else None
+        latest = store.streams.read(loaded.record.id, after=loaded.version - 1, limit=1)[0]
+        return latest.time, [Move(None, latest.time, frozenset(loaded.game.status(loaded.state).to_move))]
+    kept = folded(store, loaded)
+    return kept.first, kept.moves
 
 
 def pauses(store: EventStore, record: GameRecord) -> dict[int, Pauses]:
@@ -112,7 +97,7 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
     if holder is None or control is None or loaded.record.imported or not correspondence(control):
         return Spent.NONE
     found = pauses(store, loaded.record)
-    log = timeline(loaded, store.streams.read(loaded.record.id, limit=loaded.version))
+    log = timeline(store, loaded)[1]
 
     def runs_out(spans: tuple[Span, ...]) -> int | None:
         stops = {s: replace(p, vacations=spans) if loaded.record.holders.get(s) == holder else p for s, p in found.items()}

@@ -312,3 +312,8 @@ def open_streams(subject: str) -> str:
     """Sorted set: the event streams one client holds open, each a lease scored by when it lapses (service.leases)."""
     # subject: `address:<ip>`, or `token:<holder>`: a registered player's id or a seat's token hash
     return f"{PREFIX}:streams:{subject}"
+
+
+def clock_moves(game_id: str) -> str:
+    """The moves a game's clocks read, folded from its log up to a version (application.timelines)."""
+    return f"{PREFIX}:{{{game_id}}}:clock-moves"
