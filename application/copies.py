@@ -7,15 +7,17 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from application.errors import Invalid, NotNow, NotReached, TooLong, Unreadable
+from application.errors import Invalid, NotNow, NotReached, TooLong, Unavailable, Unreadable
 from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
+from domain.core.game import Game
+from domain.core.redecision import Own
 from events import clock, keys
 from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
-from events.errors import GameNotFound, LogInvalid, LogTooLong
-from events.execute import Executor
-from events.log_file import CAUSE, GameLog, read_log
+from events.errors import GameNotFound, LogInvalid, LogTooLong, NotPublished
+from events.execute import Executor, recorded
+from events.log_file import GameLog, read_log
 from events.store import EventStore
 
 T = TypeVar("T")
@@ -120,23 +122,37 @@ def import_log(store: EventStore, log: GameLog, creator: str | None) -> str:
     private = _is_private(store, log)
     game_id = new_id()
     timed = log.times_in_order()
-    version = store.streams.stage(game_id, (_move(actor, lines, timed, log.format_version == 2) for actor, lines in log.moves()))
+    causes = [_stored(log.game, cause.command) for cause in log.causes] if log.format_version == 2 else None
+    moves = ((actor, lines, None if causes is None else causes[index]) for index, (actor, lines) in enumerate(log.moves()))
+    version = store.streams.stage(game_id, (_move(actor, lines, timed, cause) for actor, lines, cause in moves))
     store.games.create(game_id, log.game.name, log.options, log.seats, None if log.clock is None else log.clock.control,
-                       imported=True, unlisted=private, original_id=None if private else log.original_id, creator=creator)
+                       imported=True, unlisted=private, original_id=None if private else log.original_id, creator=creator,
+                       checked=log.checked())
     if log.clock is not None:  # its clocks, as the game it copies showed them
         store.games.fix_time_zones(game_id, log.clock.time_zones)
         store.games.keep_vacations(game_id, log.clock.vacations)
     for seat, name in enumerate(log.names):
         store.seats.claim(game_id, seat, name, None)
-    store.streams.publish(game_id, version, Lifecycle.FINISHED)
+    try:
+        store.streams.publish(game_id, version, Lifecycle.FINISHED)
+    except NotPublished:
+        store.games.discard(game_id)  # its record, seats and index entries: no empty game is left
+        raise Unavailable("import_interrupted", "The log's events were not all kept until the game was made of "
+                          "them (the server was busy); nothing was stored: send it again.") from None
     return game_id
 
 
-def _move(actor: str, lines: list[dict[str, Any]], timed: bool, caused: bool) -> list[NewEvent | NextCommand]:
+def _move(actor: str, lines: list[dict[str, Any]], timed: bool, cause: Any) -> list[NewEvent | NextCommand]:
     """One move of an imported log, ready to append: a command of its own (a new id, the log's
-    actor, and the log's time if `timed`: its clocks are worked out from it; its cause if `caused`), then its events."""
-    return [NextCommand(uuid.uuid4().hex, actor, lines[0]["time"] if timed else None, lines[0][CAUSE] if caused else None),
+    actor, and the log's time if `timed`: its clocks are worked out from it; its `cause`), then its events."""
+    return [NextCommand(uuid.uuid4().hex, actor, lines[0]["time"] if timed else None, cause),
             *(NewEvent(e["type"], e["schema_version"], e["payload"]) for e in lines)]
+
+
+def _stored(game: Game, command: Any) -> Any:  # type: ignore[type-arg]
+    """A cause as the import stores it: the command re-decision decoded, encoded by the game (never
+    the log's own JSON), or the game's own by name."""
+    return command.value if isinstance(command, Own) else recorded(game, command)
 
 
 def _is_private(store: EventStore, log: GameLog) -> bool:

@@ -43,5 +43,10 @@ class TooLong(ApplicationError):
     """A log of more events than the server imports."""
 
 
+class Unavailable(ApplicationError):
+    """What was asked could not be done now, for reasons of the server's: an import whose events
+    were not all kept until they were published. Nothing was stored; it may be asked again."""
+
+
 class Unreadable(ApplicationError):
     """A log that is not text."""

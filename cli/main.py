@@ -173,7 +173,8 @@ def replay(args: argparse.Namespace) -> None:
 
 def verify(args: argparse.Namespace) -> None:
     """Check a finished game's log offline as the import does: every command decided again (format 2), or
-    each event against the state before it (format 1, the old way); exit 1 naming what does not hold."""
+    each event against the state before it (format 1, the old way); exit 1 naming what does not hold,
+    and 2 for a log of format 1 that holds: it could be checked only the old way."""
     log = _read("verify", args.file)
     for version, problem in log.problems:
         print(f"{args.file}: version {version} ({log.envelopes[version - 1]['type']}): {problem}")
@@ -187,7 +188,9 @@ def verify(args: argparse.Namespace) -> None:
     else:
         print(f"{args.file}: verified the old way - {len(log.events)} events; every payload is of its event's type, "
               "every shuffle matches its commitment and every card came from the committed order; the log is of "
-              "format 1, which records no commands, so none was decided again")
+              "format 1, which records no commands, so none was decided again: a forged order of real events may pass "
+              "this check (exit status 2)")
+        raise SystemExit(2)
 
 
 def openapi(args: argparse.Namespace) -> None:
@@ -221,7 +224,8 @@ def main(argv: list[str] | None = None) -> None:
     replay_parser.add_argument("--to", type=int, help="the version to show (default: the last)")
     replay_parser.add_argument("--as", dest="as_seat", type=int, help="show what this seat sees (default: a spectator)")
     replay_parser.set_defaults(run=replay)
-    verify_parser = commands.add_parser("verify", help="check an exported log's shuffles against their commitments, offline")
+    verify_parser = commands.add_parser("verify", help="decide an exported log's commands again, offline: exit 0 if it holds, 1 at the first "
+                                       "difference, 2 for a log of format 1 that holds, checked only the old way")
     verify_parser.add_argument("file", help="a finished game's log from GET /v1/games/{id}/export")
     verify_parser.set_defaults(run=verify)
     openapi_parser = commands.add_parser("openapi", help="print the API's OpenAPI document (openapi.yaml)")

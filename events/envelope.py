@@ -148,6 +148,7 @@ class GameRecord:
     rematch: str | None = None  # this game's rematch, once one was asked for
     imported: bool = False  # loaded from an exported log (POST /v1/games/import), not played here
     original_id: str | None = None  # an imported game's id where it was exported, if its log names it
+    checked: str | None = None  # how an imported game's log was checked: "redecided" (format 2) or "events" (format 1)
     creator: str | None = None  # the registered player who created it (a rematch: the player of the seat that asked)
     private_origin: bool = False  # a copy (fork, rematch) of an unlisted game: named to the copy's seats only
     time_zones: Mapping[int, str] = field(default_factory=dict)  # seat → the IANA zone of its weekends, fixed at the start

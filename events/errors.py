@@ -17,6 +17,11 @@ class GameNotFound(StoreError):
         self.game_id = game_id
 
 
+class NotPublished(StoreError):
+    """An import's staged events could not be made its game's stream: they expired before all were
+    written, or the game is not the new one at version 0 they were staged for; nothing was published."""
+
+
 class VersionConflict(StoreError):
     """The stream has moved past the version the command expected; nothing was written."""
 

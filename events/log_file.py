@@ -29,6 +29,7 @@ FORMAT_VERSION = 2  # 2: each run of events names the command that caused it (CA
 READABLE = (1, 2)  # 1: events only, checked the old way (each against the state before it); a line's
 # `command_id` came later in it, and a log without it is read as before
 OWN = frozenset(own.value for own in Own)
+COMMAND_KEYS = frozenset({"type", "schema_version", "payload"})  # of a command named as a CAUSE
 CAUSE = "command"  # the key, on the first line of each run of one `command_id`, of what caused the run
 SEAT_ACTOR = re.compile(r"(seat|bot|deadline):(0|[1-9][0-9]?)")  # the actors of a seat's move
 
@@ -194,6 +195,8 @@ def read_log(lines: Iterable[str], max_events: int | None = None, first_problem:
     causes = _causes(game, seats, entries) if header["format_version"] == 2 else ()
     if header["format_version"] == 2:
         state, problems = _redecide(game, parsed, seats, events, entries, causes)
+        if header.get("clock") is None and not problems:
+            _deadlines_without_clock(game, parsed, seats, events, entries, causes)
     else:
         state, problems = _fold(game, parsed, seats, events, entries, first_problem)
     given = header.get("names")
@@ -241,7 +244,7 @@ def _events(game: Game, entries: list[Any]) -> list[Any]:  # type: ignore[type-a
 def _causes(game: Game, seats: int, entries: list[dict[str, Any]]) -> tuple[Cause, ...]:  # type: ignore[type-arg]
     """What caused each run of one `command_id` in a log of format 2: its first line's CAUSE, a command of
     the actor's seat, or the game's own under an opening's actor; LogInvalid if a line says otherwise."""
-    causes, seen, command_id = [], set(), None
+    causes, seen, command_id, copied = [], set(), None, True
     for number, entry in enumerate(entries, start=1):
         if not isinstance(entry.get("command_id"), str):
             raise LogInvalid(f"Event {number} ({_kind(entry)}): a line of format 2 names its `command_id`.", event=number)
@@ -253,21 +256,28 @@ def _causes(game: Game, seats: int, entries: list[dict[str, Any]]) -> tuple[Caus
         if command_id in seen:
             raise LogInvalid(f"Event {number} ({_kind(entry)}): the events of command {command_id!r} are not all together.", event=number)
         seen.add(command_id)
-        causes.append(Cause(number, _cause(game, seats, entry, number)))
+        copied = copied and entry.get("actor") == "fork"
+        causes.append(Cause(number, _cause(game, seats, entry, number, copied)))
     return tuple(causes)
 
 
-def _cause(game: Game, seats: int, entry: dict[str, Any], number: int) -> Any:  # type: ignore[type-arg]
+def _cause(game: Game, seats: int, entry: dict[str, Any], number: int, copied: bool) -> Any:  # type: ignore[type-arg]
     """The command or the game's own (Own) the first line of a run names, if its actor may have caused
-    it: the command's seat (its player, AI or deadline), or a fork copying the moves it opens with."""
+    it: the command's seat (its player, AI or deadline), or a fork copying the moves it opens with, its
+    `copied` prefix (every run so far a fork's), which alone may end in a fresh deal."""
     given, actor = entry.get(CAUSE), entry.get("actor")
     where = f"Event {number} ({_kind(entry)})"
+    if actor == "fork" and not copied:
+        raise LogInvalid(f"{where}: only the runs a fork opens with, before any other, are caused by 'fork'.", event=number)
+    if given == Own.REDEAL.value and actor != "fork":
+        raise LogInvalid(f"{where}: a fresh deal ends a fork's copied opening only, under actor 'fork', not {actor!r}.", event=number)
     if isinstance(given, str) and given in OWN:
         if actor not in OPENING_ACTORS:
             raise LogInvalid(f"{where}: the game's own {given} is not caused by {actor!r}.", event=number)
         return Own(given)
-    if not isinstance(given, dict):
-        raise LogInvalid(f"{where}: the first line of a command's events names the command, or the game's own cause.", event=number)
+    if not isinstance(given, dict) or not set(given) <= COMMAND_KEYS:
+        raise LogInvalid(f"{where}: the first line of a command's events names the command ({', '.join(sorted(COMMAND_KEYS))}"
+                         " and nothing else), or the game's own cause.", event=number)
     try:
         command = game.commands.decode(given["type"], given["schema_version"], given["payload"])
     except Exception as error:  # noqa: BLE001 - a missing field, a wrong type, an unknown command
@@ -294,6 +304,20 @@ def _redecide(game: Game, options: Any, seats: int, events: list[Any],  # type: 
     except Exception as error:  # noqa: BLE001 - a log may not become a game whose reads fail
         raise LogInvalid(f"The game the events end in cannot be shown: {error!r}") from None
     return state, []
+
+
+def _deadlines_without_clock(game: Game, options: Any, seats: int, events: list[Any],  # type: ignore[type-arg]
+                             entries: list[dict[str, Any]], causes: tuple[Cause, ...]) -> None:
+    """LogInvalid if a log without a time control says a deadline moved for a seat where the rules
+    set none either (response_seconds) on the state before that move."""
+    timed = {cause.first for cause in causes if str(entries[cause.first - 1].get("actor")).startswith("deadline:")}
+    state = game.initial(options, seats)
+    for version, event in enumerate(events[:max(timed, default=0)], start=1):
+        if version in timed and game.response_seconds(state) is None:
+            where = f"Event {version} ({_kind(entries[version - 1])})"
+            raise LogInvalid(f"{where}: a deadline moved, in a game with no time control, where the rules set none.",
+                             event=version)
+        state = game.evolve(state, event)
 
 
 def _why(game: Game, seats: int, state: Any, events: list[Any],  # type: ignore[type-arg]

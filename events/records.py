@@ -70,14 +70,14 @@ class GameRecords:
         self, game_id: str, game: str, options: dict[str, Any], seats: int, deadline: TurnDeadline | None = None,
         spectator_delay: int = 0, forked_from: Origin | None = None, lobby_seconds: int | None = None,
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
-        imported: bool = False, original_id: str | None = None, creator: str | None = None,
+        imported: bool = False, original_id: str | None = None, creator: str | None = None, checked: str | None = None,
         private_origin: bool = False, links: Mapping[int, str] | None = None, invitees: Mapping[int, str] | None = None,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
 
         An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only,
         `invitees` their names; a seat of `links` (seat → code) is for whoever sends its code; an
-        `imported` game may name its log's `original_id`; `private_origin` marks a copy of an unlisted game."""
+        `imported` game may name its log's `original_id` and says how its log was `checked`; `private_origin` marks a copy of an unlisted game."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -93,7 +93,7 @@ class GameRecords:
         if rematch_of is not None:
             pipe.hset(keys.meta(game_id), "rematch_of", rematch_of)
         if imported:
-            pipe.hset(keys.meta(game_id), "imported", 1)
+            pipe.hset(keys.meta(game_id), mapping={"imported": 1, **({} if checked is None else {"checked": checked})})
         if original_id is not None:
             pipe.hset(keys.meta(game_id), "original_id", original_id)
         if creator is not None:
@@ -453,6 +453,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         rematch=meta[b"rematch"].decode() if b"rematch" in meta else None,
         imported=meta.get(b"imported") == b"1",
         original_id=meta[b"original_id"].decode() if b"original_id" in meta else None,
+        checked=meta[b"checked"].decode() if b"checked" in meta else None,
         creator=meta[b"creator"].decode() if b"creator" in meta else None,
         private_origin=meta.get(b"private_origin") == b"1",
         time_zones={int(seat): zone for seat, zone in json.loads(meta.get(b"time_zones", b"{}")).items()},

@@ -17,7 +17,7 @@ from redis.cluster import RedisCluster
 from events import clock, keys, records, scripts, slots
 from events.durability import Durability
 from events.envelope import OPENING_ACTORS, Envelope, GameRecord, Lifecycle, NewEvent, NextCommand
-from events.errors import GameNotFound, IdempotencyKeyReused, VersionConflict
+from events.errors import GameNotFound, IdempotencyKeyReused, NotPublished, VersionConflict
 from events.records import GameRecords
 
 log = logging.getLogger("meeple.store")
@@ -171,13 +171,13 @@ class Streams:
 
     def publish(self, game_id: str, version: int, status: Lifecycle) -> None:
         """Make the events `stage` wrote, up to `version`, the stream of the game (created since, still at
-        version 0) in one step, with `status`; filed and announced. Raises VersionConflict otherwise."""
+        version 0) in one step, with `status`; filed and announced. Raises NotPublished otherwise."""
         now = clock.now()
         answer = cast(list[bytes], self._publish(
             keys=[keys.meta(game_id), keys.stream(game_id), keys.staged(game_id), keys.staged_meta(game_id)],
             args=[version, status]))
         if answer[0] != b"ok":
-            raise VersionConflict(0, 0)
+            raise NotPublished(f"The staged events of {game_id!r} were not published: {answer[0].decode()}.")
         pipe = self.redis.pipeline(transaction=False)
         self._announce(pipe, game_id, status, now)
         pipe.execute()

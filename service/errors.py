@@ -20,6 +20,7 @@ from application.errors import (
     NotNow,
     NotReached,
     TooLong,
+    Unavailable,
     Unreadable,
 )
 from domain.core.errors import MeepleError, OptionsInvalid, RuleViolation
@@ -37,7 +38,8 @@ from service.problems import http_code, problem_body
 
 log = logging.getLogger("meeple")
 # the status of each kind of the application's refusals (a kind of one of them answers as it does)
-APPLICATION_STATUS = {Unreadable: 400, Forbidden: 403, NotFound: 404, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422, ApplicationError: 422}
+APPLICATION_STATUS = {Unreadable: 400, Forbidden: 403, NotFound: 404, NotReached: 404, NotNow: 409, TooLong: 413, Invalid: 422,
+                      Unavailable: 503, ApplicationError: 422}
 
 
 class ApiError(MeepleError):

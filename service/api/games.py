@@ -149,8 +149,7 @@ def import_game() -> tuple[dict[str, Any], int, dict[str, str]]:
     if log.clock is not None:
         _bounded(log.clock.control)
     game_id = copies.import_log(executor().store, log, creator)
-    imported = responses.summary(executor().store.games.get(game_id)) | {"checked": log.checked()}
-    return imported, 201, {"Location": url_for(".get_game", game_id=game_id)}
+    return responses.summary(executor().store.games.get(game_id)), 201, {"Location": url_for(".get_game", game_id=game_id)}
 
 
 def _bounded(control: TurnDeadline) -> None:

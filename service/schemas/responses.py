@@ -43,6 +43,7 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
         "rematch": record.rematch if seated else None,
         "imported": record.imported,
         "original_id": record.original_id,
+        "checked": record.checked,
     }
 
 

@@ -13,6 +13,7 @@ from application.lobby import Bot, GameSettings, Lobby
 from domain import GAMES
 from events import keys
 from events.envelope import Lifecycle, Origin
+from events.log_file import export_lines, read_log
 from events.store import EventStore
 from tests.application.conftest import Asking, finished_game, full_game
 from tests.logs import genuine_export
@@ -152,3 +153,37 @@ def test_a_log_with_an_event_the_rules_would_not_write_is_refused_naming_it() ->
     with pytest.raises(Invalid) as refused:
         copies.checked_log("\n".join([header, *events]).encode(), max_events=10_000)
     assert refused.value.code == "invalid_log" and refused.value.extra == {"event": last["version"]}
+
+
+def test_a_fork_of_a_fork_exports_a_log_whose_copied_opening_and_fresh_deals_are_decided_again(lobby: Lobby) -> None:
+    origin = lobby.executor.store.games.get(finished_game(lobby))
+    read = lobby.executor.store.streams.read(origin.id)
+    ends = [e.version for e, after in zip(read, read[1:], strict=False) if e.command_id != after.command_id]
+    bots = GameSettings(bots=(Bot(0, "random"), Bot(1, "random")))
+    first = lobby.executor.store.games.get(copies.fork(lobby, origin, ends[len(ends) // 3], bots, Asking()).game_id)
+    second = copies.fork(lobby, first, first.version, bots, Asking(admin=True)).game_id
+    record, copied = lobby.executor.store.games.get(second), lobby.executor.store.streams.read(second)
+    assert [e.cause for e in copied if e.cause == "redeal"] == ["redeal", "redeal"] and {e.actor for e in copied} == {"fork"}
+    log = read_log("".join(export_lines(record, copied)).splitlines(), first_problem=True)
+    assert log.checked() == "redecided" and log.problems == ()
+
+
+def test_an_import_stores_each_command_as_the_game_encodes_what_it_decoded_not_the_logs_own_json(lobby: Lobby) -> None:
+    header, *lines = [json.loads(line) for line in genuine_export("taki", 2, 1, {})]
+    plays = [line for line in lines if isinstance(line.get("command"), dict) and line["command"]["type"] == "play"]
+    for line in plays:
+        del line["command"]["payload"]["close_taki"]  # a field the command's default fills
+    log = copies.checked_log("\n".join(json.dumps(line) for line in [header, *lines]).encode(), max_events=10_000)
+    stored = lobby.executor.store.streams.read(copies.import_log(lobby.executor.store, log, None))
+    causes = [e.cause for e in stored if isinstance(e.cause, dict) and e.cause["type"] == "play"]
+    assert len(causes) == len(plays) and all(cause["payload"]["close_taki"] is None for cause in causes)
+    assert stored[0].cause == "setup"
+
+
+def test_a_command_in_a_log_with_a_key_beside_its_type_schema_version_and_payload_is_refused() -> None:
+    header, *lines = [json.loads(line) for line in genuine_export("taki", 2, 1, {})]
+    caused = next(line for line in lines if isinstance(line.get("command"), dict))
+    caused["command"]["note"] = "x" * 1000
+    with pytest.raises(Invalid, match="and nothing else") as refused:
+        copies.checked_log("\n".join(json.dumps(line) for line in [header, *lines]).encode(), max_events=10_000)
+    assert refused.value.extra["event"] == caused["version"]

@@ -52,8 +52,9 @@ def played_live(executor: Executor, name: str, number: int) -> tuple[str, dict[i
 
 def _move(game: Any, state: Any, seat: int, chooser: random.Random, rng: SeededRng) -> tuple[Any, str]:
     """A seat's next command and its actor: now and then its deadline's, or an AI's, else its own."""
-    if chooser.random() < INTERRUPTIONS:
-        return (game.forfeit_command(seat) if chooser.random() < 0.1 else game.timeout_command(state, seat)), f"deadline:{seat}"
+    if chooser.random() < INTERRUPTIONS:  # a deadline's where the rules set one (these games have no clock)
+        by = "deadline" if game.response_seconds(state) is not None else "seat"
+        return (game.forfeit_command(seat) if chooser.random() < 0.1 else game.timeout_command(state, seat)), f"{by}:{seat}"
     if chooser.random() < BOT_SHARE:
         return game.bot("random")(state, seat, rng), f"bot:{seat}"
     legal = game.legal_commands(state, seat)

@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from application import copies
+from application.errors import Unavailable
 from events import keys, slots, streams
 from events.envelope import Lifecycle
 from events.errors import GameNotFound
@@ -94,3 +95,22 @@ def test_a_reader_sees_an_import_not_at_all_or_whole(
     whole = (len(lines) - 1,) * 2
     assert seen[0] is None and set(seen) == {None, (0, 0), whole} and seen[-1] == whole
     assert seen.index((0, 0)) > seen.index(None) and seen.count(whole) == 1
+
+
+def test_an_import_whose_staged_events_expired_before_publishing_leaves_no_game_and_says_so(
+        store: EventStore, lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    publish = store.streams.publish
+
+    def expired_first(game_id: str, version: int, status: Lifecycle) -> None:
+        store.redis.delete(keys.staged(game_id), keys.staged_meta(game_id))  # as STAGED_TTL ends them
+        publish(game_id, version, status)
+
+    monkeypatch.setattr(store.streams, "publish", expired_first)
+    with pytest.raises(Unavailable) as refused:
+        imported(store, lines)
+    assert refused.value.code == "import_interrupted"
+    with pytest.raises(GameNotFound):
+        store.games.get(GAME_ID)
+    assert store.redis.keys(f"*{{{GAME_ID}}}*") == []
+    assert [key for key in store.redis.keys("*") if store.redis.type(key) == b"zset" and
+            store.redis.zscore(key, GAME_ID) is not None] == []

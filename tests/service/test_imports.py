@@ -179,7 +179,16 @@ def test_an_imported_game_says_so_with_its_original_id(api: ContractClient, taxi
     anonymous = send(api, "\n".join([json.dumps(header), *taxi[1:]]).encode()).json
     assert anonymous["imported"] is True and anonymous["original_id"] is None
     played = api.post("/v1/games", json={"game": "taki", "seats": 2}).json
-    assert played["imported"] is False and played["original_id"] is None
+    assert played["imported"] is False and played["original_id"] is None and played["checked"] is None
+
+
+def test_an_imported_game_keeps_how_its_log_was_checked_and_shows_it_in_every_read(api: ContractClient) -> None:
+    for old, checked in ((False, "redecided"), (True, "events")):
+        answer = send(api, "\n".join(genuine_export("taki", 2, 1, old=old)).encode())
+        assert answer.status_code == 201 and answer.json["checked"] == checked, answer.json
+        assert api.get(f"/v1/games/{answer.json['id']}").json["checked"] == checked
+        listed = api.get("/v1/games?status=finished").json["games"]
+        assert {game["checked"] for game in listed if game["id"] == answer.json["id"]} == {checked}
 
 
 # item 3: limits
