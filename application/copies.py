@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from application.deadlines import early_deadline
 from application.errors import Invalid, NotNow, NotReached, TooLong, Unavailable, Unreadable
 from application.lobby import Bot, Caller, GameSettings, Lobby, Opened
 from application.tokens import new_id
@@ -110,6 +111,8 @@ def checked_log(body: bytes, max_events: int) -> GameLog:
     if log.clock is not None and any(not times[0] <= start < end <= times[-1] for spans in log.clock.vacations.values()
                                      for start, end in spans):
         raise Invalid("invalid_log", "The header's `clock` has a vacation outside the game's first and last events.")
+    if (early := early_deadline(log)) is not None:
+        raise Invalid("invalid_log", f"Event {early[0]} ({log.envelopes[early[0] - 1]['type']}): {early[1]}", event=early[0])
     return log
 
 

@@ -5,16 +5,17 @@ game's, as its log gave them) and the seat's weekends, when the game's time cont
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from application.clocks import Clock, Move, Pauses, clocks
-from application.timelines import folded
+from application.timelines import folded, played
 from domain.core.game import Budget
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
 from events.execute import Loaded
-from events.log_file import LogClock
+from events.log_file import GameLog, LogClock
 from events.store import EventStore
 from players.vacations import DAY, Span, Spent, Vacations, spans_of
 
@@ -58,13 +59,57 @@ def timeline(store: EventStore, loaded: Loaded) -> tuple[int, Sequence[Move]]:
 
 def pauses(store: EventStore, record: GameRecord) -> dict[int, Pauses]:
     """What may stop each seat's clock: its player's vacations and its weekends."""
-    weekends = record.deadline is not None and record.deadline.weekends
-    found = {}
-    for seat in range(record.seats):
-        holder = record.holders.get(seat)
-        vacations = record.vacations.get(seat, ()) if record.imported else spans_of(store.redis, holder) if holder else ()
-        found[seat] = Pauses(vacations, record.time_zones.get(seat, "UTC") if weekends else None)
-    return found
+    vacations = {seat: record.vacations.get(seat, ()) if record.imported else spans_of(store.redis, holder) if holder else ()
+                 for seat, holder in ((seat, record.holders.get(seat)) for seat in range(record.seats))}
+    return seat_pauses(record.deadline, record.seats, vacations, record.time_zones)
+
+
+def seat_pauses(control: TurnDeadline | None, seats: int, vacations: Mapping[int, tuple[Span, ...]],
+                time_zones: Mapping[int, str]) -> dict[int, Pauses]:
+    """Each seat's pauses: its `vacations`, and its weekends in its time zone if `control` has them."""
+    weekends = control is not None and control.weekends
+    return {seat: Pauses(vacations.get(seat, ()), time_zones.get(seat, "UTC") if weekends else None) for seat in range(seats)}
+
+
+def early_deadline(log: GameLog) -> tuple[int, str] | None:
+    """The first event of a log with a time control (its times in order) that a deadline moved for a
+    seat whose time had not run out then, neither the rules' own deadline nor its clock as the live
+    game works it out from the log (application.clocks), and why; None if there is none (or the log is
+    of format 1, checked the old way)."""
+    if log.clock is None or log.format_version == 1 or not log.times_in_order():
+        return None
+    found = seat_pauses(log.clock.control, log.seats, log.clock.vacations, log.clock.time_zones)
+    runs, events = log.moves(), iter(log.events)
+    decoded = [(actor, lines[0]["time"], [next(events) for _ in lines]) for actor, lines in runs]
+    state = log.game.initial(log.game.parse_options(log.options, log.seats), log.seats)
+    moves: list[Move] = []
+    version = 1
+    for (before, move), (actor, lines) in zip(played(log.game, state, decoded), runs, strict=True):
+        if (found_seat := _deadline_seat(actor)) is not None and moves:
+            problem = _before_time(log, log.clock.control, before, moves, found, found_seat, move.time)
+            if problem is not None:
+                return version, problem
+        moves.append(move)
+        version += len(lines)
+    return None
+
+
+def _deadline_seat(actor: str) -> int | None:
+    """The seat a deadline's actor (`deadline:n`) moved for; None for any other actor."""
+    return int(actor.split(":")[1]) if actor.startswith("deadline:") else None
+
+
+def _before_time(log: GameLog, control: TurnDeadline, state: Any, moves: list[Move], found: dict[int, Pauses],
+                 seat: int, at: int) -> str | None:
+    """Why a deadline that moved for `seat` at `at`, on `state` after `moves`, came before its time; None if it did not."""
+    seconds = log.game.response_seconds(state)
+    if seconds is not None and at >= moves[-1].time + seconds * 1000:
+        return None  # the rules' own deadline
+    runs_out = clocks(control, log.seats, moves, found, at)[seat].runs_out
+    if runs_out is not None and at >= runs_out:
+        return None
+    when = "it was not to move" if runs_out is None else f"its clock ran out at {runs_out}"
+    return f"a deadline moved for seat {seat} at {at}, before its time ran out ({when})"
 
 
 def log_clock(store: EventStore, record: GameRecord, envelopes: list[Envelope]) -> LogClock | None:

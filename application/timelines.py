@@ -6,7 +6,10 @@ its newest command."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
 
 from application.clocks import Move
 from domain.core.game import Game
@@ -75,12 +78,19 @@ def moves_of(game: Game, record: GameRecord, envelopes: list[Envelope]) -> list[
     """Each command of `envelopes` (a game's events from its first): whose own move it was, when it
     was appended, and the seats to move after it, as the rules say of the state it leads to."""
     state = game.initial(game.parse_options(record.options, record.seats), record.seats)
-    moves = []
-    for number, envelope in enumerate(envelopes):
-        state = game.evolve(state, game.events.decode(envelope.type, envelope.schema_version, envelope.payload))
-        if number + 1 == len(envelopes) or envelopes[number + 1].command_id != envelope.command_id:
-            moves.append(Move(_own_seat(envelope.actor), envelope.time, frozenset(game.status(state).to_move)))
-    return moves
+    runs = ((run[-1].actor, run[-1].time, [game.events.decode(e.type, e.schema_version, e.payload) for e in run])
+            for run in (list(run) for _, run in groupby(envelopes, key=lambda envelope: envelope.command_id)))
+    return [move for _, move in played(game, state, runs)]
+
+
+def played(game: Game, state: Any, runs: Iterable[tuple[str, int, Sequence[Any]]]) -> Iterator[tuple[Any, Move]]:  # type: ignore[type-arg]
+    """Each command's run of events from `state` on (its actor, its time, its decoded events): the
+    state before it, and its move."""
+    for actor, time, events in runs:
+        before = state
+        for event in events:
+            state = game.evolve(state, event)
+        yield before, Move(_own_seat(actor), time, frozenset(game.status(state).to_move))
 
 
 def _own_seat(actor: str) -> int | None:

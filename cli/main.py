@@ -175,16 +175,20 @@ def verify(args: argparse.Namespace) -> None:
     """Check a finished game's log offline as the import does: every command decided again (format 2), or
     each event against the state before it (format 1, the old way); exit 1 naming what does not hold,
     and 2 for a log of format 1 that holds: it could be checked only the old way."""
+    from application.deadlines import early_deadline
+
     log = _read("verify", args.file)
-    for version, problem in log.problems:
+    problems = log.problems or tuple(filter(None, [early_deadline(log)]))
+    for version, problem in problems:
         print(f"{args.file}: version {version} ({log.envelopes[version - 1]['type']}): {problem}")
-    if log.problems:
+    if problems:
         raise SystemExit(1)
     if log.checked() == "redecided":
         print(f"{args.file}: verified - {len(log.events)} events, {len(log.causes)} commands; every payload is of its "
               "event's type, and every command, decided again from the start with the chance the log records (each "
               "shuffle's order and salt, each die), gives exactly the log's events: so every shuffle matches its "
-              "commitment, every card came from the committed order and the result is the rules'")
+              "commitment, every card came from the committed order and the result is the rules'; and, with a time control, "
+              "every deadline's move came once its seat's time had run out, its clock worked out from the log as the live game's")
     else:
         print(f"{args.file}: verified the old way - {len(log.events)} events; every payload is of its event's type, "
               "every shuffle matches its commitment and every card came from the committed order; the log is of "
