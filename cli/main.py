@@ -188,7 +188,9 @@ def verify(args: argparse.Namespace) -> None:
               "event's type, and every command, decided again from the start with the chance the log records (each "
               "shuffle's order and salt, each die), gives exactly the log's events: so every shuffle matches its "
               "commitment, every card came from the committed order and the result is the rules'; and, with a time control, "
-              "every deadline's move came once its seat's time had run out, its clock worked out from the log as the live game's")
+              "every deadline's move came once its seat's time had run out, its clock worked out from the log as the live game's. "
+              "The commitments are the log's own: whoever writes a whole log chooses its shuffles too, so compare them with "
+              "those you saw while the game was played")
     else:
         print(f"{args.file}: verified the old way - {len(log.events)} events; every payload is of its event's type, "
               "every shuffle matches its commitment and every card came from the committed order; the log is of "
