@@ -60,10 +60,14 @@ def two_players(api: ContractClient, deadline: dict[str, Any], zones: tuple[str,
 
 
 def move(api: ContractClient, game_id: str, tokens: list[str]) -> None:
-    """The seat to move plays its first legal command."""
+    """The seat to move plays a number card if it can, else draws, else plays its first card, else sends its first
+    legal command: a number card or a draw only passes the turn on, so that the deal's luck changes no turn order."""
     seat = api.get(f"/v1/games/{game_id}").json["to_move"][0]
     legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
-    command = next((c for c in legal if c["type"] == "play"), legal[0])
+    plays = [c for c in legal if c["type"] == "play"]
+    numbers = [c for c in plays if len(c["cards"]) == 1 and c["cards"][0].split(".")[1].isdigit()]
+    draws = [c for c in legal if c["type"] == "draw"]
+    command = next(iter(numbers + draws + plays), legal[0])
     assert api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
 
 
