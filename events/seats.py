@@ -19,8 +19,6 @@ from events.envelope import CANCELLED, GameRecord, Lifecycle
 from events.errors import DeviceSignedOut, GameNotFound, SeatNotLeft, SeatReserved, SeatUnavailable
 from events.records import GameRecords
 
-TOKEN = r"[A-Za-z0-9_-]{16,128}"  # the shape of every bearer token: a seat's, a player's, the admin's, a stream ticket
-
 
 def hash_token(token: str) -> str:
     """Tokens are stored only as their SHA-256."""

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from events.seats import TOKEN
+from events.bearer import TOKEN
 
 RATE = re.compile(r"^(\d+)/(\d+)$")
 ORIGIN = re.compile(r"^[a-z][a-z0-9+.-]*://[^/?#\s]+$")  # scheme://host[:port], as a browser's Origin header names it

@@ -15,9 +15,10 @@ from typing import cast
 
 from flask import current_app, g, request
 
+from events.bearer import TOKEN
 from events.envelope import GameRecord
 from events.errors import DeviceSignedOut
-from events.seats import TOKEN, hash_token
+from events.seats import hash_token
 from events.store import EventStore
 from events.tickets import StreamGrant, StreamTickets
 from players.accounts import Player, PlayerStore

@@ -7,9 +7,10 @@ from typing import Any
 from email_validator import EmailNotValidError, validate_email
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from events.bearer import TOKEN as BEARER
 from players.mail import KINDS
 
-TOKEN = validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$", error="Must be a token as the mail gave it.")
+TOKEN = validate.Regexp(f"^{BEARER}$", error="Must be a token as the mail gave it.")
 
 
 def deliverable(address: str) -> None:
