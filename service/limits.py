@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from flask import Flask, Response, current_app, g, request
@@ -61,6 +63,14 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
     return standings
 
 
+def within(client: redis.Redis, rates: Sequence[tuple[str, str, Rate | None]], code: str, detail: str,
+           **extra: Any) -> None:
+    """Count one more against each `(policy, key, rate)` (a None rate: no limit); 429 `code`, saying `detail`, past any."""
+    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
+    if over := [standing for standing, is_over in counted if is_over]:
+        raise ApiError(429, code, detail, **extra, retry_after=max(standing.reset for standing in over))
+
+
 def client_address() -> str:
     """The request's client as per-address limits count it: the peer, or whom trusted proxies name (`address_key`)."""
     return address_key(request.remote_addr or "unknown", current_app.config["MEEPLE_IPV6_PREFIX"])
@@ -95,11 +105,9 @@ def limit_invitations(client: redis.Redis, strangers: list[str], per_day: int) -
     if not strangers:
         return
     rate = Rate(per_day, 86400)
-    counted = count(client, [("invitations", f"invitations:{invitee}", rate) for invitee in strangers])
-    if over := [standing for standing, is_over in counted if is_over]:  # which invitee is not said
-        raise ApiError(429, "invitation_limited",
-                       f"A player receives at most {per_day} invitations a day from players they have not played with.",
-                       limit=per_day, retry_after=max(standing.reset for standing in over))
+    within(client, [("invitations", f"invitations:{invitee}", rate) for invitee in strangers], "invitation_limited",
+           f"A player receives at most {per_day} invitations a day from players they have not played with.",
+           limit=per_day)  # which invitee is not said
 
 
 def limit_sign_in_links(client: redis.Redis, mail_address: str, per_address: Rate | None, per_client: Rate | None) -> None:
@@ -109,10 +117,8 @@ def limit_sign_in_links(client: redis.Redis, mail_address: str, per_address: Rat
     asker = client_address()
     rates = [("sign-in-links", f"sign-in-to:{asker}:{hash_token(mail_address.lower())}", per_address),
              ("sign-in-links", f"sign-in-from:{asker}", per_client)]
-    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
-    if over := [standing for standing, is_over in counted if is_over]:
-        raise ApiError(429, "sign_in_limited", "As many sign-in links were asked for this address from this client, or "
-                       "from this client in all, as may be for now.", retry_after=max(standing.reset for standing in over))
+    within(client, rates, "sign_in_limited", "As many sign-in links were asked for this address from this client, or "
+           "from this client in all, as may be for now.")
 
 
 def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:
@@ -154,7 +160,5 @@ def limit_confirmations(client: redis.Redis, mail_address: str, per_address: Rat
     `confirmations_limited` past either (None: no limit), so that no one mails an address often through Meeple."""
     rates = [("confirmations", f"confirm-to:{hash_token(mail_address.strip().lower())}", per_address),
              ("confirmations", f"confirm-from:{client_address()}", per_client)]
-    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
-    if over := [standing for standing, is_over in counted if is_over]:
-        raise ApiError(429, "confirmations_limited", "As many confirmation mails were sent to this address, or asked "
-                       "for from this client, as may be for now.", retry_after=max(standing.reset for standing in over))
+    within(client, rates, "confirmations_limited", "As many confirmation mails were sent to this address, or asked "
+           "for from this client, as may be for now.")
