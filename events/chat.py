@@ -20,6 +20,12 @@ START = "0-0"  # the id before a room's first message
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
 
+
+def written_at(stream_id: str) -> int:
+    """When a stream entry was written, in ms since the epoch: the first part of its id (the stream's clock)."""
+    return int(stream_id.split("-")[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """One message of a room: its text as written, who wrote it and at which version of the game."""
@@ -35,8 +41,7 @@ class Message:
 
     @property
     def time(self) -> int:
-        """When it was written, in ms since the epoch (the stream's clock)."""
-        return int(self.id.split("-")[0])
+        return written_at(self.id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import cast
 import redis
 
 from events import keys
+from events.chat import written_at
 
 LISTED = 100  # the conversations a player's list gives, latest first
 LETTERS = 10_000  # announcements of delivered messages kept, about
@@ -30,8 +31,7 @@ class PrivateMessage:
 
     @property
     def time(self) -> int:
-        """When it was written, in ms since the epoch (the stream's clock)."""
-        return int(self.id.split("-")[0])
+        return written_at(self.id)
 
 
 @dataclass(frozen=True, slots=True)
