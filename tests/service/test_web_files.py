@@ -10,7 +10,7 @@ from service.web import STATIC
 from tests.contract import ContractClient
 from tests.service.javascript import functions, imports
 
-BUDGET = 240_000  # bytes: the client's own JavaScript and CSS, uncompressed (about 65 KB gzipped)
+BUDGET = 280_000  # bytes: the client's own JavaScript and CSS, uncompressed (about 80 KB gzipped)
 LONGEST = 60  # lines a function of the client may span, its nested functions included
 CLIENT = STATIC / "js"
 # Each module's layer: a page (one per address) draws sections (parts a page is made of) with the
@@ -22,7 +22,7 @@ def own_files() -> list[Path]:
     return sorted([*STATIC.rglob("*.js"), *STATIC.rglob("*.css")])
 
 
-def test_the_clients_javascript_and_css_stay_under_240_kb() -> None:
+def test_the_clients_javascript_and_css_stay_under_280_kb() -> None:
     size = sum(path.stat().st_size for path in own_files())
     assert size < BUDGET, f"{size} bytes"
 
