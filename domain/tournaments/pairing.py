@@ -1,0 +1,143 @@
+"""Pairing: the tables of a tournament's next round, round robin or Swiss, at tables of any size.
+
+Entrants are named by opaque ids; everything here is a pure function of the rounds played."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+STARTS = 6  # the most arrangements a round's search starts from
+REPEAT = 100_000  # what two entrants meeting again costs a Swiss round: more than any gap in scores could
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One game of a round: its id, and its entrants by seat."""
+
+    game_id: str
+    entrants: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A round's tables, and the entrants who sit it out (a bye)."""
+
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """The tables of a round to come (entrants by seat), and its byes."""
+
+    tables: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...]
+
+
+def met(rounds: Sequence[Round]) -> Counter[frozenset[str]]:
+    """How many tables each pair of entrants has shared."""
+    return Counter(frozenset(pair) for played in rounds for table in played.tables
+                   for pair in itertools.combinations(table.entrants, 2))
+
+
+def byes_taken(rounds: Sequence[Round]) -> Counter[str]:
+    """How many rounds each entrant has sat out."""
+    return Counter(entrant for played in rounds for entrant in played.byes)
+
+
+def round_robin_rounds(entrants: int, seats: int) -> int:
+    """The rounds of a round robin: at two seats one per opponent (one more for a bye each when odd),
+    at more enough tables for each pair to meet about once."""
+    if seats == 2:
+        return entrants if entrants % 2 else entrants - 1
+    tables = entrants // seats
+    return math.ceil(entrants * (entrants - 1) / (tables * seats * (seats - 1)))
+
+
+def round_robin(entrants: Sequence[str], active: Sequence[str], seats: int, rounds: Sequence[Round]) -> Pairing:
+    """The next round of a round robin of `entrants` (in sign-up order) among those still `active`.
+
+    Two seats: the circle method over every entrant, so each pair meets exactly once; a table
+    whose other entrant withdrew is a bye. More seats: tables formed so that pairs who met least
+    sit together (a pair's cost the square of its meetings, so that meetings spread), the byes going to those who had fewest, last in a rotation of sign-up order."""
+    if seats == 2:
+        return _circle(entrants, set(active), len(rounds))
+    shift = len(rounds) % max(len(active), 1)
+    order = [*active[shift:], *active[:shift]]
+    shared = met(rounds)
+    return _tables(order, seats, byes_taken(rounds), lambda one, other: shared[frozenset((one, other))] ** 2)
+
+
+def swiss(standing: Sequence[str], points: Mapping[str, float], seats: int, rounds: Sequence[Round]) -> Pairing:
+    """The next round of a Swiss among `standing` (the active entrants, best first): tables taken
+    in standings order (score groups), then rearranged so that nobody meets an entrant again where
+    that can be avoided, and then so that the points at each table lie as close as can be. The
+    byes go to those who had fewest, the lowest in the standings first."""
+    shared = met(rounds)
+
+    def cost(one: str, other: str) -> int:
+        return REPEAT * shared[frozenset((one, other))] + round(2 * abs(points[one] - points[other]))
+
+    return _tables(standing, seats, byes_taken(rounds), cost)
+
+
+def _circle(entrants: Sequence[str], active: set[str], index: int) -> Pairing:
+    """Round `index` (from 0) of the circle method: the first entrant stays, the others turn one place a round."""
+    field: list[str | None] = [*entrants, None] if len(entrants) % 2 else list(entrants)  # None: nobody, a bye
+    rest = field[1:]
+    shift = index % len(rest)
+    turned = [field[0], *rest[len(rest) - shift:], *rest[:len(rest) - shift]]
+    pairs = [(turned[i], turned[-1 - i]) for i in range(len(turned) // 2)]
+    tables = tuple((one, other) for one, other in pairs if one in active and other in active)
+    byes = tuple(entrant for pair in pairs for entrant in pair
+                 if entrant in active and not all(each in active for each in pair))
+    return Pairing(tuple((str(one), str(other)) for one, other in tables), tuple(str(each) for each in byes))
+
+
+def _tables(order: Sequence[str], seats: int, byes: Mapping[str, int], cost: Callable[[str, str], int]) -> Pairing:
+    """Whole tables of `order` (byes for the rest), rearranged by `cost`."""
+    sitting_out = _sitting_out(order, byes, len(order) % seats)
+    playing = [entrant for entrant in order if entrant not in sitting_out]
+    tried = [_rearranged([playing[start:start + seats] for start in range(0, len(playing), seats)], cost)
+             for playing in _starts(playing, seats)]
+    tables = min(tried, key=lambda tables: sum(_cost(table, cost) for table in tables))  # the first of the cheapest
+    return Pairing(tuple(tuple(table) for table in tables), tuple(entrant for entrant in order if entrant in sitting_out))
+
+
+def _starts(playing: list[str], seats: int) -> list[list[str]]:
+    """The arrangements a search starts from: `playing` in order, then dealt round the tables in
+    turn, and so on by a step of one more each time (a few, so that a search stuck in one finds
+    a cheaper way from another)."""
+    tables = len(playing) // seats
+    return [playing, *([playing[place] for offset in range(step) for place in range(offset, len(playing), step)]
+                       for step in range(2, min(tables, STARTS) + 1))]
+
+
+def _sitting_out(order: Sequence[str], byes: Mapping[str, int], count: int) -> set[str]:
+    """The `count` entrants who sit the round out: fewest byes so far first, then the last in `order`."""
+    last_first = sorted(reversed(range(len(order))), key=lambda place: byes.get(order[place], 0))
+    return {order[place] for place in last_first[:count]}
+
+
+def _rearranged(tables: list[list[str]], cost: Callable[[str, str], int]) -> list[list[str]]:
+    """`tables`, entrants swapped between two while a swap lowers their cost (a pair's cost summed over each table)."""
+    improved = True
+    while improved:
+        improved = False
+        for one, other in itertools.combinations(tables, 2):
+            for here, there in itertools.product(range(len(one)), range(len(other))):
+                before = _cost(one, cost) + _cost(other, cost)
+                one[here], other[there] = other[there], one[here]
+                if _cost(one, cost) + _cost(other, cost) < before:
+                    improved = True
+                else:
+                    one[here], other[there] = other[there], one[here]
+    return tables
+
+
+def _cost(table: list[str], cost: Callable[[str, str], int]) -> int:
+    return sum(cost(one, other) for one, other in itertools.combinations(table, 2))

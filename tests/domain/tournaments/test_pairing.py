@@ -1,0 +1,123 @@
+"""Pairing: a round robin meets every pair (exactly once at two seats, evenly at more), a Swiss
+keeps score groups together and repeats no pair a better arrangement avoids, and byes go round."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from domain.tournaments.pairing import Pairing, Round, Table, byes_taken, met, round_robin, round_robin_rounds, swiss
+from domain.tournaments.standings import Places, place_points, standings
+
+
+def played(pairing: Pairing, number: int) -> Round:
+    return Round(tuple(Table(f"r{number}t{index}", table) for index, table in enumerate(pairing.tables)), pairing.byes)
+
+
+def robin(entrants: Sequence[str], seats: int) -> list[Round]:
+    rounds: list[Round] = []
+    for number in range(round_robin_rounds(len(entrants), seats)):
+        rounds.append(played(round_robin(entrants, entrants, seats, rounds), number))
+    return rounds
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 6, 7, 8, 11])
+def test_a_two_seat_round_robin_meets_every_pair_exactly_once_with_at_most_one_bye_each(count: int) -> None:
+    entrants = [f"e{number}" for number in range(count)]
+    rounds = robin(entrants, 2)
+    assert met(rounds) == {frozenset(pair): 1 for pair in itertools.combinations(entrants, 2)}
+    assert set(byes_taken(rounds).values()) <= {1} and len(byes_taken(rounds)) == (count if count % 2 else 0)
+    assert all(len({e for table in each.tables for e in table.entrants} | set(each.byes)) == count for each in rounds)
+
+
+def test_a_two_seat_round_robin_gives_a_bye_where_the_opponent_withdrew() -> None:
+    entrants = ["a", "b", "c", "d"]
+    pairing = round_robin(entrants, ["a", "b", "c"], 2, [])
+    assert pairing == Pairing((("b", "c"),), ("a",))  # a would have met d
+
+
+@pytest.mark.parametrize(("count", "seats"), [(8, 4), (9, 3), (12, 4), (10, 3), (16, 4)])
+def test_a_round_robin_of_larger_tables_meets_no_pair_three_times_and_spreads_the_byes(count: int, seats: int) -> None:
+    entrants = [f"e{number}" for number in range(count)]
+    rounds = robin(entrants, seats)
+    assert max(met(rounds).values()) <= 2
+    assert max(byes_taken(rounds).values(), default=0) - min(byes_taken(rounds).values(), default=0) <= 1
+    assert len(rounds) == round_robin_rounds(count, seats)
+
+
+def test_each_round_of_an_eight_entrant_round_robin_at_four_seats_is_the_most_even_there_is() -> None:
+    entrants = [f"e{number}" for number in range(8)]
+    rounds: list[Round] = []
+    for number in range(round_robin_rounds(8, 4)):
+        shared = met(rounds)
+        pairing = round_robin(entrants, entrants, 4, rounds)
+        assert cost(pairing.tables, rounds) == min(cost(tables, rounds) for tables in arrangements(entrants, 4))
+        rounds.append(played(pairing, number))
+        assert shared != met(rounds)
+
+
+def arrangements(entrants: list[str], seats: int) -> Iterator[tuple[tuple[str, ...], ...]]:
+    """Every way to seat `entrants` at whole tables (the first entrant's table first)."""
+    for order in itertools.permutations(entrants[1:]):
+        seated = [entrants[0], *order]
+        yield tuple(tuple(seated[start:start + seats]) for start in range(0, len(seated), seats))
+
+
+def cost(tables: Sequence[Sequence[str]], rounds: list[Round]) -> int:
+    """The round robin's measure of a round: the squares of how often each pair at a table met before, summed."""
+    shared = met(rounds)
+    return sum(shared[frozenset(pair)] ** 2 for table in tables for pair in itertools.combinations(table, 2))
+
+
+def fewest_repeats(entrants: list[str], seats: int, rounds: list[Round]) -> int:
+    """The fewest repeated pairs any arrangement of `entrants` at whole tables could have."""
+    shared = met(rounds)
+    return min(sum(shared[frozenset(pair)] for table in tables for pair in itertools.combinations(table, 2))
+               for tables in arrangements(entrants, seats))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_swiss_of_four_seat_tables_repeats_no_pair_a_better_arrangement_avoids(seed: int) -> None:
+    chance = random.Random(seed)
+    entrants = [f"e{number}" for number in range(8)]
+    rounds: list[Round] = []
+    results: dict[str, Places] = {}
+    for number in range(3):
+        rows = standings(entrants, 4, rounds, results)
+        pairing = swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, 4, rounds)
+        shared = met(rounds)
+        repeats = sum(shared[frozenset(pair)] for table in pairing.tables for pair in itertools.combinations(table, 2))
+        if number == 0:
+            assert pairing.tables == (tuple(entrants[:4]), tuple(entrants[4:]))
+        else:
+            assert repeats == fewest_repeats(entrants, 4, rounds)
+        rounds.append(played(pairing, number))
+        for table in rounds[-1].tables:
+            order = list(table.entrants)
+            chance.shuffle(order)
+            results[table.game_id] = tuple((entrant,) for entrant in order)
+
+
+def test_a_swiss_seats_score_groups_together_when_no_one_met() -> None:
+    entrants = [f"e{number}" for number in range(8)]
+    points = {"e0": 3, "e1": 0, "e2": 3, "e3": 0, "e4": 3, "e5": 0, "e6": 3, "e7": 0}
+    ranked = sorted(entrants, key=lambda entrant: -points[entrant])
+    pairing = swiss(ranked, points, 4, [])
+    assert {frozenset(table) for table in pairing.tables} == {frozenset({"e0", "e2", "e4", "e6"}), frozenset({"e1", "e3", "e5", "e7"})}
+
+
+def test_a_swiss_gives_byes_to_the_lowest_who_had_none() -> None:
+    entrants = [f"e{number}" for number in range(6)]
+    first = swiss(entrants, dict.fromkeys(entrants, 0.0), 4, [])
+    assert first.byes == ("e4", "e5")
+    second = swiss(entrants, dict.fromkeys(entrants, 0.0), 4, [played(first, 0)])
+    assert set(second.byes) == {"e2", "e3"}
+
+
+def test_points_go_by_place_and_ties_share_them() -> None:
+    assert place_points((("a",), ("b",), ("c",), ("d",))) == {"a": 3, "b": 2, "c": 1, "d": 0}
+    assert place_points((("a", "b"), ("c",), ("d",))) == {"a": 2.5, "b": 2.5, "c": 1, "d": 0}
+    assert place_points((("a",), ("b", "c", "d"))) == {"a": 3, "b": 1, "c": 1, "d": 1}
