@@ -14,7 +14,7 @@ from typing import cast
 
 import redis
 
-from events import keys
+from events import keys, rates
 from events.seats import hash_token
 from players.errors import MailAddressTaken
 
@@ -100,9 +100,8 @@ class Mailboxes:
         """Make `address` the player's pending one, and a token that confirms it; None past `per_day` asked today.
         A confirmed address keeps getting mail until the pending one is confirmed."""
         counter = keys.rate(f"mail-confirmations:{player_id}", 86400, int(time.time()) // 86400)
-        if self.redis.incr(counter) > per_day:
+        if rates.take(self.redis, [(counter, per_day, 86400)])[0][1]:
             return None
-        self.redis.expire(counter, 86400)
         token = secrets.token_urlsafe(32)
         pipe = self.redis.pipeline()
         pipe.set(keys.mail_confirmation(hash_token(token)), json.dumps({"player": player_id, "address": address}),

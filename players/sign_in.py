@@ -11,7 +11,7 @@ from typing import cast
 
 import redis
 
-from events import keys
+from events import keys, rates
 from events.seats import hash_token
 from players.errors import SignInLinkRefused
 
@@ -30,10 +30,7 @@ class SignInLinks:
         """Let `secret` sign `player_id` in, once, within `seconds`, unless LINKS_PER_HOUR were issued to them this
         hour already; whether it does."""
         counter = keys.rate(f"sign-in-links:{player_id}", 3600, int(time.time()) // 3600)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.incr(counter)
-        pipe.expire(counter, 3601)
-        if pipe.execute()[0] > LINKS_PER_HOUR:
+        if rates.take(self.redis, [(counter, LINKS_PER_HOUR, 3600)])[0][1]:
             return False
         return bool(self.redis.set(keys.sign_in_link(hash_token(secret)), json.dumps({"player": player_id}), ex=seconds))
 

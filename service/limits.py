@@ -15,6 +15,7 @@ import redis
 from flask import Flask, Response, current_app, g, request
 
 from events import keys
+from events.rates import take as rates_taken
 from events.seats import hash_token
 from runtime.config import Rate
 from service.errors import ApiError
@@ -39,16 +40,13 @@ class Standing:
 
 
 def count(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[tuple[Standing, bool]]:
-    """Count one more in the current window of each `(policy, key, rate)`: the standing in each, and whether over."""
+    """Count one more in the current window of each `(policy, key, rate)`, or in none if any is full
+    (events.rates): the standing in each, and whether it is over."""
     now = time.time()
-    pipe = client.pipeline(transaction=False)
-    for _, key, rate in rates:
-        counter = keys.rate(key, rate.seconds, int(now) // rate.seconds)
-        pipe.incr(counter)
-        pipe.expire(counter, rate.seconds + 1)
-    counts = pipe.execute()[::2]
-    return [(Standing(policy, rate, max(0, rate.requests - number), rate.seconds - int(now) % rate.seconds),
-             number > rate.requests) for (policy, _, rate), number in zip(rates, counts, strict=True)]
+    counted = rates_taken(client, [(keys.rate(key, rate.seconds, int(now) // rate.seconds), rate.requests, rate.seconds)
+                                   for _, key, rate in rates])
+    return [(Standing(policy, rate, max(0, rate.requests - number), rate.seconds - int(now) % rate.seconds), over)
+            for (policy, _, rate), (number, over) in zip(rates, counted, strict=True)]
 
 
 def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
