@@ -79,7 +79,7 @@ def _rematch_settings(origin: GameRecord, lobby_seconds: int, chat: bool) -> Gam
                  for seat, level in _rotated(origin, dict(enumerate(origin.bots))).items() if level is not None)
     waits = (origin.lobby_until - origin.created) // 1000 if origin.lobby_until else lobby_seconds
     return GameSettings(origin.deadline, origin.spectator_delay, waits, bots, unlisted=True,
-                    reserved=_rotated(origin, origin.holders), chat=chat)
+                    reserved=_rotated(origin, origin.holders), chat=chat, rated=origin.rated)
 
 
 def _rotated(record: GameRecord, by_seat: Mapping[int, T]) -> dict[int, T]:

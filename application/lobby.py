@@ -62,6 +62,7 @@ class GameSettings:
     named: Mapping[int, str] = field(default_factory=dict)  # seat → the name of the creator's contact it is reserved for
     linked: tuple[int, ...] = ()  # seats for whoever the creator sends each one's link
     chat: bool = True  # its chat on (application.chat)
+    rated: bool | None = None  # its result counts for ratings; None: as `rated_by_default` says
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,7 @@ class Lobby:
         settings = dataclasses.replace(settings, named={}, reserved={
             **settings.reserved, **invitees.by_name(self.players, self.invitations, creator, settings.named)})
         _check_reserved(self.players, settings.reserved)
+        settings = dataclasses.replace(settings, rated=_rated(settings, seats, forked_from))
         caller.count_game()
         reached = self.invitations.reaching(creator, settings.reserved.values())
         if creator is not None:
@@ -136,7 +138,7 @@ class Lobby:
                            settings.lobby_seconds, unlisted=settings.unlisted, reserved=settings.reserved,
                            rematch_of=rematch_of, creator=creator, private_origin=private_origin,
                            links=invitees.new_links(settings.linked),
-                           invitees=invitees.names(self.players, settings.reserved))
+                           invitees=invitees.names(self.players, settings.reserved), rated=bool(settings.rated))
         if not settings.chat:
             ChatStore(store.redis, store.redis).switch_off(game_id)
         for bot in settings.bots:
@@ -160,6 +162,9 @@ class Lobby:
         if code is not None and (player_id is None or bot):
             raise Invalid("validation_error", "A seat's invitation link is taken by a registered player.",
                           errors={"invite": ["Send a player token: register first (POST /v1/players)."]})
+        if player_id is None and not bot and self.executor.store.games.get(game_id).rated:
+            raise Invalid("validation_error", "A seat of a rated game is taken by a registered player or an AI.",
+                          errors={"player": ["Send a player token: register first (POST /v1/players)."]})
         token = None if bot else new_token()
         seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot, player_id=None if bot else player_id,
                                                  budget=budget, code=code, device=None if bot else device)
@@ -186,6 +191,30 @@ class Lobby:
         if seated.taken == seated.seats:
             with contextlib.suppress(NotReplicated):
                 start(self.executor, game_id)
+
+
+def rated_by_default(settings: GameSettings, seats: int) -> bool:
+    """Whether a new game is rated unless its creator says: every seat an AI's or kept for a
+    registered player (reserved, by name or by link), and no AI level at two seats (one identity
+    holding two seats is never rated)."""
+    levels = [bot.level for bot in settings.bots]
+    kept = {bot.seat for bot in settings.bots} | set(settings.reserved) | set(settings.named) | set(settings.linked)
+    return len(set(levels)) == len(levels) and kept >= set(range(seats))
+
+
+def _rated(settings: GameSettings, seats: int, forked_from: Origin | None) -> bool:
+    """Whether the game opened with `settings` is rated; refused for a fork (its opening was played
+    elsewhere) and for an AI level at two seats."""
+    if settings.rated is None:
+        return forked_from is None and rated_by_default(settings, seats)
+    if settings.rated and forked_from is not None:
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"rated": ["A forked game is never rated: its opening was played in another game."]})
+    levels = [bot.level for bot in settings.bots]
+    if settings.rated and len(set(levels)) != len(levels):
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"rated": ["A rated game seats each AI level once: one identity holds one seat."]})
+    return settings.rated
 
 
 def _check_reserved(players: PlayerStore, reserved: Mapping[int, str]) -> None:

@@ -154,6 +154,7 @@ class GameRecord:
     time_zones: Mapping[int, str] = field(default_factory=dict)  # seat → the IANA zone of its weekends, fixed at the start
     # an imported game's vacations, seat → (start, end) ms spans, as its log's header gave them
     vacations: Mapping[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    rated: bool = False  # its result counts for its players' ratings (application.ratings), chosen when it was created
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat a registered player holds in this game, if any."""

@@ -317,3 +317,107 @@ def open_streams(subject: str) -> str:
 def clock_moves(game_id: str) -> str:
     """The moves a game's clocks read, folded from its log up to a version (application.timelines)."""
     return f"{PREFIX}:{{{game_id}}}:clock-moves"
+
+
+RATINGS = f"{PREFIX}:{{ratings}}"  # every ratings key shares this hash tag: one slot, one script, one lock
+
+
+def rating_results() -> str:
+    """Hash: game id → the rated result it counts for, as JSON (application.results), recorded once."""
+    return f"{RATINGS}:results"
+
+
+def rating_order() -> str:
+    """Sorted set: every recorded result's game id, scored by its last event's time; ties by id (the fold's order)."""
+    return f"{RATINGS}:order"
+
+
+def rating_unfolded() -> str:
+    """Sorted set: the recorded results not folded into the ratings yet, scored as `rating_order`."""
+    return f"{RATINGS}:unfolded"
+
+
+def rating_lock() -> str:
+    """String: held by the one process folding results into the ratings."""
+    return f"{RATINGS}:lock"
+
+
+def ratings(game: str) -> str:
+    """Hash: identity → its rating in `game` now, as JSON (mu, sigma, games, last)."""
+    return f"{RATINGS}:{game}:now"
+
+
+def rating_history(game: str, identity: str) -> str:
+    """Sorted set: `<game id> <mu> <sigma>` after each of the identity's results in `game`, scored by its time."""
+    return f"{RATINGS}:{game}:history:{identity}"
+
+
+def rating_names() -> str:
+    """Hash: identity → the name it last sat with in a rated game."""
+    return f"{RATINGS}:names"
+
+
+def rating_swept() -> str:
+    """String: ms since the epoch up to which the finished games were swept for results the feed lost."""
+    return f"{RATINGS}:swept"
+
+
+def tournament(tournament_id: str) -> str:
+    """Hash: a tournament's settings (`record`, JSON), its `status` and the rounds it will play (`planned`)."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}"
+
+
+def tournament_entrants(tournament_id: str) -> str:
+    """Hash: entrant id (a player's id, or `ai-<n>` for an AI the creator entered) → JSON of its name,
+    AI level, sign-up time and the round it withdrew in, if it did."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:entrants"
+
+
+def tournament_rounds(tournament_id: str) -> str:
+    """Hash: round number (from 1) → JSON of its tables (game id, entrant ids by seat) and byes, each written once."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:rounds"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: game id of a finished table → JSON of its entrants by place and those who ran out of time."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:results"
+
+
+def tournament_news(tournament_id: str) -> str:
+    """Stream: an entry each time the tournament changes (capped); its standings stream waits on it."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:news"
+
+
+def tournament_lock(tournament_id: str) -> str:
+    """String: held while the tournament's next round is paired and its games opened."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:lock"
+
+
+def tournament_of(game_id: str) -> str:
+    """String: the tournament whose table the game is."""
+    return f"{PREFIX}:{{{game_id}}}:tournament"
+
+
+def tournaments_listed() -> str:
+    """Sorted set: the listed tournaments, by start time."""
+    return f"{PREFIX}:tournaments:listed"
+
+
+def tournaments_waiting() -> str:
+    """Sorted set: the tournaments signing up, by start time (the reactors' sweep starts those due)."""
+    return f"{PREFIX}:tournaments:waiting"
+
+
+def tournaments_running() -> str:
+    """Set: the tournaments under way (the reactors' sweep advances each, whatever the feed missed)."""
+    return f"{PREFIX}:tournaments:running"
+
+
+def tournament_invitations(player_id: str) -> str:
+    """Sorted set: the tournaments a player is invited to, by invitation time."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournament-invitations"
+
+
+def player_tournaments(player_id: str) -> str:
+    """Sorted set: the tournaments a player signed up for, by sign-up time."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournaments"

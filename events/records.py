@@ -72,12 +72,14 @@ class GameRecords:
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
         imported: bool = False, original_id: str | None = None, creator: str | None = None, checked: str | None = None,
         private_origin: bool = False, links: Mapping[int, str] | None = None, invitees: Mapping[int, str] | None = None,
+        rated: bool = False,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
 
         An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only,
         `invitees` their names; a seat of `links` (seat → code) is for whoever sends its code; an
-        `imported` game may name its log's `original_id` and says how its log was `checked`; `private_origin` marks a copy of an unlisted game."""
+        `imported` game may name its log's `original_id` and says how its log was `checked`; `private_origin` marks a copy of an unlisted game;
+        a `rated` game's result counts for its players' ratings."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -100,6 +102,8 @@ class GameRecords:
             pipe.hset(keys.meta(game_id), "creator", creator)
         if private_origin:
             pipe.hset(keys.meta(game_id), "private_origin", 1)
+        if rated:
+            pipe.hset(keys.meta(game_id), "rated", 1)
         _reserve(pipe, game_id, reserved or {}, links or {}, invitees or {})
         shard = self.shards.of(game_id)
         pipe.zadd(keys.game_index(shard), {game_id: now})
@@ -456,6 +460,7 @@ def parse(game_id: str, meta: dict[bytes, bytes], seat_names: dict[bytes, bytes]
         checked=meta[b"checked"].decode() if b"checked" in meta else None,
         creator=meta[b"creator"].decode() if b"creator" in meta else None,
         private_origin=meta.get(b"private_origin") == b"1",
+        rated=meta.get(b"rated") == b"1",
         time_zones={int(seat): zone for seat, zone in json.loads(meta.get(b"time_zones", b"{}")).items()},
         vacations={int(seat): tuple((start, end) for start, end in spans)
                    for seat, spans in json.loads(meta.get(b"vacations", b"{}")).items()},

@@ -1,5 +1,5 @@
-"""`python -m workers` (what `meeple worker` runs): the reactor and the mail outbox's drain beside an RQ
-worker and its scheduler."""
+"""`python -m workers` (what `meeple worker` runs): the reactor, the rating keeper and the mail outbox's
+drain beside an RQ worker and its scheduler."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from runtime.config import Config
 from runtime.logs import json_logs
 from workers.mail import run_outbox
 from workers.queues import use_store, work
+from workers.ratings import RatingKeeper
 from workers.reactor import Reactor
 
 log = logging.getLogger("meeple.worker")
@@ -41,6 +42,8 @@ def main() -> None:
     reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues,
                       keep_cancelled=config.cancelled_keep_seconds)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
+    keeper = RatingKeeper(Executor(store), sweep_seconds=config.sweep_seconds)
+    threading.Thread(target=keeper.run, args=(stop,), name="ratings", daemon=True).start()
     threading.Thread(target=run_outbox, args=(store.redis, queues, stop), name="outbox", daemon=True).start()
     try:
         work(queues, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])

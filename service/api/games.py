@@ -114,7 +114,8 @@ def _settings(body: dict[str, Any]) -> GameSettings:
                     bots=tuple(Bot(bot["seat"], bot["level"], bot["budget"]) for bot in body["bots"]),
                     reserved={each["seat"]: each["player"] for each in reserved if each["player"] is not None},
                     named={each["seat"]: each["name"] for each in reserved if each["name"] is not None},
-                    linked=tuple(each["seat"] for each in reserved if each["link"]), chat=body["chat"])
+                    linked=tuple(each["seat"] for each in reserved if each["link"]), chat=body["chat"],
+                    rated=body["rated"])
 
 
 def _opened(opened: Opened) -> tuple[dict[str, Any], int, dict[str, str]]:

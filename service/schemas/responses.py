@@ -44,6 +44,7 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
         "imported": record.imported,
         "original_id": record.original_id,
         "checked": record.checked,
+        "rated": record.rated,
     }
 
 

@@ -1,0 +1,87 @@
+"""A rated game's result: who held each seat (a registered player, or an AI level as its own
+identity) and the places the rules gave them, read from the finished game's log. A game counts
+for nothing unless it was created rated, every seat was a registered player's or an AI's, no
+identity held two seats, and each seat moved at least twice."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from events.envelope import Envelope, GameRecord, Lifecycle
+from events.execute import Executor
+
+AI = "ai:"  # an AI level's identity is `ai:<level>`: a player's id never holds a colon
+MIN_MOVES = 2  # the moves each seat makes before a rated game counts
+
+
+def ai_identity(level: str) -> str:
+    """The rated identity of the AI at `level`."""
+    return f"{AI}{level}"
+
+
+def is_ai(identity: str) -> bool:
+    return identity.startswith(AI)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished rated game's places, best first, each a tuple of identities sharing it, and the
+    time (ms since the epoch) of its last event; `names` shows each identity as it sat."""
+
+    game_id: str
+    game: str
+    at: int
+    places: tuple[tuple[str, ...], ...]
+    names: dict[str, str]
+
+    def identities(self) -> list[str]:
+        return [identity for place in self.places for identity in place]
+
+    def place_of(self, identity: str) -> int:
+        """Its place, 1 for the best."""
+        return next(index for index, place in enumerate(self.places, start=1) if identity in place)
+
+    def to_json(self) -> str:
+        return json.dumps({"game_id": self.game_id, "game": self.game, "at": self.at,
+                           "places": [list(place) for place in self.places], "names": self.names}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Result:
+        data: dict[str, Any] = json.loads(text)
+        return cls(data["game_id"], data["game"], data["at"], tuple(tuple(place) for place in data["places"]), data["names"])
+
+
+def seat_identities(record: GameRecord) -> list[str | None]:
+    """Each seat's rated identity: its registered player, its AI level, or None (a guest's seat)."""
+    return [record.holders.get(seat) or (None if record.bots[seat] is None else ai_identity(record.bots[seat] or ""))
+            for seat in range(record.seats)]
+
+
+def result_of(executor: Executor, game_id: str) -> Result | None:
+    """The result the finished game `game_id` counts for, or None if it counts for nothing."""
+    record = executor.store.games.get(game_id)
+    if not record.rated or record.status is not Lifecycle.FINISHED:
+        return None
+    identities = seat_identities(record)
+    if None in identities or len(set(identities)) != len(identities):
+        return None
+    events = executor.store.streams.read(game_id)
+    if not events or min(_moves(events, record.seats)) < MIN_MOVES:
+        return None
+    loaded = executor.load(game_id)
+    ranking = loaded.game.status(loaded.state).ranking
+    ranked = {seat for place in ranking for seat in place}
+    unranked = tuple(seat for seat in range(record.seats) if seat not in ranked)  # none, as the rules rank every seat
+    places = tuple(tuple(str(identities[seat]) for seat in place) for place in (*ranking, unranked) if place)
+    names = {str(identity): name or str(identity) for identity, name in zip(identities, record.names, strict=True)}
+    return Result(game_id, record.game, events[-1].time, places, names)
+
+
+def _moves(events: list[Envelope], seats: int) -> list[int]:
+    """How many moves each seat made itself (or its AI made): commands, not the deadlines applied to it."""
+    commands = {(event.command_id, event.actor) for event in events}
+    made = Counter(int(actor.partition(":")[2]) for _, actor in commands if actor.startswith(("seat:", "bot:")))
+    return [made[seat] for seat in range(seats)]

@@ -1,0 +1,113 @@
+"""Rated games and the ratings folded from their results: which games are rated, what a result
+counts, and a fold that ends in the same numbers whatever order the results arrive in, however
+often each is recorded, and when rebuilt (fakeredis and a real Redis server alike)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import redis
+
+from application.errors import Invalid
+from application.lobby import Bot, GameSettings, Lobby
+from application.ratings import MU, Ratings
+from application.results import Result, ai_identity, result_of
+from domain import GAMES
+from domain.core.rng import SeededRng
+from events.envelope import Origin
+from tests.application.conftest import Asking, finished_game
+
+
+def _settings(**given: object) -> GameSettings:
+    return GameSettings(**given)  # type: ignore[arg-type]
+
+
+def test_a_game_of_ais_and_reserved_seats_is_rated_by_default_and_one_with_a_seat_for_anyone_is_not(lobby: Lobby) -> None:
+    store = lobby.executor.store
+    ais = lobby.open("taki", {}, 2, _settings(bots=(Bot(0, "random"), Bot(1, "greedy"))), Asking()).game_id
+    reserved = lobby.open("taki", {}, 2, _settings(bots=(Bot(0, "random"),), reserved={1: "bo"}), Asking("ann")).game_id
+    open_seat = lobby.open("taki", {}, 2, _settings(bots=(Bot(0, "random"),)), Asking()).game_id
+    same_level = lobby.open("taki", {}, 2, _settings(bots=(Bot(0, "random"), Bot(1, "random"))), Asking()).game_id
+    assert [store.games.get(game_id).rated for game_id in (ais, reserved, open_seat, same_level)] == [True, True, False, False]
+
+
+def test_a_rated_fork_or_a_rated_game_with_one_level_at_two_seats_is_refused(lobby: Lobby) -> None:
+    with pytest.raises(Invalid):
+        lobby.open("taki", {}, 2, _settings(rated=True), Asking(), forked_from=Origin("g", 3))
+    with pytest.raises(Invalid):
+        lobby.open("taki", {}, 2, _settings(rated=True, bots=(Bot(0, "random"), Bot(1, "random"))), Asking())
+    forked = lobby.open("taki", {}, 2, _settings(), Asking(), forked_from=Origin("g", 3)).game_id
+    assert not lobby.executor.store.games.get(forked).rated
+
+
+def test_a_seat_of_a_rated_game_is_refused_to_a_guest(lobby: Lobby) -> None:
+    game_id = lobby.open("taki", {}, 2, _settings(rated=True), Asking()).game_id
+    with pytest.raises(Invalid):
+        lobby.join(game_id, 0, "guest")
+    assert lobby.join(game_id, 0, "Ann", player_id="ann").seat == 0
+
+
+def _played(lobby: Lobby, levels: tuple[str, str], seed: int) -> str:
+    """A rated two-seat TAKI game between AIs at `levels`, played to its end here."""
+    game_id = lobby.open("taki", {}, 2, _settings(bots=tuple(Bot(seat, level) for seat, level in enumerate(levels))),
+                         Asking()).game_id
+    game, rng = GAMES["taki"], SeededRng(seed)
+    while not (status := game.status((loaded := lobby.executor.load(game_id)).state)).finished:
+        seat = status.to_move[0]
+        command = game.bot(levels[seat])(loaded.state, seat, rng)
+        lobby.executor.execute(game_id, command, actor=f"bot:{seat}")
+    return game_id
+
+
+def test_a_finished_rated_game_counts_its_identities_in_the_rules_places(lobby: Lobby) -> None:
+    game_id = _played(lobby, ("random", "greedy"), 1)
+    result = result_of(lobby.executor, game_id)
+    assert result is not None
+    loaded = lobby.executor.load(game_id)
+    winner = loaded.game.status(loaded.state).ranking[0][0]
+    assert result.places[0] == (ai_identity(("random", "greedy")[winner]),)
+    assert result.names == {"ai:random": "random bot", "ai:greedy": "greedy bot"}
+
+
+def test_a_game_given_up_before_each_seat_moved_twice_counts_for_nothing(lobby: Lobby) -> None:
+    game_id = lobby.open("taki", {}, 2, _settings(reserved={0: "ann", 1: "bo"}), Asking("cy")).game_id
+    assert lobby.executor.store.games.get(game_id).rated
+    for seat, player in enumerate(("ann", "bo")):
+        lobby.join(game_id, seat, player, player_id=player)
+    lobby.executor.execute(game_id, GAMES["taki"].forfeit_command(0), actor="seat:0")
+    assert result_of(lobby.executor, game_id) is None
+    assert result_of(lobby.executor, finished_game(lobby)) is None  # not rated: its seats were for anyone
+
+
+def _results(count: int) -> list[Result]:
+    """Results of four-seat games among six identities, several ending in the same millisecond."""
+    chooser = random.Random(7)
+    results = []
+    for number in range(count):
+        seated = chooser.sample(["ann", "bo", "cy", "di", "ai:greedy", "ai:random"], 4)
+        places = ((seated[0],), (seated[1], seated[2]), (seated[3],))
+        results.append(Result(f"g{number:03d}", "taki", 1_000 + number // 3, places, {name: name for name in seated}))
+    return results
+
+
+def _everything(ratings: Ratings) -> tuple[object, ...]:
+    identities = sorted(ratings.now("taki"))
+    return ratings.now("taki"), [ratings.history("taki", identity) for identity in identities]
+
+
+def test_results_arriving_in_any_order_or_twice_fold_into_the_same_ratings_as_a_rebuild(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(30)
+    shuffled = random.Random(3).sample(results, len(results))
+    for number, result in enumerate(shuffled):
+        assert ratings.record(result)
+        if number % 4 == 0:
+            ratings.fold()  # the later ones arrive after earlier-ordered ones were folded
+    ratings.fold()
+    live = _everything(ratings)
+    assert not ratings.record(results[5]) and ratings.fold() == 0  # a re-run counts nothing twice
+    assert _everything(ratings) == live
+    assert ratings.rebuild(results) == len(results)
+    assert _everything(ratings) == live
+    assert all(len(ratings.history("taki", identity)) == rating.games for identity, rating in ratings.now("taki").items())
+    assert ratings.now("taki")["ann"].mu != MU
