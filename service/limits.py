@@ -129,6 +129,20 @@ def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:
                        retry_after=standing.reset)
 
 
+VACATIONS_PER_HOUR = 6  # vacations one player may begin or move an hour: each announces all their games
+
+
+def limit_vacations(client: redis.Redis, player_id: str) -> None:
+    """Count one more vacation begun or moved by the player; its standing joins the answer's RateLimit
+    headers, and past VACATIONS_PER_HOUR it is refused 429 `vacation_limited`."""
+    rate = Rate(VACATIONS_PER_HOUR, 3600)
+    [(standing, over)] = count(client, [("vacation", f"vacation:{player_id}", rate)])
+    g.rate_limits = [*g.get("rate_limits", []), standing]
+    if over:
+        raise ApiError(429, "vacation_limited", f"At most {rate.requests} vacations begun or moved an hour.",
+                       limit=rate.requests, retry_after=standing.reset)
+
+
 def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address: Rate | None) -> None:
     """Count every request but health, metrics and preflights against the limits; tell the client where it stands."""
 

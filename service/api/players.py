@@ -21,6 +21,7 @@ from players.vacations import Allowance
 from service import auth
 from service.api.context import executor, invitations, json_body, known_game, players, seen_by, vacations, webhooks
 from service.errors import ApiError
+from service.limits import limit_vacations
 from service.schemas import responses
 from service.schemas.common import (
     DeliveriesQuerySchema,
@@ -68,6 +69,7 @@ def start_vacation() -> dict[str, Any]:
     Each day it spans, begun or whole, is spent from the player's yearly allowance."""
     player = caller()
     until = parse(VacationSchema, json_body())["until"]
+    limit_vacations(executor().store.redis, player.id)
     now = clock.now()
     if not now < until <= now + 366 * 86_400_000:
         raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})

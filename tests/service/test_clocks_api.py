@@ -203,6 +203,20 @@ def test_a_vacation_past_the_days_left_is_refused(api: ContractClient, moments: 
     assert api.get("/v1/players/me", headers=bearer(token)).json["time_zone"] == "UTC"
 
 
+def test_a_player_begins_or_moves_a_few_vacations_an_hour(api: ContractClient, moments: Moments) -> None:
+    token = register(api, "ann")["token"]
+    for n in range(6):
+        answer = api.put("/v1/players/me/vacation", json={"until": moments.now + DAY + n * HOUR}, headers=bearer(token))
+        assert answer.status_code == 200 and f'"vacation";r={5 - n};' in answer.headers["RateLimit"]
+        assert '"vacation";q=6;w=3600' in answer.headers["RateLimit-Policy"]
+    refused = api.put("/v1/players/me/vacation", json={"until": moments.now + 2 * DAY}, headers=bearer(token))
+    assert refused.status_code == 429 and refused.json["code"] == "vacation_limited" and refused.json["limit"] == 6
+    assert int(refused.headers["Retry-After"]) > 0
+    assert api.get("/v1/players/me", headers=bearer(token)).json["vacation_until"] == moments.now + DAY + 5 * HOUR
+    other = register(api, "bo")["token"]
+    assert api.put("/v1/players/me/vacation", json={"until": moments.now + DAY}, headers=bearer(other)).status_code == 200
+
+
 def test_the_inbox_puts_the_least_time_left_first(api: ContractClient, moments: Moments) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
     games = []
