@@ -32,8 +32,9 @@ class Inbox:
     mail_seconds: int
 
     @classmethod
-    def on(cls, client: redis.Redis, blocks: Blocks, mail_seconds: int) -> Inbox:
-        return cls(Conversations(client), blocks, Mutes(client), mail_seconds)
+    def on(cls, client: redis.Redis, blocks: Blocks, mail_seconds: int, kept: int) -> Inbox:
+        """`kept`: how many of a conversation's latest messages are kept (MEEPLE_CONVERSATION_KEPT)."""
+        return cls(Conversations(client, kept), blocks, Mutes(client), mail_seconds)
 
 
 def send(inbox: Inbox, author: Player, recipient: str, text: str) -> PrivateMessage:
@@ -54,10 +55,12 @@ def send(inbox: Inbox, author: Player, recipient: str, text: str) -> PrivateMess
 
 def read(inbox: Inbox, reader: str, other: str, after: str, limit: int) -> tuple[list[PrivateMessage], str | None]:
     """A page of the reader's conversation with `other` after the message `after`, as the reader may see
-    it, and the id to read the next page after (None: none yet); the conversation is read from now on."""
+    it, and the id to read the next page after (None: none yet); the conversation is read up to the page's last
+    message, so that one written since stays unread."""
     page = inbox.conversations.page(reader, other, after, limit)
     blocked = bool(inbox.blocks.blocking([reader], other))
-    inbox.conversations.mark_read(reader, other)
+    if page:
+        inbox.conversations.mark_read(reader, other, page[-1].id)
     shown = [message for message in page if not message.hidden and not (blocked and message.author == other)]
     return shown, page[-1].id if len(page) == limit else None
 

@@ -145,9 +145,14 @@ def conversations(player_id: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:conversations"
 
 
-def unread(player_id: str) -> str:
-    """Hash: player id → how many of their messages to this player are unread."""
-    return f"{PREFIX}:player:{{{player_id}}}:unread"
+def delivered(player_id: str) -> str:
+    """Hash: player id → the id of the latest of their messages delivered to this player."""
+    return f"{PREFIX}:player:{{{player_id}}}:delivered"
+
+
+def read_up_to(player_id: str) -> str:
+    """Hash: player id → the id of the latest message of their conversation with this player that this player read."""
+    return f"{PREFIX}:player:{{{player_id}}}:read"
 
 
 def mail_held(player_id: str, author: str, scope: str) -> str:
@@ -176,7 +181,7 @@ def reports_by(reporter: str) -> str:
 
 
 def reported(message: str) -> str:
-    """Set: the ids of the reports of one message (players.moderation.Reported.ref)."""
+    """Set: the ids of the open reports of one message (players.moderation.Reported.ref)."""
     return f"{PREFIX}:reported:{message}"
 
 
@@ -281,7 +286,8 @@ def status_index_built() -> str:
 
 
 def letters() -> str:
-    """Stream: the `player` each delivered private message was written to (capped), which the inbox streams wait on."""
+    """Stream: the `player` whose unread private messages changed, one entry each time (a message delivered to
+    them, or read by them; capped), which the inbox streams wait on."""
     return f"{PREFIX}:letters"
 
 

@@ -1,8 +1,10 @@
 """Conversations between two players as stored: one Redis stream per pair of players under the
 pair's hash tag, each message an entry whose id orders and pages it (`<ms>-<n>`, as a game's chat
-does: events.chat); each player's list of conversations by their latest message and their count
-of unread messages in each. A message hidden by the admin stays in its stream, listed in the
-conversation's hidden set and read with `hidden` set."""
+does: events.chat), trimmed to its latest `kept` messages; each player's list of conversations by
+their latest message, and in each the latest message delivered to them and the latest they read:
+their unread messages are the other's after the one they read, counted when that is older than the
+one delivered. A message hidden by the admin stays in its stream, listed in the conversation's
+hidden set and read with `hidden` set."""
 
 from __future__ import annotations
 
@@ -15,7 +17,20 @@ from events import keys
 from events.chat import written_at
 
 LISTED = 100  # the conversations a player's list gives, latest first
-LETTERS = 10_000  # announcements of delivered messages kept, about
+COUNTED = 100  # the unread messages counted in one conversation, at most
+LETTERS = 10_000  # announcements of changed unread counts kept, about
+
+# A read moves the reader's mark forward only: a page read late does not make later messages unread.
+_MARK = """
+local kept = redis.call('HGET', KEYS[1], ARGV[1])
+if kept then
+  local a, b = string.match(kept, '(%d+)-(%d+)')
+  local c, d = string.match(ARGV[2], '(%d+)-(%d+)')
+  if tonumber(c) < tonumber(a) or (c == a and tonumber(d) <= tonumber(b)) then return 0 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
@@ -40,25 +55,29 @@ class Conversation:
 
     other: str  # the other player's id
     latest: int  # when its latest message was written (ms since the epoch)
-    unread: int  # the other's messages since the player last read it
+    unread: int  # the other's messages after the latest the player read, at most COUNTED
 
 
 class Conversations:
     """Every conversation between two players, in one store."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, kept: int) -> None:
+        """`kept`: how many of a conversation's latest messages are kept (MEEPLE_CONVERSATION_KEPT)."""
         self.redis = client
+        self.kept = kept
+        self._mark = client.register_script(_MARK)
 
     def add(self, author: str, recipient: str, text: str, deliver: bool) -> PrivateMessage:
-        """Append a message to the pair's conversation and list it for its author; `deliver` lists and
-        counts it for the recipient too (not for one who blocks the author)."""
-        entry_id = cast(bytes, self.redis.xadd(keys.conversation(author, recipient), {"a": author, "t": text})).decode()
+        """Append a message to the pair's conversation (dropping its oldest past `kept`) and list it for its
+        author; `deliver` lists it for the recipient too, unread (not for one who blocks the author)."""
+        entry_id = cast(bytes, self.redis.xadd(keys.conversation(author, recipient), {"a": author, "t": text},
+                                               maxlen=self.kept, approximate=False)).decode()
         message = PrivateMessage(entry_id, author, text)
         pipe = self.redis.pipeline(transaction=False)  # each player's keys are in a slot of their own
         pipe.zadd(keys.conversations(author), {recipient: message.time})
         if deliver:
             pipe.zadd(keys.conversations(recipient), {author: message.time})
-            pipe.hincrby(keys.unread(recipient), author, 1)
+            pipe.hset(keys.delivered(recipient), author, entry_id)
             pipe.xadd(keys.letters(), {"player": recipient}, maxlen=LETTERS, approximate=True)  # their inbox streams
         pipe.execute()
         return message
@@ -83,23 +102,39 @@ class Conversations:
         """Mark the pair's message hidden; it stays in the conversation."""
         self.redis.sadd(keys.conversation_hidden(one, other), message_id)
 
-    def mark_read(self, player_id: str, other: str) -> None:
-        """The player has read their conversation with `other`."""
-        self.redis.hdel(keys.unread(player_id), other)
+    def mark_read(self, player_id: str, other: str, message_id: str) -> None:
+        """The player has read their conversation with `other` up to the message `message_id`: those after it stay
+        unread. Their inbox streams are told when that moves their mark."""
+        if self._mark(keys=[keys.read_up_to(player_id)], args=[other, message_id]):
+            self.redis.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
 
     def of(self, player_id: str, leaving_out: frozenset[str]) -> list[Conversation]:
         """The player's conversations, latest first, at most LISTED, but those with the players `leaving_out`
         (read past, so that they take no place in the list)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrevrange(keys.conversations(player_id), 0, LISTED + len(leaving_out) - 1, withscores=True)
-        pipe.hgetall(keys.unread(player_id))
-        listed, unread = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes]], pipe.execute())
-        found = [Conversation(other.decode(), int(latest), int(unread.get(other, 0))) for other, latest in listed]
-        return [conversation for conversation in found if conversation.other not in leaving_out][:LISTED]
+        pipe.hgetall(keys.delivered(player_id))
+        pipe.hgetall(keys.read_up_to(player_id))
+        listed, delivered, read = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes], dict[bytes, bytes]],
+                                       pipe.execute())
+        shown = [(other.decode(), int(latest)) for other, latest in listed if other.decode() not in leaving_out][:LISTED]
+        unread = self._unread(player_id, {other: read.get(other.encode(), b"0-0").decode() for other, _ in shown
+                                          if _after(delivered.get(other.encode(), b"0-0").decode(),
+                                                    read.get(other.encode(), b"0-0").decode())})
+        return [Conversation(other, latest, unread.get(other, 0)) for other, latest in shown]
+
+    def _unread(self, player_id: str, marks: dict[str, str]) -> dict[str, int]:
+        """How many of each other's messages to the player follow the player's mark in `marks`, at most COUNTED."""
+        pipe = self.redis.pipeline(transaction=False)
+        for other, mark in marks.items():
+            pipe.xrevrange(keys.conversation(player_id, other), "+", f"({mark}" if mark != "0-0" else "-", count=COUNTED)
+        found = cast(list[_Entries], pipe.execute()) if marks else []
+        return {other: sum(fields[b"a"].decode() == other for _, fields in entries)
+                for other, entries in zip(marks, found, strict=True)}
 
 
 class Letters:
-    """The announcements of delivered messages (keys.letters), followed from a position on as the feed is."""
+    """The announcements of changed unread counts (keys.letters), followed from a position on as the feed is."""
 
     def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
         """`waiting` serves the blocking reads."""
@@ -112,10 +147,16 @@ class Letters:
         return newest[0][0].decode() if newest else "0-0"
 
     def follow(self, after: str, timeout_ms: int) -> tuple[str, list[str]]:
-        """The players written to since the position `after`, and the position after them, waiting up to `timeout_ms`."""
+        """The players whose unread messages changed since the position `after`, and the position after them,
+        waiting up to `timeout_ms`."""
         answer = cast(list[tuple[bytes, _Entries]], self.waiting.xread({keys.letters(): after}, count=500, block=timeout_ms))
         entries = answer[0][1] if answer else []
         return (entries[-1][0].decode() if entries else after), [fields[b"player"].decode() for _, fields in entries]
+
+
+def _after(one: str, other: str) -> bool:
+    """Whether the message id `one` comes after `other`."""
+    return tuple(map(int, one.split("-"))) > tuple(map(int, other.split("-")))
 
 
 def _message(entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> PrivateMessage:

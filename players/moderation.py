@@ -1,6 +1,7 @@
-"""What the admin moderates with, as stored: the reports of messages (a queue of open ones, oldest
-first, and the latest closed ones) and the players muted until a time. A report keeps a copy of the
-message it names, so the queue reads in one round trip whatever became of the message."""
+"""What the admin moderates with, as stored: the reports of messages (a queue of open ones,
+oldest first, and the closed ones, latest first, each kept for a time after it closed) and the
+players muted until a time. A report keeps a copy of the message it names, so the queue reads in one
+round trip whatever became of the message."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ import redis
 from events import keys
 
 QUEUE = 100  # the reports a read of the queue gives at most, of each status
+
+# A reporter's open reports are counted and added to in one step: their set is in a slot of its own.
+_CLAIM = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,18 +58,21 @@ class Report:
 class Reports:
     """The reports of every message, in one store."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, kept_days: int) -> None:
+        """`kept_days`: how long a closed report is kept (MEEPLE_CLOSED_REPORTS_DAYS)."""
         self.redis = client
+        self.kept_ms = kept_days * 86_400_000
+        self._claim = client.register_script(_CLAIM)
 
     def add(self, message: Reported, reason: str, reporter: str, now_ms: int, limit: int) -> Report | None:
         """File a report; the same reporter reporting the same message again replaces their reason while
-        the report is open, and finds it as it was once it is closed (never opened again); None when the
-        reporter already holds `limit` open reports."""
+        the report is open, and finds it as it was once it is closed (never opened again while it is kept);
+        None when the reporter already holds `limit` open reports, however many file at once."""
         report_id = hashlib.sha256(f"{reporter} {message.ref}".encode()).hexdigest()[:24]
         filed = self.get(report_id)
         if filed is not None and filed.status != "open":
             return filed
-        if filed is None and self.redis.scard(keys.reports_by(reporter)) >= limit:
+        if not self._claim(keys=[keys.reports_by(reporter)], args=[report_id, limit]):
             return None
         report = Report(report_id, reason, reporter, now_ms, "open", message)
         fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "time": now_ms, "status": "open",
@@ -103,8 +115,8 @@ class Reports:
                 if ms != int(time) or (report_id > last if oldest_first else report_id < last)][:QUEUE]
 
     def close(self, report: Report, status: str, now_ms: int) -> list[str]:
-        """Close the report as `status` and, when the message is hidden, every open report of it too;
-        the ids closed."""
+        """Close the report as `status` and, when the message is hidden, every open report of it too, each
+        kept `kept_days` from now; the ids closed. Reports closed longer ago leave the closed list."""
         closing = [report.id]
         if status == "hidden":
             closing = sorted({member.decode() for member in cast(set[bytes], self.redis.smembers(
@@ -117,8 +129,11 @@ class Reports:
             if reporter is not None:
                 pipe.srem(keys.reports_by(reporter.decode()), report_id)
             pipe.hset(keys.report(report_id), "status", status)
+            pipe.pexpire(keys.report(report_id), self.kept_ms)
+            pipe.srem(keys.reported(report.message.ref), report_id)  # the message's open reports, as hiding it closes
             pipe.zrem(keys.reports("open"), report_id)
             pipe.zadd(keys.reports("closed"), {report_id: now_ms})
+        pipe.zremrangebyscore(keys.reports("closed"), "-inf", f"({now_ms - self.kept_ms}")
         pipe.execute()
         return closing
 

@@ -1,7 +1,8 @@
 """The feed as one API process follows it: a single reader of the store's feed for all the
 process's open inbox streams, which wait on it in memory, so the process reads the feed once
-however many streams are open; and a single reader of the announcements of delivered private
-messages (players.conversations.Letters), which wake those streams too."""
+however many streams are open; and a single reader of the announcements of changed unread private
+messages (players.conversations.Letters), each naming its player, so that only that player's
+streams count their unread messages again."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from events.feed import Feed
@@ -21,14 +23,28 @@ KEPT = 10_000  # the latest announcements a stream may still catch up with
 log = logging.getLogger("meeple")
 
 
+@dataclass(frozen=True, slots=True)
+class Since:
+    """What was announced since a position: the games that changed and the players whose unread messages
+    changed (each None when more came than the process keeps: every one may have changed)."""
+
+    position: int
+    games: list[str] | None
+    players: frozenset[str] | None
+
+    def concerns(self, player_id: str) -> bool:
+        """Whether the player's unread messages may have changed."""
+        return self.players is None or player_id in self.players
+
+
 class Announcements:
-    """The games announced on the feed, and the private messages delivered, since this process began to
-    follow them, numbered 1, 2, 3 … together."""
+    """The games announced on the feed, and the players whose unread messages changed, since this process
+    began to follow them, numbered 1, 2, 3 … together."""
 
     def __init__(self, feed: Feed, letters: Letters, kept: int = KEPT) -> None:
         self.feed = feed
         self.letters = letters
-        self._latest: deque[tuple[int, str | None]] = deque(maxlen=kept)  # (number, game id; None for a message)
+        self._latest: deque[tuple[int, str | None, str | None]] = deque(maxlen=kept)  # (number, game id, player id)
         self._count = 0
         self._changed = threading.Condition()
         self._readers: list[threading.Thread] = []
@@ -46,28 +62,27 @@ class Announcements:
                     reader.start()
             return self._count
 
-    def after(self, position: int, timeout_s: float) -> tuple[int, list[str] | None]:
-        """The games announced since `position` and the position after them, waiting up to `timeout_s`
-        (a private message delivered since ends the wait too, naming no game).
-
-        The games are None when more came than this process keeps: every game may have changed."""
+    def after(self, position: int, timeout_s: float) -> Since:
+        """What was announced since `position`, waiting up to `timeout_s` for something to be."""
         with self._changed:
             self._changed.wait_for(lambda: self._count > position, timeout_s)
             if self._count == position:
-                return position, []
+                return Since(position, [], frozenset())
             if self._latest[0][0] > position + 1:
-                return self._count, None
-            return self._count, [game_id for number, game_id in self._latest if number > position and game_id is not None]
+                return Since(self._count, None, None)
+            since = [(game_id, player_id) for number, game_id, player_id in self._latest if number > position]
+            return Since(self._count, [game_id for game_id, _ in since if game_id is not None],
+                         frozenset(player_id for _, player_id in since if player_id is not None))
 
     def _games(self, announced: list[tuple[str, str]]) -> None:
         for _, game_id in announced:
             self._count += 1
-            self._latest.append((self._count, game_id))
+            self._latest.append((self._count, game_id, None))
 
-    def _messages(self, recipients: list[str]) -> None:
-        for _ in recipients:
+    def _messages(self, players: list[str]) -> None:
+        for player_id in players:
             self._count += 1
-            self._latest.append((self._count, None))
+            self._latest.append((self._count, None, player_id))
 
     def _read(self, name: str, follow: Callable[[str, int], tuple[str, list[Any]]], position: str,
               took: Callable[[list[Any]], None]) -> None:

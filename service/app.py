@@ -75,6 +75,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_CHAT_PER_MINUTE"] = config.chat_per_minute
     app.config["MEEPLE_CHAT_MAIL_SECONDS"] = config.chat_mail_seconds
     app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"] = config.open_reports_per_reporter
+    app.config["MEEPLE_CLOSED_REPORTS_DAYS"] = config.closed_reports_days
+    app.config["MEEPLE_CONVERSATION_KEPT"] = config.conversation_kept
     app.config["MEEPLE_CONFIRMATIONS_PER_PLAYER"] = config.confirmations_per_player
     app.config["MEEPLE_CONFIRMATIONS"] = (config.confirmations_per_address, config.confirmations_per_client)
     app.config["MEEPLE_SIGN_IN_LINKS"] = (config.sign_in_links_per_address, config.sign_in_links_per_client)

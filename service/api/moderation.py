@@ -24,13 +24,13 @@ bp = Blueprint("moderation", __name__, url_prefix="/v1")
 
 
 def reports() -> Reports:
-    return Reports(executor().store.redis)
+    return Reports(executor().store.redis, current_app.config["MEEPLE_CLOSED_REPORTS_DAYS"])
 
 
 def filing() -> moderation.Filing:
     """Where the request's report is filed."""
     redis = executor().store.redis
-    return moderation.Filing(Reports(redis), Mutes(redis), current_app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"])
+    return moderation.Filing(reports(), Mutes(redis), current_app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"])
 
 
 def report_answer(report: Report) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def decide_report(report_id: str) -> dict[str, Any]:
     if found is None:
         raise ApiError(404, "report_not_found", "No report has this id.")
     store = executor().store
-    moderation.decide(reports(), found, hide, chat_store(), Conversations(store.redis))
+    moderation.decide(reports(), found, hide, chat_store(), Conversations(store.redis, current_app.config["MEEPLE_CONVERSATION_KEPT"]))
     return report_answer(reports().get(report_id) or found)
 
 

@@ -201,7 +201,8 @@ def inbox_of(player_id: str) -> dict[str, Any]:
 
 def messages() -> Inbox:
     """The stores of the players' messages."""
-    return Inbox.on(executor().store.redis, invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"])
+    return Inbox.on(executor().store.redis, invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"],
+                    current_app.config["MEEPLE_CONVERSATION_KEPT"])
 
 
 def is_listed(entry: dict[str, Any]) -> bool:

@@ -238,7 +238,8 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
     unread = snapshot["unread_messages"]
     said = time.monotonic()  # when the stream last sent something: other players' games may be all that moves
     while True:
-        position, announced = announcements().after(position, heartbeat_ms / 1000)
+        since = announcements().after(position, heartbeat_ms / 1000)
+        position, announced = since.position, since.games
         if announced != []:
             mine = players().games(player_id)
             for game_id in [game for game in shown if game not in mine]:
@@ -248,7 +249,7 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
             for event, data in _changes(player_id, shown, mine if announced is None else [g for g in announced if g in mine]):
                 said = time.monotonic()
                 yield sse(data, position, event)
-        if unread != (unread := conversations.unread(messages(), player_id)):
+        if since.concerns(player_id) and unread != (unread := conversations.unread(messages(), player_id)):
             said = time.monotonic()
             yield sse({"unread_messages": unread}, position, "messages")
         if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:

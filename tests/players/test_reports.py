@@ -1,0 +1,60 @@
+"""The reports as stored: a reporter's cap on open reports holds however many file at once, and a
+decided report is kept for a time, then leaves storage; on fakeredis and a real server."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import redis
+
+from events import keys
+from players.moderation import Reported, Reports
+
+DAY_MS = 86_400_000
+
+
+def reported(number: int) -> Reported:
+    return Reported("game", f"g{number} table", f"{number}-0", "bo", "bo", "rude")
+
+
+@pytest.mark.redis
+def test_a_reporters_open_reports_stay_within_the_cap_when_many_file_at_once(real_redis: redis.Redis) -> None:  # type: ignore[type-arg]
+    filed: list[bool] = []
+    start = threading.Barrier(40)
+
+    def file(number: int) -> None:
+        reports = Reports(redis.Redis(connection_pool=real_redis.connection_pool), kept_days=90)
+        start.wait()
+        filed.append(reports.add(reported(number), "rude", "ann", 1000, limit=5) is not None)
+
+    threads = [threading.Thread(target=file, args=(number,)) for number in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert filed.count(True) == 5
+    assert real_redis.scard(keys.reports_by("ann")) == real_redis.zcard(keys.reports("open")) == 5
+
+
+def test_reporting_the_same_message_again_takes_no_more_room(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    reports = Reports(client, kept_days=90)
+    first = reports.add(reported(1), "rude", "ann", 1000, limit=1)
+    again = reports.add(reported(1), "very rude", "ann", 2000, limit=1)
+    assert first is not None and again is not None and again.id == first.id and again.reason == "very rude"
+    assert reports.add(reported(2), "rude", "ann", 3000, limit=1) is None
+
+
+def test_a_decided_report_is_kept_for_the_days_set_then_leaves_storage(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    reports = Reports(client, kept_days=90)
+    old, other, new = (reports.add(reported(number), "rude", "ann", 1000, limit=5) for number in range(3))
+    assert old is not None and other is not None and new is not None
+    reports.close(old, "dismissed", 1000)
+    assert 0 < client.pttl(keys.report(old.id)) <= 90 * DAY_MS
+    assert client.pttl(keys.report(other.id)) == -1  # an open report waits for the admin however long
+    reports.close(new, "hidden", 1000 + 91 * DAY_MS)
+    assert [report.id for report in reports.listed("closed")[0]] == [new.id]  # the older one left the list
+    assert client.scard(keys.reports_by("ann")) == 1 and not client.exists(keys.reported(reported(2).ref))
+    client.delete(keys.report(new.id))  # as its expiry will
+    again = reports.add(reported(2), "still rude", "ann", 2000 + 91 * DAY_MS, limit=5)
+    assert again is not None and again.status == "open"  # a report gone from storage may be filed anew
