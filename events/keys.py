@@ -366,3 +366,64 @@ def rating_names() -> str:
 def rating_swept() -> str:
     """String: ms since the epoch up to which the finished games were swept for results the feed lost."""
     return f"{RATINGS}:swept"
+
+
+def tournament(tournament_id: str) -> str:
+    """Hash: a tournament's settings (`record`, JSON), its `stage` and the rounds it plays (`planned`, fixed at its start)."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}"
+
+
+def tournament_entrants(tournament_id: str) -> str:
+    """Hash: entrant id (a player's id, or `ai-<id>` for an AI the creator entered) → JSON of its name,
+    AI level, sign-up time and the round it withdrew in, if it did."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:entrants"
+
+
+def tournament_rounds(tournament_id: str) -> str:
+    """Hash: round number (from 1) → JSON of its tables (game id, entrant ids by seat) and byes, each written once."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:rounds"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: game id of a finished table → JSON of its entrants by place and those who ran out of time."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:results"
+
+
+def tournament_news(tournament_id: str) -> str:
+    """Stream: an entry each time the tournament changes (capped); its standings stream waits on it."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:news"
+
+
+def tournament_lock(tournament_id: str) -> str:
+    """String: held while the tournament's next round is paired and its games opened."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:lock"
+
+
+def tournament_of(game_id: str) -> str:
+    """String: the tournament whose table the game is."""
+    return f"{PREFIX}:{{{game_id}}}:tournament"
+
+
+def tournaments_listed() -> str:
+    """Sorted set: the listed tournaments, by start time."""
+    return f"{PREFIX}:tournaments:listed"
+
+
+def tournaments_waiting() -> str:
+    """Sorted set: the tournaments signing up, by start time (the reactors' sweep starts those due)."""
+    return f"{PREFIX}:tournaments:waiting"
+
+
+def tournaments_running() -> str:
+    """Set: the tournaments under way (the reactors' sweep advances each, whatever the feed missed)."""
+    return f"{PREFIX}:tournaments:running"
+
+
+def tournament_invitations(player_id: str) -> str:
+    """Sorted set: the tournaments a player is invited to, by invitation time."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournament-invitations"
+
+
+def player_tournaments(player_id: str) -> str:
+    """Sorted set: the tournaments a player signed up for, by sign-up time."""
+    return f"{PREFIX}:player:{{{player_id}}}:tournaments"

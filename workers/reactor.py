@@ -4,9 +4,11 @@ notifications to the players concerned ("your turn", "deadline applied", "game o
 cancelled"). The reactor reads the feed through a consumer group; a periodic sweep of the games
 in play catches anything the feed missed (an announcement lost with the store, a job lost with
 its worker), starts any game whose seats are all taken but whose starter died before starting
-it, cancels the games whose lobby time passed with seats still free, and deletes the games
-cancelled longer ago than their grace. A sweep goes a few games at a time between reads of the
-feed, so it never holds up a reaction."""
+it, cancels the games whose lobby time passed with seats still free, deletes the games
+cancelled longer ago than their grace, and starts the tournaments whose sign-up closed and moves
+on those under way (a finished game that is a tournament's table moves its tournament on at
+once). A sweep goes a few games at a time between reads of the feed, so it never holds up a
+reaction."""
 
 from __future__ import annotations
 
@@ -31,12 +33,14 @@ from events.envelope import GameRecord, Lifecycle
 from events.errors import GameNotFound, GroupLost
 from events.execute import Executor, Loaded, awaited
 from events.slots import AWAY
+from events.tournaments import Tournaments
 from workers.bots import play_bot_turn
 from workers.digest import queue_digests
 from workers.mail import mail_invitations
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, schedule_reminders
 from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
+from workers.tournaments import advance_tournament, start_tournament
 
 log = logging.getLogger("meeple.reactor")
 T = TypeVar("T")
@@ -60,6 +64,7 @@ class Reactor:
         self.deadlines = deadline_queue(self.queues)
         self.sweep_seconds = sweep_seconds
         self.keep_cancelled = keep_cancelled
+        self.tournaments = Tournaments(self.redis)
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
     def react(self, game_id: str) -> int:
@@ -80,6 +85,7 @@ class Reactor:
         clocks = None if status.finished else game_clocks(self.executor.store, loaded)  # worked out once for every seat
         self._notify(loaded, status, clocks)
         if status.finished:
+            self._advance_tournament(game_id)
             return 0
         enqueued = 0
         for seat in status.to_move:
@@ -121,6 +127,24 @@ class Reactor:
         for (seat, player_id), marker in zip(loaded.record.holders.items(), _cancelled_markers(loaded.record), strict=True):
             notify(self.redis, self.queues, game_id, marker, player_id,
                    _about(loaded) | {"id": f"{game_id}-cancelled-{seat}", "kind": "game_cancelled", "seat": seat})
+
+    def _advance_tournament(self, game_id: str) -> None:
+        """Enqueue the pairing of the next round of the tournament the finished game is a table of, if any."""
+        tournament_id = self.tournaments.of_game(game_id)
+        if tournament_id is not None:
+            self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}-{game_id}")
+
+    def _move_tournaments(self) -> None:
+        """Enqueue the start of every tournament whose sign-up closed, and the next round of every one under way."""
+        for tournament_id in self.tournaments.due(clock.now()):
+            self._enqueue_tournament(start_tournament, tournament_id, f"tournament-{tournament_id}-start")
+        for tournament_id in self.tournaments.running():
+            self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}-sweep")
+
+    def _enqueue_tournament(self, job: Callable[[str], str], tournament_id: str, job_id: str) -> None:
+        if not self._needs_no_copy(job_id, self.queue):
+            self.queue.enqueue(job, tournament_id, job_id=job_id, job_timeout=MOVE_JOB_SECONDS,
+                               result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
 
     def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
@@ -174,6 +198,7 @@ class Reactor:
         store.games.build_listed_index()
         store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
         self._guarded(partial(queue_digests, self.redis, self.queues), failed=0)
+        self._guarded(self._move_tournaments, failed=None)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):
             if full:
                 self._guarded(partial(start, self.executor, game_id), failed=None)

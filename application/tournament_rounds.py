@@ -1,0 +1,130 @@
+"""A tournament's rounds: the first paired when its sign-up closes, each next one once the last
+table of the round before has ended. A round is written once (Tournaments.pair) and its games are
+opened under the tournament's hold with ids named for their round and table, so a job run twice,
+or cut short and run again, pairs nothing twice and opens each game once."""
+
+from __future__ import annotations
+
+from application.lobby import start as start_game
+from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, swiss
+from domain.tournaments.standings import standings
+from events import clock
+from events.envelope import Lifecycle
+from events.errors import GameNotFound
+from events.execute import Executor
+from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
+from players.accounts import PlayerStore
+
+
+def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
+    """Close the sign-up of a tournament whose start has come and pair its first round, or cancel
+    it if its entrants fill no table."""
+    record = tournaments.get(tournament_id)
+    if record is None or record.stage is not Stage.SIGNING_UP or clock.now() < record.starts:
+        return
+    entrants = tournaments.entrants(tournament_id)
+    if len(entrants) < record.seats:
+        tournaments.end(tournament_id, Stage.CANCELLED)
+        return
+    planned = record.rounds if record.rounds is not None else round_robin_rounds(len(entrants), record.seats)
+    tournaments.begin(tournament_id, planned)
+    advance(executor, tournaments, tournament_id)
+
+
+def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
+    """Keep the results of the round's finished tables; once every table has ended, withdraw whoever
+    ran out of time in all their games of it, then pair the next round, or end the tournament after
+    its last round or once its active entrants fill no table. Does nothing while another holds it."""
+    with tournaments.pairing(tournament_id) as held:
+        record = tournaments.get(tournament_id)
+        if not held or record is None or record.stage is not Stage.RUNNING:
+            return
+        rounds = tournaments.rounds(tournament_id)
+        while not rounds or _ended(executor, tournaments, record, rounds):
+            entrants = tournaments.entrants(tournament_id)
+            active = [entrant.id for entrant in entrants if entrant.withdrawn is None]
+            if len(rounds) >= record.planned or len(active) < record.seats:
+                tournaments.end(tournament_id, Stage.FINISHED)
+                return
+            pairing = _pairing(tournaments, record, entrants, active, rounds)
+            number = len(rounds) + 1
+            tournaments.pair(tournament_id, number, Round(tuple(
+                Table(f"{tournament_id}-{number}-{index}", table) for index, table in enumerate(pairing.tables)), pairing.byes))
+            rounds = tournaments.rounds(tournament_id)
+
+
+def _ended(executor: Executor, tournaments: Tournaments, record: TournamentRecord, rounds: list[Round]) -> bool:
+    """Whether every table of the latest round has ended (opening any a cut-short job left unopened, keeping
+    the results of those that ended); if so, its entrants out of time in every game of it are withdrawn."""
+    latest = rounds[-1]
+    entrants = {entrant.id: entrant for entrant in tournaments.entrants(record.id)}
+    results = tournaments.results(record.id)
+    ended = True
+    for table in latest.tables:
+        if table.game_id in results:
+            continue
+        _open(executor, tournaments, record, table, entrants)
+        if (result := _result(executor, table)) is None:
+            ended = False
+        else:
+            tournaments.record_result(record.id, table.game_id, result)
+            results[table.game_id] = result
+    if ended:
+        _withdraw_timed_out(tournaments, record.id, len(rounds), latest, results, entrants)
+    return ended
+
+
+def _pairing(tournaments: Tournaments, record: TournamentRecord, entrants: list[Entrant], active: list[str],
+             rounds: list[Round]) -> Pairing:
+    """The next round's tables, as the tournament's format pairs them."""
+    if record.format is Format.ROUND_ROBIN:
+        return round_robin([entrant.id for entrant in entrants], active, record.seats, rounds)
+    results = {game_id: result.places for game_id, result in tournaments.results(record.id).items()}
+    rows = [row for row in standings([entrant.id for entrant in entrants], record.seats, rounds, results) if row.entrant in active]
+    return swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, record.seats, rounds)
+
+
+def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord, table: Table,
+          entrants: dict[str, Entrant]) -> None:
+    """Open the table's game, seat its entrants and start it, each step unless it was done already."""
+    store = executor.store
+    try:
+        game = store.games.get(table.game_id)
+    except GameNotFound:
+        tournaments.mark_table(table.game_id, record.id)
+        game = store.games.create(table.game_id, record.game, record.options, record.seats, record.deadline,
+                                  unlisted=record.unlisted, creator=record.creator)
+    if game.status is not Lifecycle.WAITING:
+        return
+    players = PlayerStore(store.redis)
+    for seat, entrant_id in enumerate(table.entrants):
+        entrant = entrants[entrant_id]
+        if game.names[seat] is not None:
+            continue
+        if entrant.level is not None:
+            store.seats.claim(table.game_id, seat, entrant.name, None, bot=entrant.level)
+        else:
+            store.seats.claim(table.game_id, seat, entrant.name, None, player_id=entrant.id)
+            players.joined(entrant.id, table.game_id)
+    start_game(executor, table.game_id)
+
+
+def _result(executor: Executor, table: Table) -> Result | None:
+    """The table's places and who ran out of time in it, once its game has ended (else None)."""
+    loaded = executor.load(table.game_id)
+    status = loaded.game.status(loaded.state)
+    if loaded.version == 0 or not status.finished:
+        return None
+    out_of_time = {int(envelope.actor.partition(":")[2]) for envelope in executor.store.streams.read(table.game_id)
+                   if envelope.actor.startswith("deadline:")}  # a tournament's time control forfeits
+    return Result(tuple(tuple(table.entrants[seat] for seat in place) for place in status.ranking),
+                  tuple(table.entrants[seat] for seat in sorted(out_of_time)))
+
+
+def _withdraw_timed_out(tournaments: Tournaments, tournament_id: str, number: int, latest: Round,
+                        results: dict[str, Result], entrants: dict[str, Entrant]) -> None:
+    """Withdraw each entrant still in who ran out of time in every game of round `number`."""
+    for entrant_id in {entrant_id for table in latest.tables for entrant_id in table.entrants}:
+        tables = [table for table in latest.tables if entrant_id in table.entrants]
+        if entrants[entrant_id].withdrawn is None and all(entrant_id in results[table.game_id].timed_out for table in tables):
+            tournaments.withdraw(tournament_id, entrants[entrant_id], after=number, timed_out=True)

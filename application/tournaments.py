@@ -1,0 +1,171 @@
+"""Tournaments before and between their rounds: created by a registered player for one game with
+its options and time control, signed up for and withdrawn from, entered by the AI levels the
+creator adds, and read with their standings (the rounds themselves: application.tournament_rounds)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from application import invitees
+from application.errors import Forbidden, Invalid, NotFound, NotNow
+from application.lobby import Caller
+from application.tokens import new_id
+from domain import GAMES
+from domain.core.errors import DomainError
+from domain.tournaments.standings import Standing, standings
+from events import clock
+from events.envelope import DeadlinePolicy, TurnDeadline
+from events.execute import Executor
+from events.tournaments import Entrant, Format, Stage, TournamentRecord, Tournaments
+from players.accounts import Player, PlayerStore
+from players.invitations import Invitations
+
+MAX_ENTRANTS = 64  # entrants of one tournament, people and AIs together
+MAX_SWISS_ROUNDS = 20
+MAX_INVITED = 50  # players one tournament invites
+MAX_START_DAYS = 90  # how far ahead a tournament may start
+RULES = (
+    "Points by finishing place: one for each seat you finish above, half for each you tie with (4 seats: 3, 2, 1, 0).",
+    "A bye (when the entrants do not fill whole tables) scores half of first place's points.",
+    "Standings: points, then Buchholz (your opponents' points summed over every table you sat at), then first places, "
+    "then sign-up order.",
+    "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits.",
+    "Withdrawing forfeits your running games and you are paired no more; your points stay.",
+    "Running out of time in every game of a round withdraws you.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSettings:
+    """What a new tournament is: its name, game and options, tables, format, time control and start."""
+
+    name: str
+    game: str
+    options: Mapping[str, object]
+    seats: int
+    format: Format
+    deadline: TurnDeadline
+    starts: int  # ms since the epoch
+    rounds: int | None = None  # a Swiss's
+    unlisted: bool = False
+    invited: Sequence[str] = ()  # player ids
+    named: Sequence[str] = ()  # names among the creator's contacts (application.invitees)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament as it stands: its settings, entrants, rounds with their results, standings."""
+
+    record: TournamentRecord
+    entrants: list[Entrant]
+    standings: list[Standing]
+
+
+def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller,
+           settings: TournamentSettings) -> TournamentRecord:
+    """Open a tournament signing up, and tell the players it invites (by id, or by name among the
+    creator's contacts) unless they block its creator. Refused without a registered player, for a
+    time control that does not forfeit, a start past MAX_START_DAYS, and by the caller's bounds."""
+    creator = caller.creator(reserving=True)
+    assert creator is not None, "a tournament is created by a registered player"
+    _check(settings)
+    named = invitees.by_name(players, invitations, creator, dict(enumerate(settings.named)))
+    invited = list(dict.fromkeys([*settings.invited, *named.values()]))
+    if unknown := [player_id for player_id in invited if players.get(player_id) is None]:
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"invited": [f"No registered player {player_id!r}." for player_id in unknown]})
+    reached = invitations.reaching(creator, invited)
+    caller.count_invitations(invitations.strangers(creator, reached))
+    record = TournamentRecord(new_id(), settings.name, settings.game, dict(settings.options), settings.seats,
+                              settings.format, settings.deadline, settings.starts, creator, settings.unlisted,
+                              settings.rounds, clock.now())
+    tournaments.create(record)
+    tournaments.invite(record.id, reached)
+    return record
+
+
+def _check(settings: TournamentSettings) -> None:
+    """Refuse a time control that does not forfeit, a start in the past or too far ahead, and a Swiss without rounds."""
+    errors = {}
+    if settings.deadline.policy is not DeadlinePolicy.FORFEIT:
+        errors["turn_deadline"] = ["A tournament's games end: a seat out of time forfeits (policy `forfeit`)."]
+    if not clock.now() <= settings.starts <= clock.now() + MAX_START_DAYS * 86_400_000:
+        errors["starts"] = [f"A tournament starts between now and {MAX_START_DAYS} days from now."]
+    if (settings.format is Format.SWISS) != (settings.rounds is not None):
+        errors["rounds"] = ["A Swiss plays the rounds it names; a round robin's are worked out from its entrants."]
+    if errors:
+        raise Invalid("validation_error", "The request is not valid.", errors=errors)
+
+
+def find(tournaments: Tournaments, tournament_id: str) -> TournamentRecord:
+    """The tournament; NotFound if there is none."""
+    record = tournaments.get(tournament_id)
+    if record is None:
+        raise NotFound("tournament_not_found", "No tournament has this id.")
+    return record
+
+
+def sign_up(tournaments: Tournaments, record: TournamentRecord, player: Player) -> Entrant:
+    """Enter the player, while the tournament signs up and has room."""
+    return _enter(tournaments, record, Entrant(player.id, player.name, clock.now()))
+
+
+def enter_ai(tournaments: Tournaments, record: TournamentRecord, player_id: str, level: str) -> Entrant:
+    """Enter an AI of `level` as an entrant of its own; the creator's to do."""
+    if player_id != record.creator:
+        raise Forbidden("not_tournament_creator", "Only the tournament's creator enters AI players.")
+    if level not in GAMES[record.game].bots:
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"level": [f"{GAMES[record.game].title}'s AI levels: {', '.join(GAMES[record.game].bots)}."]})
+    number = len(tournaments.entrants(record.id)) + 1
+    return _enter(tournaments, record, Entrant(f"ai-{new_id()}", f"{level} AI {number}", clock.now(), level=level))
+
+
+def _enter(tournaments: Tournaments, record: TournamentRecord, entrant: Entrant) -> Entrant:
+    if record.stage is not Stage.SIGNING_UP:
+        raise NotNow("sign_up_closed", "The tournament has started: sign-up is closed.")
+    if not tournaments.enter(record.id, entrant, MAX_ENTRANTS):
+        if any(each.id == entrant.id for each in tournaments.entrants(record.id)):
+            raise NotNow("already_entered", "You are signed up already.")
+        raise NotNow("tournament_full", f"A tournament holds {MAX_ENTRANTS} entrants.")
+    return entrant
+
+
+def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRecord, entrant_id: str, by: str) -> None:
+    """Take the entrant out, as the player `by` asks (the entrant themselves, or the creator for an
+    AI they entered): before the start, their sign-up; after, they are paired no more and their
+    running games are forfeited (their points stay)."""
+    entrant = next((each for each in tournaments.entrants(record.id) if each.id == entrant_id), None)
+    if entrant is None or entrant.withdrawn is not None:
+        raise NotFound("entrant_not_found", "No such entrant is (still) in this tournament.")
+    if by != entrant_id and not (entrant.level is not None and by == record.creator):
+        raise Forbidden("not_your_entrant", "A player withdraws themselves; the creator withdraws the AIs they entered.")
+    if record.stage is Stage.SIGNING_UP:
+        tournaments.leave(record.id, entrant_id)
+        return
+    if record.stage is not Stage.RUNNING:
+        raise NotNow("tournament_over", "The tournament is over.")
+    rounds = tournaments.rounds(record.id)
+    tournaments.withdraw(record.id, entrant, after=len(rounds))
+    for table in rounds[-1].tables if rounds else ():
+        if entrant_id in table.entrants:
+            forfeit(executor, table.game_id, table.entrants.index(entrant_id))
+
+
+def forfeit(executor: Executor, game_id: str, seat: int) -> None:
+    """Make the seat leave its game, if it is still playing."""
+    loaded = executor.load(game_id)
+    if loaded.version == 0 or loaded.game.status(loaded.state).finished:
+        return
+    with contextlib.suppress(DomainError):  # the seat left already
+        executor.execute(game_id, loaded.game.forfeit_command(seat), actor=f"seat:{seat}")
+
+
+def view(tournaments: Tournaments, record: TournamentRecord) -> TournamentView:
+    """The tournament with its entrants and standings now."""
+    entrants = tournaments.entrants(record.id)
+    results = {game_id: result.places for game_id, result in tournaments.results(record.id).items()}
+    rows = standings([each.id for each in entrants], record.seats, tournaments.rounds(record.id), results)
+    return TournamentView(record, entrants, rows)

@@ -1,0 +1,248 @@
+"""Tournaments in the store: each one's settings and status, its entrants, its rounds (each
+written once), the results of its finished tables, a stream of its changes, and the indexes the
+API lists and the reactors' sweep visits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, cast
+
+import redis
+
+from domain.tournaments.pairing import Round, Table
+from domain.tournaments.standings import Places
+from events import clock, keys
+from events.envelope import TurnDeadline
+
+NEWS_LENGTH = 100  # changes kept in a tournament's stream of them
+LOCK_SECONDS = 120  # how long pairing a round may hold its tournament
+
+
+class Format(StrEnum):
+    """How a tournament pairs its rounds (domain.tournaments.pairing)."""
+
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+
+
+class Stage(StrEnum):
+    """Where a tournament is in its life."""
+
+    SIGNING_UP = "signing_up"  # entrants sign up until it starts
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"  # too few entrants when it was to start
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament's settings, and where it stands."""
+
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    seats: int  # at each table
+    format: Format
+    deadline: TurnDeadline  # each game's time control; a seat out of time forfeits
+    starts: int  # ms since the epoch: sign-up closes and the first round is paired
+    creator: str
+    unlisted: bool = False
+    rounds: int | None = None  # a Swiss's rounds; a round robin's are worked out at the start
+    created: int = 0
+    stage: Stage = Stage.SIGNING_UP
+    planned: int = 0  # the rounds it plays, fixed at the start
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One who plays in a tournament: a registered player, or an AI level the creator entered."""
+
+    id: str
+    name: str
+    joined: int  # ms since the epoch
+    level: str | None = None  # an AI's
+    withdrawn: int | None = None  # the round after which it is paired no more
+    timed_out: bool = False  # withdrawn for running out of time in every game of a round
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished table: its entrants by place, and those who ran out of time in it."""
+
+    places: Places
+    timed_out: tuple[str, ...] = ()
+
+
+class Tournaments:
+    """Every tournament in one Redis server."""
+
+    def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None) -> None:
+        """`waiting` serves the blocking reads of a tournament's changes (by default `client`)."""
+        self.redis = client
+        self.waiting = waiting or client
+
+    def create(self, record: TournamentRecord) -> None:
+        """Store a new tournament signing up, listed unless it is unlisted."""
+        settings = {**dataclasses.asdict(record), "deadline": dataclasses.asdict(record.deadline)}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.tournament(record.id), mapping={"record": json.dumps(settings), "stage": record.stage, "planned": 0})
+        pipe.zadd(keys.tournaments_waiting(), {record.id: record.starts})
+        if not record.unlisted:
+            pipe.zadd(keys.tournaments_listed(), {record.id: record.starts})
+        pipe.execute()
+
+    def get(self, tournament_id: str) -> TournamentRecord | None:
+        """The tournament, or None."""
+        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament(tournament_id)))
+        if not stored:
+            return None
+        settings = json.loads(stored[b"record"])
+        return TournamentRecord(**{**settings, "format": Format(settings["format"]),
+                                   "deadline": TurnDeadline.from_json(settings["deadline"]),
+                                   "stage": Stage(stored[b"stage"].decode()), "planned": int(stored[b"planned"])})
+
+    def listed(self, limit: int) -> list[str]:
+        """The listed tournaments' ids, latest start first."""
+        return [each.decode() for each in cast(list[bytes], self.redis.zrevrange(keys.tournaments_listed(), 0, limit - 1))]
+
+    def due(self, now: int) -> list[str]:
+        """The tournaments signing up whose start has come."""
+        return [each.decode() for each in cast(list[bytes], self.redis.zrangebyscore(keys.tournaments_waiting(), 0, now))]
+
+    def running(self) -> list[str]:
+        """The tournaments under way."""
+        return sorted(each.decode() for each in cast(set[bytes], self.redis.smembers(keys.tournaments_running())))
+
+    def begin(self, tournament_id: str, planned: int) -> None:
+        """Mark the tournament under way, to play `planned` rounds."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.tournament(tournament_id), mapping={"stage": Stage.RUNNING, "planned": planned})
+        pipe.zrem(keys.tournaments_waiting(), tournament_id)
+        pipe.sadd(keys.tournaments_running(), tournament_id)
+        pipe.execute()
+        self.tell(tournament_id)
+
+    def end(self, tournament_id: str, stage: Stage) -> None:
+        """Mark the tournament finished or cancelled."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(keys.tournament(tournament_id), "stage", stage)
+        pipe.zrem(keys.tournaments_waiting(), tournament_id)
+        pipe.srem(keys.tournaments_running(), tournament_id)
+        pipe.execute()
+        self.tell(tournament_id)
+
+    def enter(self, tournament_id: str, entrant: Entrant, most: int) -> bool:
+        """Add the entrant unless it is in already or the tournament holds `most`; whether it was added."""
+        added = bool(self.redis.hsetnx(keys.tournament_entrants(tournament_id), entrant.id, _json(entrant)))
+        if added and self.redis.hlen(keys.tournament_entrants(tournament_id)) > most:
+            self.redis.hdel(keys.tournament_entrants(tournament_id), entrant.id)
+            return False
+        if added and entrant.level is None:
+            self.redis.zadd(keys.player_tournaments(entrant.id), {tournament_id: entrant.joined})
+        self.tell(tournament_id)
+        return added
+
+    def leave(self, tournament_id: str, entrant_id: str) -> bool:
+        """Take back a sign-up before the start; whether there was one."""
+        left = bool(self.redis.hdel(keys.tournament_entrants(tournament_id), entrant_id))
+        self.redis.zrem(keys.player_tournaments(entrant_id), tournament_id)
+        self.tell(tournament_id)
+        return left
+
+    def withdraw(self, tournament_id: str, entrant: Entrant, after: int, timed_out: bool = False) -> None:
+        """Pair the entrant no more after round `after`."""
+        withdrawn = dataclasses.replace(entrant, withdrawn=after, timed_out=timed_out)
+        self.redis.hset(keys.tournament_entrants(tournament_id), entrant.id, _json(withdrawn))
+        self.tell(tournament_id)
+
+    def entrants(self, tournament_id: str) -> list[Entrant]:
+        """The entrants in sign-up order."""
+        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_entrants(tournament_id)))
+        return sorted((Entrant(**json.loads(value)) for value in stored.values()), key=lambda each: (each.joined, each.id))
+
+    def pair(self, tournament_id: str, number: int, paired: Round) -> bool:
+        """Write round `number` unless it was written already; whether this wrote it."""
+        written = {"tables": [{"game_id": table.game_id, "entrants": list(table.entrants)} for table in paired.tables],
+                   "byes": list(paired.byes)}
+        wrote = bool(self.redis.hsetnx(keys.tournament_rounds(tournament_id), str(number), json.dumps(written)))
+        self.tell(tournament_id)
+        return wrote
+
+    def rounds(self, tournament_id: str) -> list[Round]:
+        """The rounds paired so far, first first."""
+        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_rounds(tournament_id)))
+        read = {int(number): json.loads(value) for number, value in stored.items()}
+        return [Round(tuple(Table(table["game_id"], tuple(table["entrants"])) for table in read[number]["tables"]),
+                      tuple(read[number]["byes"])) for number in sorted(read)]
+
+    def record_result(self, tournament_id: str, game_id: str, result: Result) -> None:
+        """Keep a finished table's result (the same each time it is worked out)."""
+        if self.redis.hsetnx(keys.tournament_results(tournament_id), game_id, json.dumps(dataclasses.asdict(result))):
+            self.tell(tournament_id)
+
+    def results(self, tournament_id: str) -> dict[str, Result]:
+        """The results of the finished tables, by game id."""
+        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_results(tournament_id)))
+        return {game_id.decode(): _result(json.loads(value)) for game_id, value in stored.items()}
+
+    def mark_table(self, game_id: str, tournament_id: str) -> None:
+        """Note that the game is a table of the tournament."""
+        self.redis.set(keys.tournament_of(game_id), tournament_id)
+
+    def of_game(self, game_id: str) -> str | None:
+        """The tournament the game is a table of, if any."""
+        found = cast(bytes | None, self.redis.get(keys.tournament_of(game_id)))
+        return None if found is None else found.decode()
+
+    def invite(self, tournament_id: str, player_ids: list[str]) -> None:
+        """Tell each of the players of the tournament (those an invitation reaches: players.invitations)."""
+        now = clock.now()
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.zadd(keys.tournament_invitations(player_id), {tournament_id: now}, nx=True)
+        pipe.execute()
+
+    def of_player(self, player_id: str, limit: int) -> list[str]:
+        """The tournaments the player was invited to or signed up for, latest first."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrevrange(keys.tournament_invitations(player_id), 0, limit - 1)
+        pipe.zrevrange(keys.player_tournaments(player_id), 0, limit - 1)
+        invited, entered = cast(list[list[bytes]], pipe.execute())
+        return list(dict.fromkeys(each.decode() for each in [*entered, *invited]))[:limit]
+
+    @contextmanager
+    def pairing(self, tournament_id: str) -> Iterator[bool]:
+        """Hold the tournament while a round is paired and opened: whether this holds it (else another does)."""
+        lock = self.redis.lock(keys.tournament_lock(tournament_id), timeout=LOCK_SECONDS, blocking=False)
+        held = lock.acquire()
+        try:
+            yield held
+        finally:
+            if held:
+                lock.release()
+
+    def tell(self, tournament_id: str) -> None:
+        """Note that the tournament changed, for whoever follows it."""
+        self.redis.xadd(keys.tournament_news(tournament_id), {"at": clock.now()}, maxlen=NEWS_LENGTH, approximate=True)
+
+    def news(self, tournament_id: str, after: str, timeout_ms: int) -> str | None:
+        """The id of the latest change after `after` ("$" for now), waiting up to `timeout_ms`; None if none came."""
+        if after == "$":
+            latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))
+            after = latest[0][0].decode() if latest else "0-0"
+        answer = self.waiting.xread({keys.tournament_news(tournament_id): after}, block=timeout_ms)
+        return cast(list[tuple[bytes, list[tuple[bytes, Any]]]], answer)[0][1][-1][0].decode() if answer else None
+
+
+def _json(entrant: Entrant) -> str:
+    return json.dumps(dataclasses.asdict(entrant))
+
+
+def _result(stored: dict[str, Any]) -> Result:
+    return Result(tuple(tuple(place) for place in stored["places"]), tuple(stored["timed_out"]))

@@ -1,0 +1,128 @@
+"""Tournaments played to the end by real workers on a real Redis: an 8-entrant Swiss of 4-seat
+Djambi over 3 rounds, and a 5-entrant round robin of 2-seat TAKI with a withdrawal in the middle
+and a player who lets their time run out, each round paired by the workers as the last table of
+the one before ends."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+
+import pytest
+import redis
+
+from application import tournaments as desk
+from application.tournaments import TournamentSettings
+from domain.tournaments.pairing import met
+from domain.tournaments.standings import bye_points, place_points
+from events import clock
+from events.envelope import DeadlinePolicy, TurnDeadline
+from events.execute import Executor
+from events.tournaments import Format, Stage, TournamentRecord, Tournaments
+from players.accounts import PlayerStore
+from players.invitations import Invitations
+from tests.conftest import Start
+from tests.domain.tournaments.test_pairing import fewest_repeats
+from tests.workers.conftest import wait_for
+
+pytestmark = pytest.mark.redis
+
+
+class Creator:
+    """A registered player creating a tournament, with no bounds on what they create."""
+
+    def __init__(self, player_id: str) -> None:
+        self.player_id = player_id
+
+    def creator(self, reserving: bool) -> str | None:
+        return self.player_id
+
+    def is_admin(self) -> bool:
+        return False
+
+    def count_game(self) -> None:
+        pass
+
+    def count_invitations(self, strangers: list[str]) -> None:
+        pass
+
+
+def opened(client: redis.Redis, game: str, seats: int, form: Format, rounds: int | None,  # type: ignore[type-arg]
+           seconds: int) -> TournamentRecord:
+    players = PlayerStore(client)
+    players.register("boss", "Boss", "boss-token")
+    settings = TournamentSettings("Friday cup", game, {}, seats, form, TurnDeadline(seconds, DeadlinePolicy.FORFEIT),
+                                  clock.now() + 300, rounds)
+    return desk.create(Tournaments(client), players, Invitations(client, 100), Creator("boss"), settings)
+
+
+def finished(tournaments: Tournaments, tournament_id: str, seconds: float) -> bool:
+    return wait_for(lambda: (record := tournaments.get(tournament_id)) is not None and record.stage is Stage.FINISHED,
+                    timeout=seconds)
+
+
+def test_an_eight_entrant_swiss_of_djambi_plays_three_rounds_repeating_no_pair_it_could_avoid(
+        real_redis: redis.Redis, start_worker: Start) -> None:  # type: ignore[type-arg]
+    tournaments, started = Tournaments(real_redis), time.monotonic()
+    record = opened(real_redis, "djambi", 4, Format.SWISS, 3, 60)
+    for _ in range(8):
+        desk.enter_ai(tournaments, record, "boss", "greedy")
+    start_worker()
+    start_worker()
+    assert finished(tournaments, record.id, 240), tournaments.get(record.id)
+    rounds, results = tournaments.rounds(record.id), tournaments.results(record.id)
+    entrants = [entrant.id for entrant in tournaments.entrants(record.id)]
+    assert len(rounds) == 3 and all(len(each.tables) == 2 and not each.byes for each in rounds)
+    for number in range(1, 3):  # each round as few repeated pairs as any arrangement could have
+        before = met(rounds[:number])
+        again = sum(before[frozenset(pair)] for table in rounds[number].tables for pair in itertools.combinations(table.entrants, 2))
+        assert again == fewest_repeats(entrants, 4, rounds[:number])
+    points, firsts = Counter[str](), Counter[str]()
+    for table in (table for each in rounds for table in each.tables):
+        places = results[table.game_id].places
+        assert sum(place_points(places).values()) == 6  # 3 + 2 + 1 + 0, ties shared
+        points.update(place_points(places))
+        firsts.update(places[0])
+    opponents = {entrant: [other for each in rounds for table in each.tables if entrant in table.entrants
+                           for other in table.entrants if other != entrant] for entrant in entrants}
+    buchholz = {entrant: sum(points[other] for other in opponents[entrant]) for entrant in entrants}
+    view = desk.view(tournaments, tournaments.get(record.id) or record)
+    assert [(row.entrant, row.points, row.buchholz, row.firsts) for row in view.standings] == sorted(
+        [(entrant, points[entrant], buchholz[entrant], firsts[entrant]) for entrant in entrants],
+        key=lambda row: (-row[1], -row[2], -row[3], entrants.index(row[0])))
+    print(f"swiss of djambi: {time.monotonic() - started:.1f} s")
+
+
+def test_a_five_entrant_round_robin_of_taki_meets_every_pair_once_and_handles_a_withdrawal_and_a_timeout(
+        real_redis: redis.Redis, executor: Executor, start_worker: Start) -> None:  # type: ignore[type-arg]
+    tournaments, started = Tournaments(real_redis), time.monotonic()
+    record = opened(real_redis, "taki", 2, Format.ROUND_ROBIN, None, 3)
+    for _ in range(3):
+        desk.enter_ai(tournaments, record, "boss", "greedy")
+    sleeper = PlayerStore(real_redis).register("sleeper", "Sleeper", "sleeper-token")
+    desk.sign_up(tournaments, record, sleeper)  # never moves: out of time in every game of its first round
+    leaver = desk.enter_ai(tournaments, record, "boss", "greedy")
+    start_worker()
+    start_worker()
+    assert wait_for(lambda: len(tournaments.rounds(record.id)) >= 2, timeout=120)
+    desk.withdraw(executor, tournaments, tournaments.get(record.id) or record, leaver.id, by="boss")
+    assert finished(tournaments, record.id, 240), tournaments.get(record.id)
+    rounds, results = tournaments.rounds(record.id), tournaments.results(record.id)
+    entrants = {entrant.id: entrant for entrant in tournaments.entrants(record.id)}
+    assert len(rounds) == 5 and set(met(rounds).values()) == {1}  # no pair met twice
+    assert entrants[leaver.id].withdrawn == 2 and not entrants[leaver.id].timed_out
+    assert all(leaver.id not in table.entrants for each in rounds[2:] for table in each.tables)
+    first_played = next(number for number, each in enumerate(rounds, 1) if any("sleeper" in t.entrants for t in each.tables))
+    assert entrants["sleeper"].withdrawn == first_played and entrants["sleeper"].timed_out
+    assert all("sleeper" not in table.entrants for each in rounds[first_played:] for table in each.tables)
+    leavers_table = next(table for table in rounds[1].tables if leaver.id in table.entrants)
+    assert results[leavers_table.game_id].places[-1] == (leaver.id,)  # forfeited: last
+    view = desk.view(tournaments, tournaments.get(record.id) or record)
+    for row in view.standings:  # every entrant's points: by place, and a half point for each bye
+        byes = sum(row.entrant in each.byes for each in rounds)
+        scored = sum(place_points(result.places).get(row.entrant, 0) for result in results.values())
+        assert (row.points, row.byes) == (scored + byes * bye_points(2), byes)
+    assert [row.points for row in view.standings] == sorted((row.points for row in view.standings), reverse=True)
+    assert sum(len(each.tables) for each in rounds) == len(results)
+    print(f"round robin of taki: {time.monotonic() - started:.1f} s")
