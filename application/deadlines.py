@@ -14,7 +14,7 @@ from application.timelines import folded, played
 from domain.core.game import Budget
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
-from events.execute import Loaded
+from events.execute import Executor, Loaded
 from events.log_file import GameLog, LogClock
 from events.store import EventStore
 from players.vacations import DAY, Span, Spent, Vacations, spans_of
@@ -83,12 +83,14 @@ def early_deadline(log: GameLog) -> tuple[int, str] | None:
     decoded = [(actor, lines[0]["time"], [next(events) for _ in lines]) for actor, lines in runs]
     state = log.game.initial(log.game.parse_options(log.options, log.seats), log.seats)
     moves: list[Move] = []
-    version = 1
+    version, opened = 1, 0  # opened: when the rules' own window open before the move opened
     for (before, move), (actor, lines) in zip(played(log.game, state, decoded), runs, strict=True):
         if (found_seat := _deadline_seat(actor)) is not None and moves:
-            problem = _before_time(log, log.clock.control, before, moves, found, found_seat, move.time)
+            problem = _before_time(log, log.clock.control, before, (moves, opened), found, found_seat, move.time)
             if problem is not None:
                 return version, problem
+        if log.game.response_seconds(before) is None:
+            opened = move.time
         moves.append(move)
         version += len(lines)
     return None
@@ -99,12 +101,14 @@ def _deadline_seat(actor: str) -> int | None:
     return int(actor.split(":")[1]) if actor.startswith("deadline:") else None
 
 
-def _before_time(log: GameLog, control: TurnDeadline, state: Any, moves: list[Move], found: dict[int, Pauses],
-                 seat: int, at: int) -> str | None:
-    """Why a deadline that moved for `seat` at `at`, on `state` after `moves`, came before its time; None if it did not."""
+def _before_time(log: GameLog, control: TurnDeadline, state: Any, played: tuple[list[Move], int],
+                 found: dict[int, Pauses], seat: int, at: int) -> str | None:
+    """Why a deadline that moved for `seat` at `at`, on `state` after the moves `played` (and when the
+    rules' own window open on it opened), came before its time; None if it did not."""
+    moves, opened = played
     seconds = log.game.response_seconds(state)
-    if seconds is not None and at >= moves[-1].time + seconds * 1000:
-        return None  # the rules' own deadline
+    if seconds is not None and at >= opened + seconds * 1000:
+        return None  # the rules' own deadline, counted from its window's opening
     runs_out = clocks(control, log.seats, moves, found, at)[seat].runs_out
     if runs_out is not None and at >= runs_out:
         return None
@@ -156,6 +160,15 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
     return Vacations(store.redis, days_per_year).spend_day(holder, at, check)
 
 
+def window_opened(store: EventStore, loaded: Loaded) -> int:
+    """When the rules' own window open at the loaded version opened: the time of the event since which it
+    has stood open, so that a seat answering in it gives the seats still awaited no more time."""
+    version, past = loaded.version, Executor(store)
+    while version > 1 and loaded.game.response_seconds(past.load(loaded.record.id, version - 1).state) is not None:
+        version -= 1
+    return store.streams.read(loaded.record.id, after=version - 1, limit=1)[0].time
+
+
 def due(store: EventStore, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None = None) -> Due | None:
     """The deadline of `seat` at the loaded version, or None if it has none; `clocks`, the game's
     clocks now if the caller has them already."""
@@ -164,8 +177,7 @@ def due(store: EventStore, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] 
         return None
     candidates: list[Due] = []
     if seconds is not None:
-        since = store.streams.read(loaded.record.id, after=loaded.version - 1, limit=1)[0].time
-        candidates.append(Due(since + seconds * 1000, DeadlinePolicy.SKIP, None))
+        candidates.append(Due(window_opened(store, loaded) + seconds * 1000, DeadlinePolicy.SKIP, None))
     found = clocks if clocks is not None else game_clocks(store, loaded) if turn is not None else None
     if turn is not None and found is not None and (runs_out := found[seat].runs_out) is not None:
         candidates.append(Due(runs_out, turn.policy, turn.level, turn.budget))
