@@ -1,7 +1,9 @@
 """A game's chat: the table's room, where its seats talk, and the spectators' room, which the seats
 read once the game is over; and each seat's private notes. A message is plain text of at most
 MAX_LENGTH characters, stored with the game's version it was written at (events.chat) and never in
-the game's log; a writer sends MEEPLE_CHAT_PER_MINUTE a minute (service.limits).
+the game's log; a writer sends MEEPLE_CHAT_PER_MINUTE a minute, a client address MEEPLE_CHAT_PER_ADDRESS
+(service.limits); a room holds MEEPLE_CHAT_MESSAGES_PER_ROOM messages, and is written until
+MEEPLE_CHAT_SECONDS_AFTER_END after the game's end, then only read.
 
 Who may read a room is `may_read`'s to say, who may write one `may_write`'s (a muted player is refused
 there, as in conversations and reports, by application.moderation.mute_refusal); a message hidden by the
@@ -11,13 +13,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import redis
 
 from application.errors import ApplicationError, Forbidden, NotNow
 from application.moderation import mute_refusal
 from application.outbox import first_in, mail_player
-from events.chat import START, ChatStore, Message
+from events import clock
+from events.chat import START, ChatStore, Message, RoomFull
 from events.envelope import GameRecord, Lifecycle
 from players.blocks import Blocks
 
@@ -89,15 +93,37 @@ class Mentions:
     seconds: int
 
 
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """When a game's rooms close to writing: the game's end (ms since the epoch; None: not over) and the
+    seconds they stay open after it (MEEPLE_CHAT_SECONDS_AFTER_END)."""
+
+    ended: int | None
+    seconds: int
+
+    def refusal(self) -> NotNow | None:
+        """Why nobody writes now, or None."""
+        if self.ended is None or clock.now() < (closed := self.ended + self.seconds * 1000):
+            return None
+        at = datetime.fromtimestamp(closed / 1000, UTC)
+        return NotNow("chat_closed", f"This game's chat closed to writing at {at:%Y-%m-%dT%H:%M:%SZ}, {self.seconds} s "
+                      "after the game ended: it is kept to read.", closed=closed)
+
+
 def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: str, mentions: Mentions,
-         spectators_see: int) -> Message:
+         spectators_see: int, closing: Closing) -> Message:
     """Write a message in `room` at the version its readers see (the game's current one at the table, the
-    `spectators_see` in the spectators' room, some moves behind in a delayed game), and mail the players it mentions."""
+    `spectators_see` in the spectators' room, some moves behind in a delayed game), unless `closing` says the
+    rooms are closed or the room is full, and mail the players it mentions."""
     check_on(chat, record)
-    if (refusal := may_write(record, room, writer)) is not None:
+    if (refusal := may_write(record, room, writer) or closing.refusal()) is not None:
         raise refusal
     version = record.version if room == "table" else spectators_see
-    message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, version)
+    try:
+        message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, version)
+    except RoomFull:
+        raise NotNow("room_full", f"The room holds {chat.per_room} messages, as many as a room may: it is kept to "
+                     "read, no longer written.", limit=chat.per_room) from None
     if room == "table":  # a spectator's words reach no seat before the game is over
         mention(chat.redis, record, message, mentions)
     return message

@@ -1,7 +1,8 @@
 """Keeping it civil: anyone who reads a message may report it, with a reason; the admin reads the
 queue of reports and, for each, hides the message (it stays in storage, marked hidden, and every
 report of it closes) or dismisses the report; the admin mutes a player until a time, and a muted
-player is told so, and until when, when they write. Blocks are the blocker's own
+player is told so, and until when, when they write. A guest (a seat held without a player) is muted by
+the hash of their seat's token: their writing and reports in that game. Blocks are the blocker's own
 (players.blocks): a blocked player's messages reach neither the blocker's conversations
 (application.conversations) nor what they read of a game's chat (application.chat)."""
 
@@ -10,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from application.errors import Forbidden, NotNow
-from events.chat import ChatStore
+from application.errors import Forbidden, NotFound, NotNow
+from events.chat import MESSAGE_ID, ChatStore
 from events.clock import now
+from events.envelope import GameRecord
 from players.conversations import Conversations
 from players.moderation import Mutes, Report, Reported, Reports
 
@@ -65,6 +67,19 @@ def mute(mutes: Mutes, player_id: str, minutes: int) -> int:
     until = now() + minutes * 60_000
     mutes.mute(player_id, until)
     return until
+
+
+def writer(chat: ChatStore, record: GameRecord, room: str, message_id: str) -> tuple[str | None, int | None, str]:
+    """Who wrote a message of the game's chat, as a mute silences them: its registered player, or else the token
+    (its hash) that holds the guest seat that wrote it; the player's id (None: a guest), the seat, the mute's subject."""
+    said = chat.message(record.id, room, message_id) if MESSAGE_ID.match(message_id) else None
+    if said is None:
+        raise NotFound("message_not_found", "No message with this id is in this room.")
+    subject = said.player_id or next((digest for digest, seat in record.token_seats.items() if seat == said.seat), None)
+    if subject is None:
+        raise NotNow("writer_gone", "The guest who wrote the message left the seat before the game began: no token "
+                     "writes as them now.")
+    return said.player_id, said.seat, subject
 
 
 def _hide(message: Reported, chat: ChatStore, conversations: Conversations) -> None:

@@ -37,7 +37,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.folder / "serve.log"
         env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
-        env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off"}
+        env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off",
+                "MEEPLE_REGISTRATIONS_PER_ADDRESS": "off", "MEEPLE_CHAT_PER_ADDRESS": "off"}
         command = [sys.executable, "-m", "cli.main", "serve", "--port", str(self.port),
                    "--workers", str(workers), "--data-dir", str(self.folder / "var")]
         with self.log.open("wb") as log:

@@ -1,6 +1,7 @@
 """A game's chat as stored: one Redis stream per room under the game's hash tag, apart from the game's
 event log, each message an entry whose id orders it and pages it (`<ms>-<n>`), and a seat's private
-notes. A message hidden by the admin stays in its stream, listed in the game's hidden set and read
+notes. A room holds at most `per_room` messages (MEEPLE_CHAT_MESSAGES_PER_ROOM), counted as each is
+appended. A message hidden by the admin stays in its stream, listed in the game's hidden set and read
 with `hidden` set; who may read it is the application's to say (application.chat)."""
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ from typing import cast
 
 import redis
 
-from events import keys
+from events import keys, scripts
 
 ROOMS = ("table", "spectators")  # the seats' room; the room of those who watch
 MESSAGE_ID = re.compile(r"^\d{1,15}-\d{1,10}$")
 START = "0-0"  # the id before a room's first message
+PER_ROOM = 5_000  # messages a room holds at most, unless the store is given another bound
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
 
+
+class RoomFull(Exception):
+    """The room holds as many messages as a room may."""
 
 
 def written_at(stream_id: str) -> int:
@@ -56,10 +61,12 @@ class Hide:
 class ChatStore:
     """The rooms and notes of every game, in one store."""
 
-    def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, waiting: redis.Redis, per_room: int = PER_ROOM) -> None:
         """`waiting` serves the blocking reads (its socket timeout must outlast them)."""
         self.redis = client
         self.waiting = waiting
+        self.per_room = per_room
+        self._add = scripts.register(client, "chat_add.lua")
 
     def is_on(self, game_id: str) -> bool:
         """Whether the game's chat is on (unless it was created with it off)."""
@@ -71,10 +78,12 @@ class ChatStore:
 
     def add(self, game_id: str, room: str, text: str, name: str, seat: int | None, player_id: str | None,
             version: int) -> Message:
-        """Append a message to the room; the message as stored."""
-        entry_id = cast(bytes, self.redis.xadd(keys.chat(game_id, room), {
-            "t": text, "n": name, "s": "" if seat is None else seat, "p": player_id or "", "v": version})).decode()
-        return Message(entry_id, room, text, name, seat, player_id, version)
+        """Append a message to the room; the message as stored. Raises RoomFull when the room holds `per_room`."""
+        entry_id = cast(bytes | None, self._add(keys=[keys.chat(game_id, room)], args=[
+            self.per_room, "t", text, "n", name, "s", "" if seat is None else seat, "p", player_id or "", "v", version]))
+        if entry_id is None:
+            raise RoomFull(game_id, room)
+        return Message(entry_id.decode(), room, text, name, seat, player_id, version)
 
     def page(self, game_id: str, room: str, after: str, limit: int) -> list[Message]:
         """The room's messages after the id `after`, oldest first, at most `limit`, in one round trip."""

@@ -160,9 +160,9 @@ def mail_held(player_id: str, author: str, scope: str) -> str:
     return f"{PREFIX}:player:{{{player_id}}}:mail-held:{author}:{scope}"
 
 
-def muted(player_id: str) -> str:
-    """String: until when (ms) the admin muted the player; expires then."""
-    return f"{PREFIX}:player:{{{player_id}}}:muted"
+def muted(writer: str) -> str:
+    """String: until when (ms) the admin muted a writer, a player (their id) or a guest seat (its token's hash); expires then."""
+    return f"{PREFIX}:player:{{{writer}}}:muted"
 
 
 def report(report_id: str) -> str:

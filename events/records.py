@@ -276,6 +276,11 @@ class GameRecords:
             filing.execute()
             position += len(ids) - moved
 
+    def ended(self, game_id: str) -> int | None:
+        """When the game was filed as finished (ms since the epoch), if it was."""
+        took = self.redis.zscore(keys.games_with_status(Lifecycle.FINISHED, self.shards.of(game_id)), game_id)
+        return None if took is None else int(took)
+
     def refile_finished_since(self, since_ms: int) -> int:
         """Refile and announce each game filed as finished since `since_ms` that its record says is not; how many."""
         # A failover that lost a game's last appends keeps the filing made after them (another slot):

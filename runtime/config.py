@@ -30,6 +30,11 @@ class Rate:
             raise ValueError(f"a rate is `requests/seconds` (e.g. 600/60) or `off`, not {text!r}")
         return cls(int(match.group(1)), int(match.group(2)))
 
+    @classmethod
+    def parse_all(cls, text: str) -> tuple[Rate, ...]:
+        """`"10/3600,30/86400"` is at most 10 an hour and 30 a day; `"off"` (or empty) means no limit."""
+        return tuple(rate for part in text.split(",") if (rate := cls.parse(part)) is not None)
+
 
 def _is_smtp_url(url: str) -> bool:
     """smtp:// or smtps://, whose only query may be smtp://'s `starttls=off`, never with a password."""
@@ -86,6 +91,11 @@ class Config:
     games_per_address: Rate | None = Rate(1000, 86400)  # games one client address may create a day (forks, imports, rematches too)
     invitations_per_day: int = 20  # invitations a player receives a day from players who are not their contacts
     chat_per_minute: int = 100  # messages one writer may send a minute: game chat, private messages and reports together
+    chat_per_address: Rate | None = Rate(300, 60)  # the same, from one client address, whoever writes
+    chat_messages_per_room: int = 5000  # messages a room of a game's chat holds at most
+    chat_seconds_after_end: int = 7 * 86400  # how long a finished game's chat is written; then it is only read
+    # players one client address may register: each rate a window (10 an hour and 30 a day)
+    registrations_per_address: tuple[Rate, ...] = (Rate(10, 3600), Rate(30, 86400))
     # a player is mailed the words of one writer in one game's chat (a mention) or one conversation once in this long
     chat_mail_seconds: int = 600
     open_reports_per_reporter: int = 20  # reports one reporter may have open, waiting for the admin
@@ -141,11 +151,16 @@ class Config:
             raise ValueError("MEEPLE_IPV6_PREFIX is 1 to 128 (bits of an IPv6 address that name one client)")
         self._check_admin()
         self._check_mail()
+        self._check_chat()
 
     def _check_admin(self) -> None:
         if self.admin_token is not None and not re.fullmatch(TOKEN, self.admin_token):
             raise ValueError("MEEPLE_ADMIN_TOKEN is 16 to 128 letters, digits, '-' or '_', as every bearer token, or no "
                              "request could carry it: make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+
+    def _check_chat(self) -> None:
+        if self.chat_messages_per_room < 1 or self.chat_seconds_after_end < 1:
+            raise ValueError("MEEPLE_CHAT_MESSAGES_PER_ROOM and MEEPLE_CHAT_SECONDS_AFTER_END are 1 or more")
 
     def _check_mail(self) -> None:
         if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):
@@ -192,6 +207,12 @@ class Config:
             invitations_per_day=int(env.get("MEEPLE_INVITATIONS_PER_DAY", cls.invitations_per_day)),
             chat_per_minute=int(env.get("MEEPLE_CHAT_PER_MINUTE", cls.chat_per_minute)),
             chat_mail_seconds=int(env.get("MEEPLE_CHAT_MAIL_SECONDS", cls.chat_mail_seconds)),
+            chat_per_address=Rate.parse(env["MEEPLE_CHAT_PER_ADDRESS"]) if "MEEPLE_CHAT_PER_ADDRESS" in env
+            else cls.chat_per_address,
+            chat_messages_per_room=int(env.get("MEEPLE_CHAT_MESSAGES_PER_ROOM", cls.chat_messages_per_room)),
+            chat_seconds_after_end=int(env.get("MEEPLE_CHAT_SECONDS_AFTER_END", cls.chat_seconds_after_end)),
+            registrations_per_address=Rate.parse_all(env["MEEPLE_REGISTRATIONS_PER_ADDRESS"])
+            if "MEEPLE_REGISTRATIONS_PER_ADDRESS" in env else cls.registrations_per_address,
             open_reports_per_reporter=int(env.get("MEEPLE_OPEN_REPORTS_PER_REPORTER", cls.open_reports_per_reporter)),
             closed_reports_days=int(env.get("MEEPLE_CLOSED_REPORTS_DAYS", cls.closed_reports_days)),
             conversation_kept=int(env.get("MEEPLE_CONVERSATION_KEPT", cls.conversation_kept)),

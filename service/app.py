@@ -74,6 +74,10 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_INVITATIONS_PER_DAY"] = config.invitations_per_day
     app.config["MEEPLE_CHAT_PER_MINUTE"] = config.chat_per_minute
     app.config["MEEPLE_CHAT_MAIL_SECONDS"] = config.chat_mail_seconds
+    app.config["MEEPLE_CHAT_PER_ADDRESS"] = config.chat_per_address
+    app.config["MEEPLE_CHAT_MESSAGES_PER_ROOM"] = config.chat_messages_per_room
+    app.config["MEEPLE_CHAT_SECONDS_AFTER_END"] = config.chat_seconds_after_end
+    app.config["MEEPLE_REGISTRATIONS_PER_ADDRESS"] = config.registrations_per_address
     app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"] = config.open_reports_per_reporter
     app.config["MEEPLE_CLOSED_REPORTS_DAYS"] = config.closed_reports_days
     app.config["MEEPLE_CONVERSATION_KEPT"] = config.conversation_kept

@@ -119,14 +119,32 @@ def limit_sign_in_links(client: redis.Redis, mail_address: str, per_address: Rat
            "from this client in all, as may be for now.")
 
 
+def told(client: redis.Redis, rates: Sequence[tuple[str, str, Rate | None]]) -> list[Standing]:
+    """Count one more against each `(policy, key, rate)` (a None rate: no limit) and join the standings to the answer's
+    RateLimit headers; those over their rate."""
+    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
+    g.rate_limits = [*g.get("rate_limits", []), *(standing for standing, _ in counted)]
+    return [standing for standing, over in counted if over]
+
+
 def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:
-    """Count one more chat message of `writer` (a player's id, or a seat token's hash); its standing joins the
-    answer's RateLimit headers, and past `per_minute` it is refused 429 `chat_limited`."""
-    [(standing, over)] = count(client, [("chat", f"chat:{writer}", Rate(per_minute, 60))])
-    g.rate_limits = [*g.get("rate_limits", []), standing]
-    if over:
-        raise ApiError(429, "chat_limited", f"At most {per_minute} chat messages a minute.", limit=per_minute,
-                       retry_after=standing.reset)
+    """Count one more chat message of `writer` (a player's id, or a seat token's hash) and of the client's address
+    (MEEPLE_CHAT_PER_ADDRESS); past either it is refused 429 `chat_limited`."""
+    if over := told(client, [("chat", f"chat:{writer}", Rate(per_minute, 60)),
+                             ("chat-address", f"chat-from:{client_address()}", current_app.config["MEEPLE_CHAT_PER_ADDRESS"])]):
+        whom = "one writer" if over[0].policy == "chat" else "one client address"
+        raise ApiError(429, "chat_limited", f"At most {over[0].rate.requests} chat messages every {over[0].rate.seconds} s "
+                       f"from {whom}.", limit=over[0].rate.requests, retry_after=max(standing.reset for standing in over))
+
+
+def limit_registrations(client: redis.Redis, rates: Sequence[Rate]) -> None:
+    """Count one more player registered from the client's address against each of `rates`; 429 `registration_limited`
+    past any, so that a muted or blocked player does not come back under new names at will."""
+    address = client_address()
+    if over := told(client, [(f"registrations-{rate.seconds}", f"registrations:{address}", rate) for rate in rates]):
+        raise ApiError(429, "registration_limited", f"This address has registered {over[0].rate.requests} players in "
+                       f"{over[0].rate.seconds} s, as many as it may.", limit=over[0].rate.requests,
+                       retry_after=max(standing.reset for standing in over))
 
 
 VACATIONS_PER_HOUR = 6  # vacations one player may begin or move an hour: each announces all their games

@@ -46,11 +46,17 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "invitation_not_found": "The player has no invitation to this game (none, declined, or a seat they hold).",
     "invitation_limited": "An invited player has had as many invitations today from players who are not their "
                           "contacts as the server allows (MEEPLE_INVITATIONS_PER_DAY); `limit` says how many.",
+    "registration_limited": "This client address has registered as many players lately as the server allows "
+                            "(MEEPLE_REGISTRATIONS_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
     "game_creation_limited": "This client address has created as many games today as the server allows "
                              "(MEEPLE_GAMES_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
     "chat_off": "The game was created with its chat off.",
-    "chat_limited": "The writer sent as many chat messages this minute as one may; `limit` says how many, `retry_after` "
-                    "when more may be.",
+    "chat_limited": "The writer sent as many chat messages this minute as one may (MEEPLE_CHAT_PER_MINUTE), or the client "
+                    "address as many as one may (MEEPLE_CHAT_PER_ADDRESS); `limit` says how many, `retry_after` when more may be.",
+    "room_full": "The room holds as many messages as a room may (MEEPLE_CHAT_MESSAGES_PER_ROOM): it is read, no longer "
+                 "written; `limit` says how many.",
+    "chat_closed": "The game ended longer ago than its chat is written after the end (MEEPLE_CHAT_SECONDS_AFTER_END): it "
+                   "is read, no longer written; `closed` says when it closed (ms since the epoch).",
     "room_not_found": "A game's chat has two rooms: `table` and `spectators`.",
     "room_closed": "The spectators' room opens to the game's seats once the game is over.",
     "not_seated": "The table's room is written by the game's seats only.",
@@ -63,7 +69,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "too_many_reports": "The reporter has as many open reports as the server allows (MEEPLE_OPEN_REPORTS_PER_REPORTER); "
                         "`limit` says how many.",
     "admin_only": "Only the admin token (MEEPLE_ADMIN_TOKEN) may do this.",
-    "mute_not_found": "The player is not muted.",
+    "mute_not_found": "The player (or the message's writer) is not muted.",
+    "writer_gone": "The guest who wrote the message left the seat before the game began: there is no one to mute.",
     "not_your_notes": "A seat's notes are read and written by the one who holds that seat only.",
     "player_not_found": "No registered player has this id.",
     "token_not_found": "The player holds no token with this id.",

@@ -22,7 +22,7 @@ bp = Blueprint("chat", __name__, url_prefix="/v1")
 
 def chat_store() -> ChatStore:
     store = executor().store
-    return ChatStore(store.redis, store.streams.waiting)
+    return ChatStore(store.redis, store.streams.waiting, current_app.config["MEEPLE_CHAT_MESSAGES_PER_ROOM"])
 
 
 def chat_message(said: Message) -> dict[str, Any]:
@@ -67,15 +67,14 @@ def _player_id() -> str | None:
 
 
 def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
-    """Who writes, and whose count of messages this one is."""
+    """Who writes, and whose count of messages (and mute) this one is: their player's, or a guest seat's token's."""
     if auth.bearer_token() is None:
         raise auth.unauthorized("token_missing", "Writing needs a seat's or a player's token.")
     seat, player = _seat(record), players().by_token(auth.bearer_token() or "")
     mutes = Mutes(executor().store.redis)
     if seat is not None:
-        holder = record.holders.get(seat)
-        return (chat.Writer(seat, holder, record.names[seat] or "", mutes.until(holder) if holder else None),
-                holder or hash_token(auth.bearer_token() or ""))
+        writer = record.holders.get(seat) or hash_token(auth.bearer_token() or "")
+        return chat.Writer(seat, record.holders.get(seat), record.names[seat] or "", mutes.until(writer)), writer
     if player is None:
         raise auth.unauthorized("token_unknown", "The admin token writes in no chat.")
     return chat.Writer(None, player.id, player.name, mutes.until(player.id)), player.id
@@ -98,8 +97,10 @@ def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     writer, counted = _writer(record)
     limits.limit_chat(executor().store.redis, counted, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
     mentions = chat.Mentions(invitations().blocks, current_app.config["MEEPLE_CHAT_MAIL_SECONDS"])
+    closing = chat.Closing(executor().store.games.ended(record.id) if chat.is_over(record) else None,
+                           current_app.config["MEEPLE_CHAT_SECONDS_AFTER_END"])
     return chat_message(chat.post(chat_store(), record, room, writer, text, mentions,
-                                   visible_version(record, None))), 201
+                                   visible_version(record, None), closing)), 201
 
 
 def _noting(record: GameRecord) -> int | None:

@@ -102,6 +102,31 @@ def mute(player_id: str) -> dict[str, Any]:
     return {"player": player_id, "until": moderation.mute(Mutes(executor().store.redis), player_id, minutes)}
 
 
+@bp.put("/admin/games/<game:game_id>/chat/<room>/messages/<message_id>/mute")
+def mute_writer(game_id: str, room: str, message_id: str) -> dict[str, Any]:
+    """Mute the writer of a message of a game's chat for some minutes: its player, or the guest seat that wrote it."""
+    _admin()
+    minutes = parse(MuteSchema, json_body())["minutes"]
+    player, seat, subject = _writer(game_id, room, message_id)
+    return {"player": player, "seat": seat, "until": moderation.mute(Mutes(executor().store.redis), subject, minutes)}
+
+
+@bp.delete("/admin/games/<game:game_id>/chat/<room>/messages/<message_id>/mute")
+def unmute_writer(game_id: str, room: str, message_id: str) -> Response:
+    """Lift the mute of a message's writer."""
+    _admin()
+    _, _, subject = _writer(game_id, room, message_id)
+    if not Mutes(executor().store.redis).unmute(subject):
+        raise ApiError(404, "mute_not_found", "The message's writer is not muted.")
+    return Response(status=204)
+
+
+def _writer(game_id: str, room: str, message_id: str) -> tuple[str | None, int | None, str]:
+    if room not in ROOMS:
+        raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
+    return moderation.writer(chat_store(), executor().store.games.get(known_game(game_id)), room, message_id)
+
+
 @bp.delete("/admin/mutes/<player_id>")
 def unmute(player_id: str) -> Response:
     """Lift a player's mute."""

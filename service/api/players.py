@@ -18,7 +18,7 @@ from players import egress
 from players.accounts import Player
 from players.errors import VacationRefused, WebhookLimitReached
 from players.vacations import Allowance
-from service import auth
+from service import auth, limits
 from service.api.context import executor, invitations, json_body, known_game, players, seen_by, vacations, webhooks
 from service.errors import ApiError
 from service.limits import limit_vacations
@@ -39,6 +39,7 @@ bp = Blueprint("players", __name__, url_prefix="/v1/players")
 def register() -> tuple[dict[str, Any], int]:
     """Register a player: a name, an id and a token that can join games and act in them."""
     body = parse(RegisterSchema, json_body())
+    limits.limit_registrations(executor().store.redis, current_app.config["MEEPLE_REGISTRATIONS_PER_ADDRESS"])
     token = new_token()
     player = players().register(new_id(), body["name"], token, body["device"])
     return {"id": player.id, "name": player.name, "created": player.created, "token": token}, 201

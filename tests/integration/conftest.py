@@ -41,7 +41,8 @@ def serving(data: Path, settings: dict[str, str] | None = None, *options: str) -
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "MEEPLE_REDIS_URL"}
     # the tests make far more requests from one address than a client should (limits: test_operations.py)
-    env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off"} | (settings or {})
+    env |= {"MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off", "MEEPLE_GAMES_PER_ADDRESS": "off",
+            "MEEPLE_REGISTRATIONS_PER_ADDRESS": "off", "MEEPLE_CHAT_PER_ADDRESS": "off"} | (settings or {})
     with (data / "serve.log").open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data-dir", str(data / "var"), *options],

@@ -79,7 +79,7 @@ def children(pid: int) -> list[int]:
 def test_nothing_answered_is_lost_and_every_game_ends(tmp_path: Path, start_worker: Start) -> None:
     store = EmbeddedRedis(tmp_path / "store")
     env = os.environ | {"MEEPLE_REDIS_URL": store.start(), "MEEPLE_RATE_PER_TOKEN": "off", "MEEPLE_RATE_PER_ADDRESS": "off",
-                        "MEEPLE_GAMES_PER_ADDRESS": "off"}
+                        "MEEPLE_GAMES_PER_ADDRESS": "off", "MEEPLE_REGISTRATIONS_PER_ADDRESS": "off"}
     port = free_port()
     api = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--no-worker", "--port", str(port),
                             "--workers", "2", "--data-dir", str(tmp_path / "var")], cwd=ROOT, env=env,

@@ -26,6 +26,7 @@ STREAMS = ["streamGame", "streamInbox", "streamChat"]  # answers that never end;
 # Every limit a client can reach lifted, so that no valid request is refused for the run's volume
 # (each limit is tested on its own): the fuzzing expects no 429.
 UNLIMITED = {"MEEPLE_GAMES_PER_ADDRESS": "off", "MEEPLE_INVITATIONS_PER_DAY": "1000000",
+             "MEEPLE_REGISTRATIONS_PER_ADDRESS": "off", "MEEPLE_CHAT_PER_ADDRESS": "off",
              "MEEPLE_STREAMS_PER_ADDRESS": "100000", "MEEPLE_STREAMS_PER_TOKEN": "100000",
              "MEEPLE_WEBHOOKS_PER_PLAYER": "100000", "MEEPLE_CHAT_PER_MINUTE": "1000000",
              "MEEPLE_CONFIRMATIONS_PER_PLAYER": "1000000", "MEEPLE_CONFIRMATIONS_PER_ADDRESS": "off",

@@ -12,7 +12,8 @@ from tests.contract import ContractClient
 
 def unlimited(**settings: Any) -> Config:
     """Settings for tests, which make far more requests than a client may (limits: test_operations.py)."""
-    return Config(**{"rate_per_token": None, "rate_per_address": None, "games_per_address": None} | settings)
+    return Config(**{"rate_per_token": None, "rate_per_address": None, "games_per_address": None,
+                     "registrations_per_address": (), "chat_per_address": None} | settings)
 
 
 @pytest.fixture

@@ -123,6 +123,8 @@ export const reports = (token, after) => call("GET", `/v1/admin/reports${after ?
 export const decide = (id, hide, token) => call("POST", `/v1/admin/reports/${id}/decision`, { token, body: { hide } });
 export const mute = (id, minutes, token) =>
   call("PUT", `/v1/admin/mutes/${encodeURIComponent(id)}`, { token, body: { minutes } });
+export const muteWriter = ({ game_id, room, id }, minutes, token) => call("PUT",
+  `/v1/admin/games/${encodeURIComponent(game_id)}/chat/${room}/messages/${encodeURIComponent(id)}/mute`, { token, body: { minutes } });
 export const gameTypes = () => call("GET", "/v1/games/types");
 export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
 export const createGame = (body, token = null) => call("POST", "/v1/games", { token, body });

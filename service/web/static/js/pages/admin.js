@@ -1,6 +1,7 @@
 // The admin's page, /admin: signed in with the server's admin token (kept for this tab only), the
 // queue of reported messages, oldest first, a hundred a page, each with its reason, where it was written and its
-// text (as text); the admin hides the message, dismisses the report or mutes the writer for a day.
+// text (as text); the admin hides the message, dismisses the report or mutes the writer for a day (a player, or
+// the guest's seat that wrote in a game).
 
 import * as api from "../api.js";
 import { button, fill, h, perform } from "../dom.js";
@@ -51,12 +52,13 @@ function item(report, token, again) {
   const act = (work) => async () => {
     if (await perform(status, work)) again();
   };
+  const mute = message.place === "game" ? () => api.muteWriter(message, DAY, token) : () => api.mute(message.author, DAY, token);
   return h("li", { class: "report", dataset: { id: report.id } },
     h("p", {}, h("bdi", {}, message.name), " wrote, in ", where, ":"), // a name in any script keeps the sentence in order
     h("p", { class: "chat-text" }, message.text),
     h("p", {}, "Reported: ", h("span", { class: "chat-text" }, report.reason)),
     h("p", {}, button("Hide message", act(() => api.decide(report.id, true, token))), " ",
       button("Dismiss", act(() => api.decide(report.id, false, token))), " ",
-      message.author ? button(["Mute ", h("bdi", {}, message.name), " for a day"], act(() => api.mute(message.author, DAY, token))) : null),
+      button(["Mute ", h("bdi", {}, message.name), " for a day"], act(mute))),
     status);
 }
