@@ -2,10 +2,12 @@
 on the messages page; a blocked player's words leave the blocker's table and messages; a reported table
 message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
 blocked from the inbox; a signed-in spectator's live table leaves out whom they block; a message reaches
-the recipient's open conversation at once; a muted player is told until when. At 1280 and 375 px."""
+the recipient's open conversation at once; a muted player is told until when; a message hidden while a seat's
+stream is down leaves its page once the stream is back. At 1280 and 375 px."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +18,7 @@ from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
+from tests.integration.test_browser import cut_connections
 from tests.web.conftest import PHONE, SETTINGS
 from tests.web.pages import browsers, fits, register, signed_in
 
@@ -216,3 +219,31 @@ def test_a_muted_player_is_told_until_when(chromium: Browser, api: Client, serve
         expect(ann.get_by_role("alert")).to_contain_text(f"muted you until {at.day} {at:%B %Y, %H:%M} UTC")
         ann.set_viewport_size(PHONE)
         fits(ann, tmp_path / "muted-375.png")
+
+
+def test_a_message_hidden_while_a_seats_stream_is_down_leaves_its_page_once_it_is_back(
+        chromium: Browser, tmp_path: Path) -> None:
+    """On a server of its own, whose connections the test cuts."""
+    with serving(tmp_path, SETTINGS) as own, requests.Session() as http, \
+            browsers(chromium, tmp_path, ("ann", "bo"), WIDE) as opened:
+        api, ann = Client(http, own), opened["ann"]
+        game_id = seated(opened, api, own)
+        say(opened["bo"], "You fool")
+        say(opened["bo"], "Good luck")
+        rude = table(ann).get_by_role("listitem").filter(has_text="You fool")
+        message_id = rude.get_attribute("data-id")
+        ann.route(re.compile(r"/v1/games/[^/]+/stream"), lambda route: route.fulfill(status=503))  # no stream again yet
+        assert cut_connections(int(own.rsplit(":", 1)[1])) >= 1
+        expect(ann.get_by_role("status").filter(has_text="Reconnecting")).to_be_visible()
+        report = api.call("POST", f"/v1/games/{game_id}/chat/table/messages/{message_id}/reports", signed_in(ann)["token"],
+                          json={"reason": "Insults"}).json()
+        api.call("POST", f"/v1/admin/reports/{report['id']}/decision", SETTINGS["MEEPLE_ADMIN_TOKEN"], json={"hide": True})
+        expect(table(opened["bo"])).not_to_contain_text("You fool")  # bo's stream, back, tells the hide
+        expect(rude).to_be_visible()  # ann's page has not heard of it
+        ann.unroute_all(behavior="ignoreErrors")
+        expect(ann.get_by_role("status").filter(has_text="Live")).to_be_visible(timeout=20_000)
+        expect(table(ann)).not_to_contain_text("You fool")
+        expect(table(ann)).to_contain_text("Good luck")
+        ann.screenshot(path=str(tmp_path / "hidden-while-away-1280.png"), full_page=True)
+        ann.set_viewport_size(PHONE)
+        fits(ann, tmp_path / "hidden-while-away-375.png")

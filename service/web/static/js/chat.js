@@ -59,17 +59,25 @@ function room(chat, name) {
   return chat.rooms[name];
 }
 
-/** Read again what was said in each room since the latest message drawn (a stream that opens again may have missed some). */
+/** Read each room again from its start: a stream that opens again may have missed messages, and hides, so a
+ * message drawn before that the reading no longer gives leaves the page. */
 export function catchUpChat(panel) {
   const chat = CHATS.get(panel);
-  Object.values(chat?.rooms ?? {}).forEach((where) => load(chat, where, where.log.lastElementChild?.dataset.id).catch(() => {}));
+  Object.values(chat?.rooms ?? {}).forEach((where) => reread(chat, where).catch(() => {}));
 }
 
-/** Read the room page by page, after the message `after`. */
-async function load(chat, where, after = "0-0") {
+async function reread(chat, where) {
+  const drawn = [...where.log.children].map((line) => line.dataset.id); // those heard live meanwhile stay
+  const given = new Set();
+  await load(chat, where, "0-0", (message) => given.add(message.id));
+  drawn.filter((id) => !given.has(id)).forEach((id) => hide(chat, where, id));
+}
+
+/** Read the room page by page, after the message `after`, telling `each` of every message given. */
+async function load(chat, where, after = "0-0", each = () => {}) {
   do {
     const page = await api.chat(chat.view.id, where.name, after, reader(chat));
-    page.messages.forEach((message) => add(chat, where, message, false));
+    page.messages.forEach((message) => { each(message); add(chat, where, message, false); });
     after = page.next;
   } while (after);
 }
