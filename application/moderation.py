@@ -57,6 +57,8 @@ def decide(reports: Reports, found: Report, hide: bool, chat: ChatStore, convers
     """Close an open report: hide its message (and close every report of it) or dismiss it."""
     if found.status != "open":
         raise NotNow("report_closed", f"The report is closed already ({found.status}).")
+    if hide and found.message.place == "player":
+        raise NotNow("nothing_to_hide", "A report of a player names no message to hide: dismiss it, or mute the player.")
     if hide:
         _hide(found.message, chat, conversations)
     reports.close(found, "hidden" if hide else "dismissed", now())

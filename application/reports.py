@@ -1,12 +1,13 @@
-"""Reports of messages: whoever may read a message (a game chat's, as application.chat lets them; one
-of a conversation, as one of its two players) may report it with a reason, and the report reaches
-the admin's queue (application.moderation) with a copy of the message."""
+"""Reports of messages and players: whoever may read a message (a game chat's, as application.chat lets
+them; one of a conversation, as one of its two players) may report it with a reason, and any player may
+report another; the report reaches the admin's queue (application.moderation) with a copy of the
+message, or the player's name."""
 
 from __future__ import annotations
 
 from application import chat
 from application.conversations import Inbox
-from application.errors import NotFound
+from application.errors import Invalid, NotFound
 from application.moderation import Filing, report
 from events.chat import MESSAGE_ID, ChatStore
 from events.envelope import GameRecord
@@ -39,6 +40,17 @@ def report_private(inbox: Inbox, players: PlayerStore, filing: Filing, reporter:
     reported = Reported("conversation", " ".join(sorted((reporter, other))), found.id, found.author,
                         author.name if author else "", found.text)
     return report(filing, reported, reason, reporter)
+
+
+def report_player(players: PlayerStore, filing: Filing, reporter: str, player_id: str, reason: str) -> Report:
+    """Report a player (not a message of theirs) to the admin, who may mute them."""
+    if player_id == reporter:
+        raise Invalid("validation_error", "A player reports another player, not themselves.",
+                      errors={"player_id": ["Is yours."]})
+    found = players.get(player_id)
+    if found is None:
+        raise NotFound("player_not_found", "No registered player has this id.")
+    return report(filing, Reported("player", found.id, "", found.id, found.name, ""), reason, reporter)
 
 
 def _not_found() -> NotFound:

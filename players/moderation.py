@@ -1,7 +1,7 @@
-"""What the admin moderates with, as stored: the reports of messages (a queue of open ones,
+"""What the admin moderates with, as stored: the reports of messages and players (a queue of open ones,
 oldest first, and the closed ones, latest first, each kept for a time after it closed) and the
 players muted until a time. A report keeps a copy of the message it names, so the queue reads in one
-round trip whatever became of the message."""
+round trip whatever became of the message (a report of a player, a copy of their name)."""
 
 from __future__ import annotations
 
@@ -26,25 +26,25 @@ return 1
 
 @dataclass(frozen=True, slots=True)
 class Reported:
-    """The message a report names: where it was written (`game` and a room, or `conversation` and the
-    pair's ids), its id, who wrote it and what it said."""
+    """What a report names: a message, where it was written (`game` and a room, or `conversation` and the
+    pair's ids), its id, who wrote it and what it said; or a `player`, by their id and name (no message)."""
 
-    place: str  # "game" or "conversation"
-    where: str  # "<game id> <room>" or "<player id> <player id>"
-    message_id: str
+    place: str  # "game", "conversation" or "player"
+    where: str  # "<game id> <room>", "<player id> <player id>" or the reported player's id
+    message_id: str  # empty for a player
     author: str | None  # the writer's player id; None for a seat held without a player
     name: str
     text: str
 
     @property
     def ref(self) -> str:
-        """The message's name across the whole server."""
-        return f"{self.place} {self.where} {self.message_id}"
+        """The message's (or the player's) name across the whole server."""
+        return " ".join(part for part in (self.place, self.where, self.message_id) if part)
 
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """A report of a message: why, by whom (a player's id, or a seat token's hash), when, and whether
+    """A report of a message or a player: why, by whom (a player's id, or a seat token's hash), when, and whether
     the admin has decided it (`open`, `hidden` or `dismissed`)."""
 
     id: str
@@ -56,7 +56,7 @@ class Report:
 
 
 class Reports:
-    """The reports of every message, in one store."""
+    """The reports of every message and player, in one store."""
 
     def __init__(self, client: redis.Redis, kept_days: int) -> None:
         """`kept_days`: how long a closed report is kept (MEEPLE_CLOSED_REPORTS_DAYS)."""

@@ -66,6 +66,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "message_not_found": "No message with this id is there for the caller to read.",
     "report_not_found": "No report has this id.",
     "report_closed": "The report was decided already.",
+    "nothing_to_hide": "A report of a player names no message to hide: the admin dismisses it, or mutes the player.",
     "too_many_reports": "The reporter has as many open reports as the server allows (MEEPLE_OPEN_REPORTS_PER_REPORTER); "
                         "`limit` says how many.",
     "admin_only": "Only the admin token (MEEPLE_ADMIN_TOKEN) may do this.",

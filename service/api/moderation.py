@@ -1,5 +1,5 @@
-"""API v1 for keeping it civil: a report of a game chat's message, and the admin's queue of reports,
-their decisions and the players' mutes (the admin token only)."""
+"""API v1 for keeping it civil: a report of a game chat's message or of a player, and the admin's queue of
+reports, their decisions and the players' mutes (the admin token only)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 
 from application import moderation
-from application.reports import report_chat
+from application.reports import report_chat, report_player
 from events.chat import ROOMS
 from events.seats import hash_token
 from players.conversations import Conversations
@@ -34,10 +34,13 @@ def filing() -> moderation.Filing:
 
 
 def report_answer(report: Report) -> dict[str, Any]:
-    """A report as the API shows it, with the copy of its message."""
+    """A report as the API shows it, with the copy of its message (null for a report of a player, who is `player`)."""
     message = report.message
+    answer = {"id": report.id, "reason": report.reason, "time": report.time, "status": report.status}
+    if message.place == "player":
+        return answer | {"message": None, "player": {"id": message.where, "name": message.name}}
     game_id, room = message.where.split(" ") if message.place == "game" else (None, None)
-    return {"id": report.id, "reason": report.reason, "time": report.time, "status": report.status, "message": {
+    return answer | {"player": None, "message": {
         "place": message.place, "game_id": game_id, "room": room,
         "players": message.where.split(" ") if message.place == "conversation" else None,
         "id": message.message_id, "author": message.author, "name": message.name, "text": message.text}}
@@ -68,6 +71,16 @@ def report_chat_message(game_id: str, room: str, message_id: str) -> tuple[dict[
     limits.limit_chat(executor().store.redis, reporter, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
     found = report_chat(chat_store(), filing(), record, room, message_id, found_reader, reporter, reason)
     return report_answer(found), 201
+
+
+@bp.post("/players/<player_id>/reports")
+def report_a_player(player_id: str) -> tuple[dict[str, Any], int]:
+    """Report a player, for the admin."""
+    me = auth.player(players())
+    assert me is not None
+    reason = parse(ReportSchema, json_body())["reason"]
+    limits.limit_chat(executor().store.redis, me.id, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
+    return report_answer(report_player(players(), filing(), me.id, player_id, reason)), 201
 
 
 @bp.get("/admin/reports")

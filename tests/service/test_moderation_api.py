@@ -274,3 +274,33 @@ def test_an_admin_token_no_request_could_carry_is_refused_at_start(token: str, m
         Config.from_env()
     monkeypatch.setenv("MEEPLE_ADMIN_TOKEN", ADMIN)
     assert Config.from_env().admin_token == ADMIN
+
+
+def test_a_reported_player_reaches_the_queue_and_the_admin_dismisses_or_mutes_them(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann, bo = register(api, "ann"), register(api, "bo")
+    path = f"/v1/players/{bo['id']}"
+    filed = report(api, path, ann["token"], "Abuses every table")
+    assert filed.status_code == 201
+    assert filed.json | {"id": "", "time": 0} == {"id": "", "time": 0, "reason": "Abuses every table", "status": "open",
+                                                  "player": {"id": bo["id"], "name": "bo"}, "message": None}
+    again = report(api, path, ann["token"], "Abuses every table he sits at")
+    assert again.json["id"] == filed.json["id"] and again.json["reason"] == "Abuses every table he sits at"
+    [queued] = queue(api)
+    assert queued["player"] == {"id": bo["id"], "name": "bo"} and queued["message"] is None
+    assert decide(api, queued["id"], hide=True).json["code"] == "nothing_to_hide"
+    muted = api.put(f"/v1/admin/mutes/{bo['id']}", json={"minutes": 60}, headers=bearer(ADMIN))
+    assert muted.status_code == 200
+    assert write(api, bo["token"], ann["id"], "hello").json["code"] == "muted"
+    assert decide(api, queued["id"], hide=False).json["status"] == "dismissed"
+    assert queue(api) == [] and [closed["player"] for closed in queue(api, "closed")] == [{"id": bo["id"], "name": "bo"}]
+
+
+def test_a_player_report_is_refused_as_a_problem(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    ann = register(api, "ann")
+    assert report(api, f"/v1/players/{ann['id']}", ann["token"]).json["code"] == "validation_error"  # oneself
+    assert report(api, "/v1/players/nobody0000000000", ann["token"]).json["code"] == "player_not_found"
+    for token, reason in ((None, "token_missing"), ("not-a-token-0000000000", "token_unknown")):
+        refused = report(api, f"/v1/players/{register(api, 'bo' + reason[6:9])['id']}", token).json
+        assert (refused["code"], refused["reason"]) == ("unauthorized", reason)
