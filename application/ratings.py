@@ -15,8 +15,10 @@ from typing import cast
 import redis
 from openskill.models import PlackettLuce
 
-from application.results import Result
+from application.results import Result, result_of
 from events import keys, scripts
+from events.envelope import Lifecycle
+from events.execute import Executor
 
 MU = 25.0  # a new identity's mean skill
 SIGMA = MU / 3  # its uncertainty: three sigmas span the scale
@@ -176,3 +178,9 @@ class Ratings:
             return {}
         found = cast(list[bytes | None], self.redis.hmget(keys.rating_names(), identities))
         return {identity: raw.decode() for identity, raw in zip(identities, found, strict=True) if raw is not None}
+
+
+def rebuild(executor: Executor) -> int:
+    """Fold the ratings afresh from every finished game the store holds; how many results count."""
+    finished = (game_id for game_id, _ in executor.store.games.indexed(Lifecycle.FINISHED))
+    return Ratings(executor.store.redis).rebuild(result for game_id in finished if (result := result_of(executor, game_id)))

@@ -26,6 +26,11 @@ def is_ai(identity: str) -> bool:
     return identity.startswith(AI)
 
 
+def shown_name(identity: str, name: str | None) -> str:
+    """The name an identity is shown with: a player's as they sat, an AI level's its own (`AI (greedy)`)."""
+    return f"AI ({identity[len(AI):]})" if is_ai(identity) else name or identity
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """A finished rated game's places, best first, each a tuple of identities sharing it, and the
@@ -76,7 +81,7 @@ def result_of(executor: Executor, game_id: str) -> Result | None:
     ranked = {seat for place in ranking for seat in place}
     unranked = tuple(seat for seat in range(record.seats) if seat not in ranked)  # none, as the rules rank every seat
     places = tuple(tuple(str(identities[seat]) for seat in place) for place in (*ranking, unranked) if place)
-    names = {str(identity): name or str(identity) for identity, name in zip(identities, record.names, strict=True)}
+    names = {str(identity): shown_name(str(identity), name) for identity, name in zip(identities, record.names, strict=True)}
     return Result(game_id, record.game, events[-1].time, places, names)
 
 

@@ -199,6 +199,19 @@ def verify(args: argparse.Namespace) -> None:
         raise SystemExit(2)
 
 
+def ratings(args: argparse.Namespace) -> None:
+    """Rebuild every rating from the finished games the store at MEEPLE_REDIS_URL holds."""
+    from application.ratings import rebuild
+    from events.execute import Executor
+    from runtime import connections
+
+    config = Config.from_env()
+    if config.redis_url is None:
+        raise SystemExit("meeple ratings: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
+    counted = rebuild(Executor(connections.event_store(config, connections.store_client(config))))
+    print(f"meeple ratings: rebuilt from {counted} rated results")
+
+
 def openapi(args: argparse.Namespace) -> None:
     """Print the API's OpenAPI document, as openapi.yaml holds it (and /openapi.yaml serves it)."""
     from service.contract import spec
@@ -234,6 +247,9 @@ def main(argv: list[str] | None = None) -> None:
                                        "difference, 2 for a log of format 1 that holds, checked only the old way")
     verify_parser.add_argument("file", help="a finished game's log from GET /v1/games/{id}/export")
     verify_parser.set_defaults(run=verify)
+    ratings_parser = commands.add_parser("ratings", help="rebuild the ratings from the stored finished games (needs MEEPLE_REDIS_URL)")
+    ratings_parser.add_argument("action", choices=["rebuild"])
+    ratings_parser.set_defaults(run=ratings)
     openapi_parser = commands.add_parser("openapi", help="print the API's OpenAPI document (openapi.yaml)")
     openapi_parser.set_defaults(run=openapi)
     args = parser.parse_args(argv)

@@ -79,6 +79,8 @@ class Config:
     # token as every other: 16 to 128 letters, digits, '-' or '_'
     admin_token: str | None = None
     lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
+    provisional_sigma: float = 6.0  # a rating is provisional while its uncertainty is above this (docs/ratings.md)
+    rating_days: int = 90  # a leaderboard lists the players who played a rated game in this many days, unless asked
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     cancelled_keep_seconds: int = 86400  # how long a cancelled game is kept (and listed) before a sweep deletes it
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
@@ -238,6 +240,8 @@ class Config:
             public_url=(env.get("MEEPLE_PUBLIC_URL") or cls.public_url).rstrip("/"),
             mail_hold_seconds=int(env.get("MEEPLE_MAIL_HOLD_SECONDS", cls.mail_hold_seconds)),
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
+            provisional_sigma=float(env.get("MEEPLE_PROVISIONAL_SIGMA", cls.provisional_sigma)),
+            rating_days=int(env.get("MEEPLE_RATING_DAYS", cls.rating_days)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             cancelled_keep_seconds=int(env.get("MEEPLE_CANCELLED_KEEP_SECONDS", cls.cancelled_keep_seconds)),
             vacation_days_per_year=int(env.get("MEEPLE_VACATION_DAYS_PER_YEAR", cls.vacation_days_per_year)),

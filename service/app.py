@@ -30,6 +30,7 @@ from service.api.games import bp as games
 from service.api.mail import bp as mail
 from service.api.moderation import bp as moderation
 from service.api.players import bp as players
+from service.api.ratings import bp as ratings
 from service.api.signing_in import bp as signing_in
 from service.api.streams import bp as streams
 from service.bodies import CappedRequest
@@ -66,6 +67,8 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.config["MEEPLE_MAX_IMPORT_BYTES"] = config.max_import_bytes
     app.config["MEEPLE_MAX_IMPORT_EVENTS"] = config.max_import_events
+    app.config["MEEPLE_PROVISIONAL_SIGMA"] = config.provisional_sigma
+    app.config["MEEPLE_RATING_DAYS"] = config.rating_days
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"] = config.webhook_resolve_seconds
@@ -110,6 +113,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     cors.install(app, config.cors_origins)
     app.register_blueprint(games)
     app.register_blueprint(players)
+    app.register_blueprint(ratings)
     app.register_blueprint(mail)
     app.register_blueprint(signing_in)
     app.register_blueprint(streams)

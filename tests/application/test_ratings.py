@@ -67,7 +67,7 @@ def test_a_finished_rated_game_counts_its_identities_in_the_rules_places(lobby: 
     loaded = lobby.executor.load(game_id)
     winner = loaded.game.status(loaded.state).ranking[0][0]
     assert result.places[0] == (ai_identity(("random", "greedy")[winner]),)
-    assert result.names == {"ai:random": "random bot", "ai:greedy": "greedy bot"}
+    assert result.names == {"ai:random": "AI (random)", "ai:greedy": "AI (greedy)"}
 
 
 def test_a_game_given_up_before_each_seat_moved_twice_counts_for_nothing(lobby: Lobby) -> None:

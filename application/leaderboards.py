@@ -1,0 +1,104 @@
+"""What the ratings show: each game's leaderboard, and a player's (or an AI level's) page — their
+rating in each game with its history, their places, their latest rated games and how they fared
+against another."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from application.ratings import Rating, Ratings
+from application.results import Result
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An identity's rating in a game, and whether it is still provisional (sigma above the threshold)."""
+
+    identity: str
+    name: str
+    rating: Rating
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """An identity's rating after one rated game: the game, its time, and mu and sigma after it."""
+
+    game_id: str
+    at: int
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Career:
+    """An identity in one game: its standing, its rating after each game, and how many games it
+    finished at each place (`places[0]` won)."""
+
+    game: str
+    standing: Standing
+    history: list[Point]
+    places: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Meetings:
+    """Two identities' rated games together in one game: how often the first finished ahead, behind or level."""
+
+    game: str
+    played: int
+    ahead: int
+    behind: int
+    level: int
+
+
+def leaderboard(ratings: Ratings, game: str, since: int, provisional_sigma: float) -> tuple[list[Standing], list[Standing]]:
+    """The identities that played `game` since `since` (ms), best first (ties by identity):
+    those established, and those still provisional."""
+    active = {identity: rating for identity, rating in ratings.now(game).items() if rating.last >= since}
+    names = ratings.names(list(active))
+    standings = [Standing(identity, names.get(identity, identity), rating, rating.sigma > provisional_sigma)
+                 for identity, rating in sorted(active.items(), key=lambda item: (-item[1].value, item[0]))]
+    return [each for each in standings if not each.provisional], [each for each in standings if each.provisional]
+
+
+def careers(ratings: Ratings, games: list[str], identity: str, provisional_sigma: float) -> list[Career]:
+    """The identity's career in each of `games` it played rated."""
+    name = ratings.names([identity]).get(identity, identity)
+    found = []
+    for game in games:
+        history = ratings.history(game, identity)
+        if not history:
+            continue
+        points = [Point(game_id, at, Rating(mu, sigma, number, at))
+                  for number, (game_id, at, mu, sigma) in enumerate(history, start=1)]
+        now = ratings.now(game)[identity]
+        counted = Counter(result.place_of(identity) for result in ratings.results([point.game_id for point in points]))
+        places = [counted[place] for place in range(1, max(counted, default=0) + 1)]
+        found.append(Career(game, Standing(identity, name, now, now.sigma > provisional_sigma), points, places))
+    return found
+
+
+def _game_ids(ratings: Ratings, games: list[str], identity: str) -> list[tuple[int, str]]:
+    """Each rated game the identity played, as (time, game id)."""
+    return [(at, game_id) for game in games for game_id, at, _, _ in ratings.history(game, identity)]
+
+
+def recent(ratings: Ratings, games: list[str], identity: str, limit: int) -> list[Result]:
+    """The identity's latest `limit` rated results, newest first."""
+    latest = sorted(_game_ids(ratings, games, identity), reverse=True)[:limit]
+    return ratings.results([game_id for _, game_id in latest])
+
+
+def versus(ratings: Ratings, games: list[str], identity: str, other: str) -> list[Meetings]:
+    """How `identity` fared against `other` in each game they played rated together."""
+    theirs = {game_id for _, game_id in _game_ids(ratings, games, other)}
+    shared = [result for result in ratings.results([game_id for _, game_id in _game_ids(ratings, games, identity)])
+              if result.game_id in theirs]
+    meetings = []
+    for game in games:
+        compared = Counter((result.place_of(identity) > result.place_of(other)) - (result.place_of(identity) < result.place_of(other))
+                           for result in shared if result.game == game)
+        if compared:
+            meetings.append(Meetings(game, sum(compared.values()), compared[-1], compared[1], compared[0]))
+    return meetings

@@ -1,0 +1,25 @@
+"""Query schemas of the ratings: a leaderboard's page, a player's latest rated games."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from domain import GAMES
+
+PLAYER_OR_AI = r"^(?:ai:[a-z_]{1,32}|[A-Za-z0-9_-]{1,64})$"  # a registered player's id, or an AI level's identity
+
+
+class LeaderboardQuerySchema(Schema):
+    days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=3650), metadata={
+        "description": "Only those who played a rated game of it in this many days (the server's MEEPLE_RATING_DAYS, 90, unless given)."})
+    provisional = fields.Boolean(load_default=False, metadata={
+        "description": "true: the provisional ratings (uncertainty above the server's MEEPLE_PROVISIONAL_SIGMA) instead of the established."})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000), metadata={
+        "description": "How many to skip: the previous page's `next`; left out, from the first."})
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
+class RecentQuerySchema(Schema):
+    game = fields.String(load_default=None, validate=validate.OneOf(sorted(GAMES)), metadata={
+        "description": "Only rated games of this game."})
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))

@@ -1,0 +1,73 @@
+"""The ratings over HTTP, each answer checked against the contract: a game created rated or not,
+a game's leaderboard (established and provisional apart, paged), a player's ratings with their
+history, latest rated games and head-to-head."""
+
+from __future__ import annotations
+
+import time
+
+from application.ratings import Ratings
+from application.results import Result
+from tests.contract import ContractClient
+from tests.service.test_players_api import register
+
+
+def _ratings(api: ContractClient) -> Ratings:
+    return Ratings(api.client.application.extensions["meeple"].store.redis)
+
+
+def test_a_game_of_two_ai_levels_is_rated_and_one_with_a_seat_for_anyone_is_not(api: ContractClient) -> None:
+    rated = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": [{"seat": 0, "level": "random"},
+                                                                                {"seat": 1, "level": "greedy"}]})
+    assert rated.status_code == 201 and rated.json["rated"] is True
+    unrated = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": [{"seat": 0, "level": "random"}]})
+    assert unrated.json["rated"] is False
+    chosen = api.post("/v1/games", json={"game": "taki", "seats": 2, "rated": True})
+    assert chosen.json["rated"] is True
+    refused = api.post(f"/v1/games/{chosen.json['id']}/join", json={"name": "guest"})
+    assert refused.status_code == 422 and "player" in refused.json["errors"]
+
+
+def _played(api: ContractClient) -> tuple[str, str]:
+    """Ann and bo, and ten rated TAKI games: ann ahead of bo and the greedy AI in most."""
+    ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
+    ratings, now = _ratings(api), int(time.time() * 1000)
+    for number in range(10):
+        order = [ann, "ai:greedy", bo] if number % 3 else [bo, ann, "ai:greedy"]
+        ratings.record(Result(f"g{number}", "taki", now - 10_000 + number, tuple((each,) for each in order),
+                              {ann: "ann", bo: "bo", "ai:greedy": "AI (greedy)"}))
+    ratings.fold()
+    return ann, bo
+
+
+def test_a_leaderboard_lists_the_established_best_first_and_the_provisional_apart(api: ContractClient) -> None:
+    ann, bo = _played(api)
+    provisional = api.get("/v1/ratings/taki?provisional=true&limit=2")
+    assert provisional.status_code == 200 and provisional.json["total"] == 3  # ten games leave every sigma above 6
+    assert [each["player"] for each in provisional.json["ratings"]] == [ann, "ai:greedy"]
+    assert provisional.json["next"] == 2
+    rest = api.get("/v1/ratings/taki?provisional=true&after=2")
+    assert [each["rank"] for each in rest.json["ratings"]] == [3] and rest.json["next"] is None
+    assert api.get("/v1/ratings/taki").json["ratings"] == []
+    assert api.get("/v1/ratings/djambi?days=1").json["total"] == 0
+    assert api.get("/v1/ratings/chess").status_code == 404
+    assert api.get("/v1/ratings/taki?days=0").status_code == 422
+
+
+def test_a_player_page_gives_each_rating_after_each_game_places_results_and_head_to_head(api: ContractClient) -> None:
+    ann, bo = _played(api)
+    page = api.get(f"/v1/players/{ann}/ratings").json
+    [taki] = page["games"]
+    assert page["name"] == "ann" and taki["games"] == 10 and taki["won"] == 6 and taki["places"] == [6, 4]
+    history = _ratings(api).history("taki", ann)
+    assert [(point["game_id"], point["mu"], point["sigma"]) for point in taki["history"]] == [
+        (game_id, mu, sigma) for game_id, _, mu, sigma in history]
+    assert taki["history"][-1]["rating"] == taki["rating"]
+    results = api.get(f"/v1/players/{ann}/results?limit=3").json["results"]
+    assert [result["game_id"] for result in results] == ["g9", "g8", "g7"] and results[0]["place"] == 2
+    versus = api.get(f"/v1/players/{ann}/versus/{bo}").json["games"]
+    assert versus == [{"game": "taki", "played": 10, "ahead": 6, "behind": 4, "level": 0}]
+    assert api.get("/v1/players/ai:greedy/ratings").json["games"][0]["places"] == [0, 6, 4]
+    assert api.get("/v1/players/ai:random/ratings").json == {"player": "ai:random", "name": "AI (random)", "ai": True, "games": []}
+    assert api.get("/v1/players/nobody/ratings").status_code == 404
+    assert api.get("/v1/players/ai:nobody/results").status_code == 404
