@@ -21,7 +21,6 @@ from service.schemas.ratings import PLAYER_OR_AI, LeaderboardQuerySchema, Recent
 
 bp = Blueprint("ratings", __name__, url_prefix="/v1")
 DAY_MS = 86_400_000
-GAME_NAMES = f"any({', '.join(GAMES)})"
 
 
 def _ratings() -> Ratings:
@@ -61,9 +60,11 @@ def _result(result: Result, identity: str) -> dict[str, Any]:
             "places": [[{"player": each, "name": result.names.get(each, each)} for each in place] for place in result.places]}
 
 
-@bp.get(f"/ratings/<{GAME_NAMES}:game>")
+@bp.get("/ratings/<game>")
 def leaderboard(game: str) -> dict[str, Any]:
     """A game's leaderboard: those who played it rated lately, best first, established or provisional."""
+    if game not in GAMES:
+        raise ApiError(404, "not_found", "No such path: the games are " + ", ".join(GAMES) + ".")
     query = parse(LeaderboardQuerySchema, request.args.to_dict())
     days = query["days"] or int(current_app.config["MEEPLE_RATING_DAYS"])
     established, provisional = leaderboards.leaderboard(_ratings(), game, int(time.time() * 1000) - days * DAY_MS, _sigma())
