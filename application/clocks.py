@@ -53,6 +53,7 @@ class Clock:
     running: bool  # the seat is to move and nothing stops its clock now
     paused: str | None  # "vacation" or "weekend" while the seat is to move and that stops its clock
     runs_out: int | None  # when it reaches zero if nothing else happens; None for a seat not to move
+    stops_at: int | None = None  # a running clock: when it next stops by itself before that (a weekend begins)
 
 
 def clocks(control: TurnDeadline, seats: int, moves: Sequence[Move], pauses: Mapping[int, Pauses],
@@ -95,8 +96,19 @@ def _clock(control: TurnDeadline, seat: int, bank: int, began: int | None, pause
     pauses = Pauses(tuple(span for span in pauses.vacations if span[0] <= now), pauses.weekends)
     cap = _vacation_cap(control)
     remaining = max(0, bank - _active(began, now, pauses, cap))
-    stopped = _stopped_at(now, began, pauses, cap)
-    return Clock(seat, remaining, stopped is None, stopped, _runs_out(began, bank, pauses, cap))
+    stopped, runs_out = _stopped_at(now, began, pauses, cap), _runs_out(began, bank, pauses, cap)
+    return Clock(seat, remaining, stopped is None, stopped, runs_out,
+                 _next_stop(now, began, pauses, cap, runs_out) if stopped is None else None)
+
+
+def _next_stop(moment: int, began: int, pauses: Pauses, cap: int | None, runs_out: int) -> int | None:
+    """When a clock running at `moment` next stops by itself, if it does before it runs out at `runs_out`."""
+    for start, _ in _stops(began, pauses, cap):
+        if start >= runs_out:
+            return None
+        if start > moment:
+            return start
+    return None
 
 
 def _vacation_cap(control: TurnDeadline) -> int | None:

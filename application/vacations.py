@@ -1,6 +1,6 @@
 """A player going on vacation and coming back: their vacation days are spent or given back
 (players.vacations), and each of their games in play is announced again, so that its deadline is
-scheduled for its new time, its ETag changes and its readers' streams hear of it."""
+scheduled for its new time, its ETag changes and its readers' streams hear of it (a `clock` message)."""
 
 from __future__ import annotations
 
@@ -35,4 +35,4 @@ def announce_games(store: EventStore, player_id: str) -> None:
         except GameNotFound:  # a cancelled game deleted since
             continue
         if record.status is Lifecycle.ACTIVE and record.seat_of(player_id) is not None:
-            store.feed.tell(game_id)
+            store.feed.tell_clocks(game_id)

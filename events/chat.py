@@ -128,11 +128,14 @@ class ChatStore:
             before = f"({entries[-1][0].decode()}"
         return START
 
-    def wait(self, game_id: str, version: int, rooms: dict[str, str], hidden: str, timeout_ms: int) -> bool:
+    def wait(self, game_id: str, version: int, rooms: dict[str, str], hidden: str, timeout_ms: int,
+             clocks: str | None = None) -> bool:
         """Block until the game passes `version`, a room of `rooms` (room → the last id read) has a
-        newer message or a message is hidden after the hide `hidden` (True), or `timeout_ms` goes by (False)."""
+        newer message, a message is hidden after the hide `hidden` or, if `clocks` is given, the game's
+        clocks move after that mark (events.feed.Feed.tell_clocks) (True), or `timeout_ms` goes by (False)."""
         streams = ({keys.stream(game_id): f"{version}-0", keys.chat_hides(game_id): hidden}
-                   | {keys.chat(game_id, room): last for room, last in rooms.items()})
+                   | {keys.chat(game_id, room): last for room, last in rooms.items()}
+                   | ({keys.clocks_moved(game_id): clocks} if clocks is not None else {}))
         return bool(self.waiting.xread(streams, count=1, block=timeout_ms))  # type: ignore[arg-type]
 
     def notes(self, game_id: str, seat: int) -> str:

@@ -45,6 +45,19 @@ class Feed:
         self.announce(pipe, game_id)
         pipe.execute()
 
+    def tell_clocks(self, game_id: str) -> None:
+        """Announce now that the game's clocks moved with no event (a vacation begun or ended), and mark it
+        in the game's own slot, where its event streams wait."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.announce(pipe, game_id)
+        pipe.xadd(keys.clocks_moved(game_id), {"moved": "1"}, maxlen=1)
+        pipe.execute()
+
+    def clocks_told(self, game_id: str) -> str:
+        """The id of the latest mark that the game's clocks moved ("0-0" for none)."""
+        newest = cast(_Entries, self.redis.xrevrange(keys.clocks_moved(game_id), "+", "-", count=1))
+        return newest[0][0].decode() if newest else "0-0"
+
     def position(self) -> str:
         """Where the feed stands now, to follow it from: the newest announcement's id in each shard."""
         pipe = self.redis.pipeline(transaction=False)

@@ -22,6 +22,12 @@ def stream(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:events"
 
 
+def clocks_moved(game_id: str) -> str:
+    """Stream: a mark each time the game's clocks move with no event (a vacation of a seat's player
+    begun or ended), which the game's event streams wait on; the latest one kept."""
+    return f"{PREFIX}:{{{game_id}}}:clocks"
+
+
 def staged(game_id: str) -> str:
     """Stream: an imported game's events while they are written, renamed to `stream` when whole (expires till then)."""
     return f"{PREFIX}:{{{game_id}}}:staged"

@@ -261,8 +261,13 @@ def _view(loaded: Loaded, seat: int | None, caller: int | None) -> tuple[dict[st
     view = responses.game_view(loaded, seat, _deadlines(loaded, clocks), clocks, caller)
     if view["clocks"] is None:
         return view, 200, etag(loaded.version)
-    shown = [(c["running"], c["paused"], c["runs_out"]) for c in view["clocks"]], view["deadlines"]
-    return view, 200, {"ETag": f'"{loaded.version}-{zlib.crc32(json.dumps(shown).encode()):08x}"'}
+    return view, 200, {"ETag": f'"{loaded.version}-{zlib.crc32(responses.clock_marks(view).encode()):08x}"'}
+
+
+def shown_clocks(loaded: Loaded, caller: int | None) -> dict[str, Any]:
+    """The game's deadlines and clocks at the loaded version as the seat `caller` may see them, as its view shows them."""
+    clocks = game_clocks(executor().store, loaded)
+    return responses.clock_fields(_deadlines(loaded, clocks), clocks, caller)
 
 
 def _deadlines(loaded: Loaded, clocks: tuple[Clock, ...] | None) -> dict[int, Due]:

@@ -33,6 +33,7 @@ from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
 from service.api.chat import blocked_by, chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
+from service.api.games import shown_clocks
 from service.api.players import caller, inbox_entry, inbox_of, is_listed, messages
 from service.errors import ApiError
 from service.leases import Lease, StreamLeases
@@ -112,7 +113,8 @@ def issue_stream_ticket() -> tuple[dict[str, Any], int]:
 
 @bp.get("/games/<game:game_id>/stream")
 def game_stream(game_id: str) -> Response:
-    """The game's events after the client's last one, then each new one as it is appended; the
+    """The game's events after the client's last one, then each new one as it is appended, and a
+    `clock` message each time its clocks change with no event (a vacation, a weekend); the
     stream ends with an `end` message once the game is over and every event was sent, or once it
     is cancelled."""
     store = executor().store
@@ -162,6 +164,7 @@ def _holder(record: GameRecord, seat: int | None) -> str | None:
 def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
     game_id = talk.game_id
     yield f"retry: {RECONNECT_MS}\n\n"
+    clocks = _Clocks(store, seat)
     while True:
         record = store.games.get(game_id)
         if record.status is Lifecycle.CANCELLED:
@@ -169,7 +172,7 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
             return
         visible = visible_version(record, seat)
         finished = record.status is Lifecycle.FINISHED
-        game = GAMES[record.game]
+        game, mark, before = GAMES[record.game], clocks.mark(record), sent
         while sent < visible:
             for envelope in store.streams.read(game_id, after=sent, limit=min(500, visible - sent)):
                 yield sse(responses.event(envelope, game, seat, finished), envelope.version)
@@ -178,8 +181,34 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
-        if not talk.wait(record.version, heartbeat_ms):
+        yield from clocks.told(record, visible, sent != before)
+        if not talk.wait(record.version, heartbeat_ms, mark):
             yield ": still here\n\n"
+
+
+class _Clocks:
+    """The `clock` messages of a game's stream: its deadlines and clocks at the version its reader sees, as
+    they may see them (games.shown_clocks), each time what they show changes with no event: a vacation
+    begun or ended (which wakes the stream), a weekend begun or over (noticed within a heartbeat)."""
+
+    def __init__(self, store: EventStore, seat: int | None) -> None:
+        self.store, self.seat = store, seat
+        self.shown: str | None = None  # what the clocks showed when last told, or sent with an event
+
+    def mark(self, record: GameRecord) -> str | None:
+        """The latest mark that the game's clocks moved, for the stream to wait past; None without a time control."""
+        return self.store.feed.clocks_told(record.id) if record.deadline is not None else None
+
+    def told(self, record: GameRecord, visible: int, evented: bool) -> Iterator[str]:
+        """A `clock` message if what the clocks show at `visible` changed since last told and no event was
+        just sent (a reader reads the game again for an event)."""
+        if record.deadline is None or visible == 0:
+            return
+        loaded = executor().load(record.id, None if visible == record.version else visible)
+        fields = shown_clocks(loaded, self.seat)
+        if (marks := responses.clock_marks(fields)) != self.shown and not evented:
+            yield sse({"version": visible, **fields}, event="clock")
+        self.shown = marks
 
 
 class _Talk:
@@ -213,10 +242,11 @@ class _Talk:
             if hide.room in self.readable:
                 yield sse({"id": hide.message_id, "room": hide.room}, event="chat_hidden")
 
-    def wait(self, version: int, heartbeat_ms: int) -> bool:
-        """Block until the game passes `version`, a room with nothing held back has a new message or one is hidden."""
+    def wait(self, version: int, heartbeat_ms: int, clocks: str | None = None) -> bool:
+        """Block until the game passes `version`, a room with nothing held back has a new message, one is
+        hidden or, past the mark `clocks` if given, the game's clocks move."""
         rooms = {room: self.last[room] for room in self.readable if room not in self.waiting}
-        return self.chat.wait(self.game_id, version, rooms, self.hidden, heartbeat_ms)
+        return self.chat.wait(self.game_id, version, rooms, self.hidden, heartbeat_ms, clocks)
 
 
 @bp.get("/players/me/inbox/stream")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -84,12 +85,28 @@ def game_view(loaded: Loaded, seat: int | None, deadlines: Mapping[int, Due],
         "to_move": list(status.to_move) if started else [],
         "table": to_primitive(game.view(state, seat)) if started else None,
         "result": result,
+        **clock_fields(deadlines, clocks, caller),
+    }
+
+
+def clock_fields(deadlines: Mapping[int, Due], clocks: Sequence[Clock] | None, caller: int | None) -> dict[str, Any]:
+    """A game's `deadlines` and `clocks` as the seat `caller` (None: a spectator) may see them: when a seat's
+    vacation ends shows to that seat only."""
+    return {
         "deadlines": [{"seat": to, "at": None if _away(clocks, to, caller) else due.at, "policy": due.policy}
                       for to, due in sorted(deadlines.items())],
         "clocks": None if clocks is None else [
             {"seat": clock.seat, "remaining": clock.remaining, "running": clock.running, "paused": clock.paused,
-             "runs_out": None if _away(clocks, clock.seat, caller) else clock.runs_out} for clock in clocks],
+             "runs_out": None if _away(clocks, clock.seat, caller) else clock.runs_out, "stops_at": clock.stops_at}
+            for clock in clocks],
     }
+
+
+def clock_marks(fields: dict[str, Any]) -> str:
+    """What `clock_fields` show that moves only with a move or a pause, not with the passing time (all but
+    each clock's time left), as text: a change of it changes a game's ETag, and its stream tells it."""
+    clocks = [{key: value for key, value in clock.items() if key != "remaining"} for clock in fields["clocks"] or []]
+    return json.dumps([clocks, fields["deadlines"]], sort_keys=True)
 
 
 def _away(clocks: Sequence[Clock] | None, of: int, caller: int | None) -> bool:

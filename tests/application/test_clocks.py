@@ -121,6 +121,17 @@ def test_a_weekend_pause() -> None:
     assert tokyo.runs_out == monday - 9 * HOUR + 4 * HOUR and tokyo.paused == "weekend"
 
 
+def test_a_running_clock_says_when_a_weekend_stops_it_before_it_runs_out() -> None:
+    friday = int(datetime(2026, 11, 27, 22, 0, tzinfo=UTC).timestamp() * 1000)
+    moves = [Move(None, friday, frozenset({0}))]
+    running = clocks(fischer(4 * 3600, weekends=True), 1, moves, {0: Pauses(weekends="UTC")}, friday + HOUR)[0]
+    assert running.running and running.stops_at == friday + 2 * HOUR  # Saturday 00:00
+    assert clocks(fischer(3600, weekends=True), 1, moves, {0: Pauses(weekends="UTC")}, friday)[0].stops_at is None
+    assert clocks(fischer(4 * 3600), 1, moves, {0: Pauses()}, friday)[0].stops_at is None
+    paused = clocks(fischer(4 * 3600, weekends=True), 1, moves, {0: Pauses(weekends="UTC")}, friday + 3 * HOUR)[0]
+    assert paused.paused == "weekend" and paused.stops_at is None
+
+
 def test_weekends_follow_their_zone_across_a_change_of_summer_time() -> None:
     spans = weekends("Europe/Paris", int(datetime(2026, 3, 26, tzinfo=UTC).timestamp() * 1000))
     first = next(spans)  # 28-30 March 2026: summer time begins on the Sunday

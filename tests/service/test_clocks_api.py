@@ -170,7 +170,7 @@ def test_others_see_a_vacation_but_not_its_end_and_the_etag_changes(api: Contrac
     game_id, tokens = two_players(api, fischer_days(3, 1, 5))
     seen = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[1]))
     assert seen.json["clocks"][0] == {"seat": 0, "remaining": 3 * DAY, "running": True, "paused": None,
-                                      "runs_out": T0 + 3 * DAY}
+                                      "runs_out": T0 + 3 * DAY, "stops_at": None}
     tag = seen.headers["ETag"]
     assert api.get(f"/v1/games/{game_id}", headers={**bearer(tokens[1]), "If-None-Match": tag}).status_code == 304
     moments.wait(HOUR)
@@ -180,7 +180,7 @@ def test_others_see_a_vacation_but_not_its_end_and_the_etag_changes(api: Contrac
     answer = api.get(f"/v1/games/{game_id}", headers={**bearer(tokens[1]), "If-None-Match": tag})
     assert answer.status_code == 200 and answer.headers["ETag"] != tag
     assert answer.json["clocks"][0] == {"seat": 0, "remaining": 3 * DAY - HOUR, "running": False, "paused": "vacation",
-                                        "runs_out": None}
+                                        "runs_out": None, "stops_at": None}
     assert answer.json["deadlines"] == [{"seat": 0, "at": None, "policy": "skip"}]
     for spectator in (api.get(f"/v1/games/{game_id}").json, api.get("/v1/players/me/inbox", headers=bearer(tokens[1])).json):
         assert str(back) not in str(spectator) and str(back + 3 * DAY - HOUR) not in str(spectator)

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import fits, register
+from tests.web.pages import fits, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -95,3 +95,28 @@ def test_a_player_takes_the_time_zone_of_their_device_for_their_weekends(chromiu
         assert api.call("GET", "/v1/players/me", token).json()["time_zone"] == "Europe/Paris"
     finally:
         paris.close()
+
+
+def test_a_table_open_hears_the_opponent_go_on_vacation_and_come_back(page: Page, api: Client, server: str,
+                                                                       tmp_path: Path) -> None:
+    register(page, server, "bo")
+    bo = signed_in(page)
+    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+    control = {"clock": "fischer", "seconds": 3 * 86400, "increment": 86400, "maximum": 5 * 86400, "policy": "skip"}
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control}).json()["id"]
+    for player in (ann, bo):
+        api.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": player["name"]})
+    page.goto(f"{server}/games/{game_id}")
+    seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(0).locator("time.clock")).to_have_text(re.compile(r"^(3 days|2 days \d+ hours) left$"))  # ann's runs
+    expect(page.locator(".live")).to_contain_text("Live")
+    page.evaluate("window.stillTheSamePage = true")
+    api.call("PUT", "/v1/players/me/vacation", ann["token"], json={"until": int(time.time() * 1000) + 4 * 86_400_000})
+    expect(seats.nth(0).locator(".clock")).to_have_text(re.compile(r"^(3 days|2 days \d+ hours) left · on vacation$"))
+    expect(seats.nth(0).locator("time")).to_have_count(0)  # nothing counts down, nor says when ann is back
+    for width, height, name in ((1280, 800, "vacation.png"), (PHONE["width"], PHONE["height"], "vacation-phone.png")):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(tmp_path / name), full_page=True)
+    api.call("DELETE", "/v1/players/me/vacation", ann["token"])
+    expect(seats.nth(0).locator("time.clock")).to_have_text(re.compile(r"^(3 days|2 days \d+ hours) left$"))
+    assert page.evaluate("window.stillTheSamePage") is True  # heard on the stream, not by reloading

@@ -82,11 +82,16 @@ export function askedTwice(ui, act, command, { ask, question, yes }) {
 
 const THEN = { skip: "then the turn is skipped", auto: "then the AI plays it", forfeit: "then the seat leaves the game" };
 
-/** A time to act at `at` (ms since the epoch), counting down; `policy` (a view's deadline's) says what happens then. */
-export function deadlineTag(at, policy = null, kind = "deadline") {
-  return h("time", { class: kind, datetime: new Date(at).toISOString(), title: THEN[policy] ?? null, dataset: { deadline: at } },
-    countdown(at));
+/** A time to act at `at` (ms since the epoch), counting down until `stops` if given (a clock's weekend
+ * begins); `policy` (a view's deadline's) says what happens then. */
+export function deadlineTag(at, policy = null, kind = "deadline", stops = null) {
+  const dataset = stops === null ? { deadline: at } : { deadline: at, stops };
+  return h("time", { class: kind, datetime: new Date(at).toISOString(), title: THEN[policy] ?? null, dataset },
+    countdown(at, counted(dataset)));
 }
+
+/** The moment a countdown's `dataset` stands at: now, or when its clock stopped. */
+const counted = (dataset) => Math.min(Date.now(), Number(dataset.stops ?? Infinity));
 
 /** A view's deadlines by seat: {seat, at, policy}. */
 const deadlinesBySeat = (view) => new Map((view.deadlines || []).map((entry) => [entry.seat, entry]));
@@ -105,7 +110,7 @@ export function seatClock(view, seat) {
   const words = durationWords(roughly(Math.round(clock.remaining / 1000)));
   if (clock.running) {
     if (!ENDS.has(clock)) ENDS.set(clock, Date.now() + clock.remaining); // a redraw of the same view counts on
-    return deadlineTag(ENDS.get(clock), view.turn_deadline.policy, "deadline clock");
+    return deadlineTag(ENDS.get(clock), view.turn_deadline.policy, "deadline clock", clock.stops_at ?? null);
   }
   const waiting = view.to_move.includes(seat);
   return h("span", { class: `clock${waiting ? " stopped" : ""}` }, waiting ? `${words} left · ${STOPPED[clock.paused] ?? "stopped"}` : words);
@@ -114,6 +119,6 @@ export function seatClock(view, seat) {
 /** Live countdowns: every `time[data-deadline]` under the document is rewritten each second. */
 export function tickCountdowns() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
-    element.textContent = countdown(Number(element.dataset.deadline));
+    element.textContent = countdown(Number(element.dataset.deadline), counted(element.dataset));
   }
 }

@@ -10,10 +10,11 @@ const RETRY_MS = 1500;
  * Follow game `id` after version `after`, as the seat of `token()` (null: a spectator).
  * `onEvent(event)` gets each event once, in order; `onState(state)` hears "connecting" (at
  * once), "live", "reconnecting" and "ended"; `onChat(message, hidden)` each chat message the stream brings
- * and each one the admin hides (`{id, room}`, hidden true).
+ * and each one the admin hides (`{id, room}`, hidden true); `onClock(clock)` each `clock` message
+ * (the clocks and deadlines of `clock.version`, changed with no event).
  * Answers a function that stops following.
  */
-export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
+export function follow(id, after, token, onEvent, onState, onChat = () => {}, onClock = () => {}) {
   let last = after;
   let source = null;
   let stopped = false;
@@ -40,6 +41,7 @@ export function follow(id, after, token, onEvent, onState, onChat = () => {}) {
       onEvent(event);
     };
     listenChat(source, onChat);
+    source.addEventListener("clock", (message) => onClock(JSON.parse(message.data)));
     source.addEventListener("end", () => {
       close();
       onState("ended");

@@ -149,7 +149,14 @@ function listen(page) {
     if (state !== "ended") return;
     page.stop = null; // the stream closed itself; the refresh listens to the finished game's chat
     soon(page);
-  }, hear);
+  }, hear, (clock) => retimed(page, clock));
+}
+
+/** The clocks and deadlines of a `clock` message drawn, if of the version shown and no read is under way. */
+function retimed(page, { version, clocks, deadlines }) {
+  if (version !== page.view.version || page.running) return;
+  Object.assign(page.view, { clocks, deadlines });
+  draw(page);
 }
 
 /** Where the keyboard was, by the `data-key` of the element it was on. */
