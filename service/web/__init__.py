@@ -58,6 +58,18 @@ def messages(player_id: str | None = None) -> Response:
     return page()
 
 
+@bp.get("/ratings/<game>")
+def leaderboard(game: str) -> Response:
+    """A game's leaderboard."""
+    return page()
+
+
+@bp.get("/players/<player_id>")
+def player(player_id: str) -> Response:
+    """A player's (or an AI level's) ratings, their history, latest rated games and head-to-head."""
+    return page()
+
+
 @bp.get("/admin")
 def admin() -> Response:
     """The admin's queue of reported messages, for whoever holds the admin token."""

@@ -126,6 +126,11 @@ export const mute = (id, minutes, token) =>
 export const muteWriter = ({ game_id, room, id }, minutes, token) => call("PUT",
   `/v1/admin/games/${encodeURIComponent(game_id)}/chat/${room}/messages/${encodeURIComponent(id)}/mute`, { token, body: { minutes } });
 export const gameTypes = () => call("GET", "/v1/games/types");
+export const leaderboard = (game, provisional, after) => call("GET", `/v1/ratings/${game}?provisional=${provisional}&after=${after}`);
+const rated = (id) => `/v1/players/${encodeURIComponent(id)}`;
+export const playerRatings = (id) => call("GET", `${rated(id)}/ratings`);
+export const playerResults = (id) => call("GET", `${rated(id)}/results`);
+export const versus = (id, other) => call("GET", `${rated(id)}/versus/${encodeURIComponent(other)}`);
 export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
 export const createGame = (body, token = null) => call("POST", "/v1/games", { token, body });
 

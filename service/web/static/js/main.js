@@ -6,14 +6,18 @@ import { showAdmin } from "./pages/admin.js";
 import { showGame } from "./pages/game.js";
 import { showHome } from "./pages/home.js";
 import { showMessages } from "./pages/messages.js";
+import { showPlayer } from "./pages/player.js";
+import { showLeaderboard } from "./pages/ratings.js";
 import { showReplay } from "./pages/replay.js";
 import { showSignIn } from "./pages/sign_in.js";
+
+const leaderboards = () => h("a", { href: "/ratings/taki" }, "Leaderboards");
 
 function drawAccount() {
   const bar = document.getElementById("account");
   const me = api.player();
   if (!me) {
-    fill(bar, h("a", { href: "/#sign-in" }, "Sign in"));
+    fill(bar, leaderboards(), h("a", { href: "/#sign-in" }, "Sign in"));
     return;
   }
   const signOut = () => {
@@ -21,9 +25,10 @@ function drawAccount() {
     location.assign("/");
   };
   const messages = h("a", { href: "/messages" }, "Messages");
+  const ratings = h("a", { href: `/players/${encodeURIComponent(me.id)}` }, "My ratings");
   api.conversations(me.token).then(({ unread }) => { if (unread) messages.textContent = `Messages (${unread} unread)`; }, () => {});
   fill(bar,
-    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)), messages,
+    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)), messages, ratings, leaderboards(),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
 
@@ -50,6 +55,8 @@ function route() {
   const game = location.pathname.match(/^\/games\/([^/]+)\/?$/);
   const replay = location.pathname.match(/^\/games\/([^/]+)\/replay\/?$/);
   const talk = location.pathname.match(/^\/messages(?:\/([^/]+))?\/?$/);
+  const board = location.pathname.match(/^\/ratings\/([a-z_]+)\/?$/);
+  const rated = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   const id = decoded((game || replay || [])[1] ?? "");
   if ((game || replay) && id === null) showNotAGame(main);
   else if (game) showGame(main, id);
@@ -57,6 +64,8 @@ function route() {
   else if (location.pathname === "/sign-in") showSignIn(main);
   else if (talk) showMessages(main, talk[1] ? decoded(talk[1]) : null);
   else if (location.pathname === "/admin") showAdmin(main);
+  else if (board) showLeaderboard(main, board[1]);
+  else if (rated && decoded(rated[1]) !== null) showPlayer(main, decoded(rated[1]));
   else showHome(main);
 }
 

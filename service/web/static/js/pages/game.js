@@ -24,6 +24,7 @@ export function showGame(main, id) {
     id, view: null, legal: null, token: null, invitation: null, recent: [], log: history(id), ui: {}, stop: null, types: null,
     waitingTimer: null, pending: null, working: 0, running: false, again: false, sending: false,
     heading: h("h1", { id: "game-title" }, "Game"),
+    rated: h("span", { class: "badge rated", hidden: true }, "Rated"),
     rules: h("a", { class: "rules-link" }, "Rules"),
     live: h("p", { class: "live", role: "status" }),
     headline: h("p", { class: "headline", role: "status", "aria-live": "polite" }),
@@ -38,7 +39,7 @@ export function showGame(main, id) {
   claimSeatLink(id);
   claimInviteLink(id);
   fill(main, h("section", { class: "game", "aria-labelledby": "game-title" },
-    h("div", { class: "game-head" }, page.heading, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink, page.talk,
+    h("div", { class: "game-head" }, page.heading, page.rated, page.rules, page.live), page.origin, page.headline, page.message, page.board, page.confirmSetting, page.seatLink, page.talk,
     h("section", { class: "log", "aria-label": "Recent moves" }, h("h2", {}, "Recent moves"), page.moves)));
   refresh(page);
 }
@@ -192,6 +193,7 @@ function draw(page) {
   const names = seatNames(view);
   const title = gameTitle(page.types, view.game);
   page.heading.textContent = `${title} · ${view.id}`;
+  page.rated.hidden = !view.rated;
   page.rules.href = rulesAddress(view.game);
   drawOrigin(page.origin, view);
   followLineage(page);

@@ -218,6 +218,8 @@ function tableFields(me) {
   const delay = number(0, 0, 1000);
   const lobby = durationField("lobby_seconds", "Lobby time", null, "How long the game waits for its players; empty: the server's 14 days.");
   const unlisted = h("input", { type: "checkbox" });
+  const rated = h("select", {}, h("option", { value: "" }, "As its seats say"), h("option", { value: "true" }, "Rated"),
+    h("option", { value: "false" }, "Not rated"));
   const sit = h("input", { type: "checkbox", checked: Boolean(me) });
   const name = h("input", { maxlength: 64, autocomplete: "nickname", value: me ? me.name : "" });
   if (me) name.readOnly = true;
@@ -226,12 +228,14 @@ function tableFields(me) {
       field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
       lobby.element,
       field("unlisted", "Unlisted: only people given its address find it", unlisted),
+      field("rated", "Rated", rated, "Whether the result counts for ratings; as its seats say: rated when every seat is an AI's or kept for a registered player."),
       field("sit", "Take a seat myself", sit),
       field("name", "Your name", name)),
     read(chosen) {
       chosen.spectator_delay = numeric(delay) ?? 0;
       if (lobby.seconds() !== undefined) chosen.lobby_seconds = lobby.seconds();
       chosen.unlisted = unlisted.checked;
+      if (rated.value) chosen.rated = rated.value === "true";
     },
     sits: () => sit.checked,
     name: () => name.value.trim(),

@@ -58,6 +58,7 @@ function item(lobby, summary) {
     h("a", { href: `/games/${encodeURIComponent(summary.id)}` },
       gameTitle(lobby.types, summary.game), " ", h("span", { class: "id" }, summary.id)),
     " ", h("span", { class: `badge ${summary.status}` }, statusWord(summary.status)),
+    summary.rated ? [" ", h("span", { class: "badge rated" }, "Rated")] : null,
     pace(summary) ? [" ", h("span", { class: "pace" }, pace(summary))] : null,
     h("div", { class: "seats" }, describeSeats(summary)),
     controls.length ? h("div", { class: "controls" }, controls) : null);

@@ -1,0 +1,90 @@
+// The player page, /players/<id> (a registered player's id, or `ai:<level>`): each game's rating with
+// its history drawn as a chart (each point carries its rating), games played, won and by place, the
+// latest rated games linking to their replays, and head-to-head against any opponent of those. Names are text.
+
+import * as api from "../api.js";
+import { fill, h, problemNotice, svg } from "../dom.js";
+import { GAME_TITLES, playerLink, ratingText } from "../ratings.js";
+
+const WIDTH = 600;
+const HEIGHT = 180;
+const PAD = 12;
+
+export async function showPlayer(main, id) {
+  document.title = "Player · Meeple";
+  let page, recent;
+  try {
+    [page, recent] = await Promise.all([api.playerRatings(id), api.playerResults(id)]);
+  } catch (problem) {
+    fill(main, h("h1", {}, "Player"), problemNotice(problem));
+    return;
+  }
+  document.title = `${page.name} · Meeple`;
+  fill(main, h("section", { class: "player", "aria-labelledby": "player-title" },
+    h("h1", { id: "player-title" }, page.name),
+    page.games.length ? page.games.map(career) : h("p", {}, "No rated game yet."),
+    h("h2", {}, "Latest rated games"),
+    recent.results.length ? h("ul", { class: "results" }, recent.results.map(resultLine)) : h("p", {}, "None yet."),
+    headToHead(id, recent.results)));
+}
+
+/** One game's rating, places and chart. */
+function career(each) {
+  const title = GAME_TITLES[each.game] ?? each.game;
+  return h("section", { class: "career", "aria-labelledby": `career-${each.game}` },
+    h("h2", { id: `career-${each.game}` }, title),
+    h("p", {}, `Rating ${ratingText(each.rating)}${each.provisional ? " (provisional)" : ""} · ${each.games} rated games, ${each.won} won`),
+    h("p", {}, `By place: ${each.places.map((count, place) => `${place + 1}${suffix(place + 1)} ${count}`).join(", ")}`),
+    chart(each.history, title));
+}
+
+const suffix = (place) => ({ 1: "st", 2: "nd", 3: "rd" })[place % 100 > 10 && place % 100 < 14 ? 0 : place % 10] ?? "th";
+
+/** The rating after each game as a line of points, each point carrying its game and its exact rating. */
+function chart(history, title) {
+  const ratings = history.map((point) => point.rating);
+  const low = Math.min(...ratings, 0);
+  const high = Math.max(...ratings, low + 1);
+  const x = (index) => PAD + (history.length > 1 ? index * (WIDTH - 2 * PAD) / (history.length - 1) : (WIDTH - 2 * PAD) / 2);
+  const y = (rating) => HEIGHT - PAD - (rating - low) * (HEIGHT - 2 * PAD) / (high - low);
+  const first = ratingText(ratings[0]);
+  const last = ratingText(ratings[ratings.length - 1]);
+  return svg("svg", { class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img",
+    "aria-label": `${title} rating after each of ${history.length} rated games: from ${first} to ${last}` },
+  svg("line", { class: "zero", x1: PAD, x2: WIDTH - PAD, y1: y(0), y2: y(0) }),
+  svg("polyline", { points: history.map((point, index) => `${x(index)},${y(point.rating)}`).join(" ") }),
+  history.map((point, index) => svg("circle", {
+    cx: x(index), cy: y(point.rating), r: 3, "data-rating": String(point.rating), "data-game-id": point.game_id,
+  }, svg("title", {}, `${ratingText(point.rating)} after ${new Date(point.at).toLocaleDateString()}`))));
+}
+
+/** A rated game: its replay, the day it ended, the place, and every seat by place. */
+function resultLine(result) {
+  const title = GAME_TITLES[result.game] ?? result.game;
+  const places = result.places.map((place, index) => [index ? " · " : "", `${index + 1}. `,
+    place.map((seat, at) => [at ? ", " : "", playerLink(seat)])]);
+  return h("li", {}, h("a", { href: `/games/${encodeURIComponent(result.game_id)}/replay` },
+    `${title}, ${new Date(result.at).toLocaleDateString()}: place ${result.place}`), " — ", places);
+}
+
+/** A choice of the opponents of the latest games, and this player's record against the one chosen. */
+function headToHead(id, results) {
+  const opponents = new Map(results.flatMap((result) => result.places.flat()).filter((seat) => seat.player !== id)
+    .map((seat) => [seat.player, seat.name]));
+  if (!opponents.size) return [];
+  const answer = h("div", { "aria-live": "polite" });
+  const choice = h("select", { id: "versus" }, h("option", { value: "" }, "Choose an opponent"),
+    [...opponents].map(([player, name]) => h("option", { value: player }, name)));
+  choice.addEventListener("change", async () => {
+    if (!choice.value) return fill(answer);
+    try {
+      const { games } = await api.versus(id, choice.value);
+      fill(answer, h("ul", {}, games.map((each) => h("li", {},
+        `${GAME_TITLES[each.game] ?? each.game}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, level ${each.level}`))));
+    } catch (problem) {
+      fill(answer, problemNotice(problem));
+    }
+  });
+  return h("section", { "aria-labelledby": "versus-title" }, h("h2", { id: "versus-title" }, "Head to head"),
+    h("label", { for: "versus" }, "Against "), choice, answer);
+}
