@@ -203,18 +203,15 @@ def rated_by_default(settings: GameSettings, seats: int) -> bool:
 
 
 def _rated(settings: GameSettings, seats: int, forked_from: Origin | None) -> bool:
-    """Whether the game opened with `settings` is rated; refused for a fork (its opening was played
-    elsewhere) and for an AI level at two seats."""
+    """Whether the game opened with `settings` is rated: refused for a fork (its opening was played
+    elsewhere); never with an AI level at two seats (one identity holding two seats)."""
     if settings.rated is None:
         return forked_from is None and rated_by_default(settings, seats)
     if settings.rated and forked_from is not None:
         raise Invalid("validation_error", "The request is not valid.",
                       errors={"rated": ["A forked game is never rated: its opening was played in another game."]})
     levels = [bot.level for bot in settings.bots]
-    if settings.rated and len(set(levels)) != len(levels):
-        raise Invalid("validation_error", "The request is not valid.",
-                      errors={"rated": ["A rated game seats each AI level once: one identity holds one seat."]})
-    return settings.rated
+    return settings.rated and len(set(levels)) == len(levels)
 
 
 def _check_reserved(players: PlayerStore, reserved: Mapping[int, str]) -> None:

@@ -93,6 +93,8 @@ class Ratings:
         """Fold the results recorded since the last fold, from the earliest of them in the fold's
         order on (again, past any folded before); how many were folded. Another process folding
         now leaves them to it."""
+        if not self.redis.zcard(keys.rating_unfolded()):
+            return 0
         lock = self.redis.lock(keys.rating_lock(), timeout=LOCK_SECONDS, blocking_timeout=0)
         if not lock.acquire(blocking=False):
             return 0

@@ -32,13 +32,12 @@ def test_a_game_of_ais_and_reserved_seats_is_rated_by_default_and_one_with_a_sea
     assert [store.games.get(game_id).rated for game_id in (ais, reserved, open_seat, same_level)] == [True, True, False, False]
 
 
-def test_a_rated_fork_or_a_rated_game_with_one_level_at_two_seats_is_refused(lobby: Lobby) -> None:
+def test_a_rated_fork_is_refused_and_a_game_with_one_level_at_two_seats_is_not_rated(lobby: Lobby) -> None:
     with pytest.raises(Invalid):
         lobby.open("taki", {}, 2, _settings(rated=True), Asking(), forked_from=Origin("g", 3))
-    with pytest.raises(Invalid):
-        lobby.open("taki", {}, 2, _settings(rated=True, bots=(Bot(0, "random"), Bot(1, "random"))), Asking())
+    twice = lobby.open("taki", {}, 2, _settings(rated=True, bots=(Bot(0, "random"), Bot(1, "random"))), Asking()).game_id
     forked = lobby.open("taki", {}, 2, _settings(), Asking(), forked_from=Origin("g", 3)).game_id
-    assert not lobby.executor.store.games.get(forked).rated
+    assert not lobby.executor.store.games.get(twice).rated and not lobby.executor.store.games.get(forked).rated
 
 
 def test_a_seat_of_a_rated_game_is_refused_to_a_guest(lobby: Lobby) -> None:
