@@ -32,6 +32,7 @@ def summary(record: GameRecord, seated: bool = False, viewer: str | None = None)
         "seats": [{"seat": seat, "name": name, "bot": bot, "budget": _budget(record.budgets.get(seat)),
                    "reserved": seat in record.reserved or seat in record.links,
                    "reserved_for": _invitee(record, seat, viewer), "waits_for": _waits_for(record, seat),
+                   "player": record.holders.get(seat),
                    "invite_code": record.links.get(seat) if viewer is not None and viewer == record.creator else None}
                   for seat, (name, bot) in enumerate(zip(record.names, record.bots))],
         "turn_deadline": None if record.deadline is None else dataclasses.asdict(record.deadline),

@@ -259,7 +259,7 @@ def test_ai_seats_at_creation_and_by_joining(api: ContractClient) -> None:
     game_id = answer.json["id"]
     assert answer.json["seats"][2] == {"seat": 2, "name": "greedy bot", "bot": "greedy", "budget": None,
                                       "reserved": False, "reserved_for": None,
-        "waits_for": None, "invite_code": None}
+        "waits_for": None, "invite_code": None, "player": None}
     joined = api.post(f"/v1/games/{game_id}/join", json={"name": "robo", "bot": "random"})
     assert joined.status_code == 201 and joined.json["token"] is None and joined.json["seat"] == 0
     assert api.post(f"/v1/games/{game_id}/join", json={"name": "x", "bot": "genius"}).status_code == 422
@@ -309,7 +309,7 @@ def test_only_an_ai_that_searches_takes_a_budget(api: ContractClient) -> None:
         assert answer.status_code == 422 and "budget" in answer.json["errors"], body
     assert api.get(f"/v1/games/{game_id}").json["seats"] == [
         {"seat": seat, "name": None, "bot": None, "budget": None, "reserved": False, "reserved_for": None,
-        "waits_for": None, "invite_code": None}
+        "waits_for": None, "invite_code": None, "player": None}
         for seat in range(2)]
     for deadline in ({"seconds": 60, "policy": "skip", "budget": budget}, {"seconds": 60, "policy": "auto", "level": "greedy", "budget": budget}):
         answer = api.post("/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": deadline})

@@ -123,7 +123,7 @@ def test_an_invitation_is_in_the_inbox_until_taken_and_declined_when_the_seat_is
     left = api.post(f"/v1/games/{game}/leave", headers=bearer(token))
     assert left.status_code == 200 and left.json["seats"][2] == {
         "seat": 2, "name": None, "bot": None, "budget": None, "reserved": False, "reserved_for": None,
-        "waits_for": None, "invite_code": None}
+        "waits_for": None, "invite_code": None, "player": None}
     assert inbox(api, bo["token"]) == [(elsewhere, 0, None)]
     assert join(api, game, "eve", seat=2).json["seat"] == 2  # the seat is anyone's now
 

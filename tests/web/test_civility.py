@@ -3,7 +3,8 @@ on the messages page; a blocked player's words leave the blocker's table and mes
 message reaches the admin's page and, hidden there, leaves both seats' open pages at once; an invitation's sender is
 blocked from the inbox; a signed-in spectator's live table leaves out whom they block; a message reaches
 the recipient's open conversation at once; a muted player is told until when; a message hidden while a seat's
-stream is down leaves its page once the stream is back. At 1280 and 375 px."""
+stream is down leaves its page once the stream is back; a player is reported and blocked from a table's seats,
+asked first, and offered both beside the players one has played with and in a conversation. At 1280 and 375 px."""
 
 from __future__ import annotations
 
@@ -87,6 +88,7 @@ def test_players_write_to_each_other_and_a_blocked_players_words_leave_the_block
     say(bo, "from bo, before the block")
     expect(table(ann)).to_contain_text("from bo, before the block")
     table(ann).get_by_role("button", name="Block bo").click()
+    table(ann).get_by_role("button", name="Yes, block bo").click()
     expect(table(ann)).not_to_contain_text("from bo")
     say(bo, "from bo, after the block")
     say(ann, "from ann")
@@ -153,6 +155,7 @@ def test_an_invitation_offers_to_block_its_sender(page: Page, api: Client, serve
     invitation = games.get_by_role("listitem").filter(has_text=game_id)
     expect(invitation).to_contain_text("Invited to seat 2 by gil")
     invitation.get_by_role("button", name="Block gil").click()
+    invitation.get_by_role("button", name="Yes, block gil").click()
     expect(invitation).to_have_count(0)  # declined as well
     blocks = api.call("GET", "/v1/players/me/blocks", signed_in(page)["token"]).json()["blocks"]
     assert [block["name"] for block in blocks] == ["gil"]
@@ -168,6 +171,7 @@ def test_a_signed_in_spectator_watches_with_their_blocks(chromium: Browser, api:
         say(opened["bo"], "from bo, before the block")
         expect(table(cy)).to_contain_text("from bo, before the block")
         table(cy).get_by_role("button", name="Block bo").click()
+        table(cy).get_by_role("button", name="Yes, block bo").click()
         expect(table(cy)).not_to_contain_text("from bo")
         say(opened["bo"], "from bo, after the block")
         say(opened["ann"], "from ann")
@@ -247,3 +251,59 @@ def test_a_message_hidden_while_a_seats_stream_is_down_leaves_its_page_once_it_i
         ann.screenshot(path=str(tmp_path / "hidden-while-away-1280.png"), full_page=True)
         ann.set_viewport_size(PHONE)
         fits(ann, tmp_path / "hidden-while-away-375.png")
+
+
+def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the_messages_page(
+        pages: dict[str, Page], api: Client, server: str, tmp_path: Path) -> None:
+    ann, bo, admin = pages["ann"], pages["bo"], pages["admin"]
+    seated(pages, api, server)
+    say(bo, "hello from bo")
+    expect(table(ann)).to_contain_text("hello from bo")
+    seats = ann.get_by_role("list", name="Seats")
+    expect(seats.get_by_role("listitem").filter(has_text="ann (you)").get_by_role("button")).to_have_count(0)
+    theirs = seats.get_by_role("listitem").filter(has_text="bo")
+    theirs.get_by_role("button", name="Report bo").click()
+    ann.get_by_label("Why report bo?").fill("Stalls every game")
+    ann.get_by_role("button", name="Send report").click()
+    expect(theirs).to_contain_text("Reported to the admin.")
+
+    theirs.get_by_role("button", name="Block bo").click()
+    expect(theirs.get_by_role("group", name="Block bo?")).to_be_visible()
+    ann.screenshot(path=str(tmp_path / "seats-1280.png"), full_page=True)
+    theirs.get_by_role("button", name="Cancel").click()  # asked, and nothing done
+    expect(table(ann)).to_contain_text("hello from bo")
+    assert api.call("GET", "/v1/players/me/blocks", signed_in(ann)["token"]).json()["blocks"] == []
+    theirs.get_by_role("button", name="Block bo").click()
+    theirs.get_by_role("button", name="Yes, block bo").click()
+    expect(theirs).to_contain_text("You block bo.")
+    expect(table(ann)).not_to_contain_text("hello from bo")
+    assert [block["name"] for block in api.call("GET", "/v1/players/me/blocks", signed_in(ann)["token"]).json()["blocks"]] == ["bo"]
+
+    admin.goto(f"{server}/admin")
+    admin.get_by_label("Admin token").fill(SETTINGS["MEEPLE_ADMIN_TOKEN"])
+    admin.get_by_role("button", name="Sign in as admin").click()
+    queue = admin.get_by_role("list", name="Reported messages")
+    report = queue.get_by_role("listitem").filter(has_text="Stalls every game")
+    expect(report).to_contain_text("The player bo was reported.")
+    expect(report.get_by_role("button", name="Hide message")).to_have_count(0)  # no message to hide
+    admin.screenshot(path=str(tmp_path / "player-report-1280.png"), full_page=True)
+    admin.set_viewport_size(PHONE)
+    fits(admin, tmp_path / "player-report-375.png")
+    report.get_by_role("button", name="Mute bo for a day").click()
+    report.get_by_role("button", name="Dismiss").click()
+    expect(queue).to_have_text("No report waits.")
+    say_refused = api.call("POST", f"/v1/players/me/conversations/{signed_in(ann)['id']}", signed_in(bo)["token"],
+                           json={"text": "hi"})
+    assert say_refused.status_code == 403  # muted
+
+    bo.goto(f"{server}/messages")
+    played = bo.get_by_role("list", name="Players you have played with").get_by_role("listitem").filter(has_text="ann")
+    expect(played.get_by_role("button", name="Report ann")).to_be_visible()
+    expect(played.get_by_role("button", name="Block ann")).to_be_visible()
+    bo.set_viewport_size(PHONE)
+    fits(bo, tmp_path / "played-with-375.png")
+    bo.goto(f"{server}/messages/{signed_in(ann)['id']}")
+    expect(bo.get_by_role("button", name="Report ann")).to_be_visible()
+    expect(bo.get_by_role("button", name="Block ann")).to_be_visible()
+    ann.set_viewport_size(PHONE)
+    fits(ann, tmp_path / "seats-375.png")

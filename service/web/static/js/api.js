@@ -118,6 +118,8 @@ export const conversation = (other, after, token) => call("GET", `${talks(other)
 export const write = (other, text, token) => call("POST", talks(other), { token, body: { text } });
 export const reportMessage = (other, id, reason, token) =>
   call("POST", `${talks(other)}/messages/${id}/reports`, { token, body: { reason } });
+export const reportPlayer = (other, reason, token) =>
+  call("POST", `/v1/players/${encodeURIComponent(other)}/reports`, { token, body: { reason } });
 export const block = (other, token) => call("PUT", `/v1/players/me/blocks/${encodeURIComponent(other)}`, { token });
 export const reports = (token, after) => call("GET", `/v1/admin/reports${after ? `?after=${encodeURIComponent(after)}` : ""}`, { token });
 export const decide = (id, hide, token) => call("POST", `/v1/admin/reports/${id}/decision`, { token, body: { hide } });

@@ -4,7 +4,7 @@
 // drawn as text, never as HTML.
 
 import * as api from "./api.js";
-import { blockControl, reportControl } from "./civility.js";
+import { blockControl, forget, reportControl } from "./civility.js";
 import { fill, h, notice, perform } from "./dom.js";
 
 const ROOMS = { table: "Table", spectators: "Spectators" };
@@ -116,9 +116,8 @@ function civility(chat, where, message) {
   const token = reader(chat);
   if (!token) return null;
   const report = reportControl((reason) => api.reportChat(chat.view.id, where.name, message.id, reason, token));
-  const gone = () => chat.panel.querySelectorAll(`li[data-player="${CSS.escape(message.player_id)}"]`).forEach((line) => line.remove());
   const blocks = me && message.player_id && message.player_id !== me.id;
-  return [report, blocks ? blockControl(message.name, () => api.block(message.player_id, me.token), gone) : null];
+  return [report, blocks ? blockControl(message.name, () => api.block(message.player_id, me.token), () => forget(message.player_id)) : null];
 }
 
 function count(chat, unread) {

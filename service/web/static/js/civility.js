@@ -1,13 +1,16 @@
-// Keeping it civil from any message: report it to the admin with a reason, or block its writer.
-// Both the table's chat and the messages page put these beside each message of someone else.
+// Keeping it civil from any message or player: report it, or them, to the admin with a reason, or block
+// the player, once asked whether to. The table's chat and the messages page put these beside each message
+// of someone else; a table's seats, the players one has played with and a conversation beside each player.
+
+import * as api from "./api.js";
 
 import { button, fill, h, notice, perform } from "./dom.js";
 
-/** A "Report" button that opens a short form asking why; `send(reason)` files the report. */
-export function reportControl(send) {
+/** A "Report" button (`label`) that opens a short form asking why; `send(reason)` files the report. */
+export function reportControl(send, label = "Report", asked = "Why report this message?") {
   const place = h("span", { class: "civility" });
   const open = () => {
-    const reason = h("input", { maxlength: 500, required: true, "aria-label": "Why report this message?", placeholder: "Why?" });
+    const reason = h("input", { maxlength: 500, required: true, "aria-label": asked, placeholder: "Why?" });
     const status = h("span", { class: "messages" });
     const submit = async (event) => {
       event.preventDefault();
@@ -18,14 +21,39 @@ export function reportControl(send) {
       h("button", { type: "submit" }, "Send report"), status));
     reason.focus();
   };
-  return fill(place, button("Report", open, { class: "link" }));
+  return fill(place, button(label, open, { class: "link" }));
 }
 
-/** A "Block <name>" button; `act()` blocks them, then `done()` takes their words off the page. */
+/** A "Block <name>" button that asks first; `act()` blocks them, then `done()` takes their words off the page. */
 export function blockControl(name, act, done) {
+  const place = h("span", { class: "civility" });
   const status = h("span", { class: "messages" });
   const block = async () => {
-    if (await perform(status, act)) done();
+    if (!await perform(status, act)) return;
+    fill(place, notice(`You block ${name}.`));
+    done();
   };
-  return h("span", { class: "civility" }, button(`Block ${name}`, block, { class: "link" }), status);
+  const ask = () => {
+    fill(place, h("span", { role: "group", "aria-label": `Block ${name}?` }, `Block ${name}? `,
+      button(`Yes, block ${name}`, block), " ", button("Cancel", () => offer().querySelector("button").focus(), { class: "link" }),
+      status));
+    place.querySelector("button").focus();
+  };
+  const offer = () => fill(place, button(`Block ${name}`, ask, { class: "link" }));
+  return offer();
 }
+
+/** Report and Block beside another registered player (`{id, name}`) for the signed-in player, or nothing;
+ * `done()` follows the block (by default their words leave the page's chat). */
+export function playerControls(player, done = () => forget(player.id)) {
+  const me = api.player();
+  if (!me || !player.id || player.id === me.id) return null;
+  return [reportControl((reason) => api.reportPlayer(player.id, reason, me.token), `Report ${player.name}`,
+    `Why report ${player.name}?`), blockControl(player.name, () => api.block(player.id, me.token), done)];
+}
+
+/** Report and Block beside the player holding `seat` of the game `view`, unless it is free, an AI's, a guest's or the reader's. */
+export const seatCivility = (view, seat) => playerControls({ id: view.seats[seat]?.player, name: view.seats[seat]?.name });
+
+/** Take the words of the player `id` off the page's chat. */
+export const forget = (id) => document.querySelectorAll(`.chat-log li[data-player="${CSS.escape(id)}"]`).forEach((line) => line.remove());

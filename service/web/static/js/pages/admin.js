@@ -1,7 +1,7 @@
 // The admin's page, /admin: signed in with the server's admin token (kept for this tab only), the
-// queue of reported messages, oldest first, a hundred a page, each with its reason, where it was written and its
-// text (as text); the admin hides the message, dismisses the report or mutes the writer for a day (a player, or
-// the guest's seat that wrote in a game).
+// queue of reported messages and players, oldest first, a hundred a page, each with its reason, where a message
+// was written and its text (as text); the admin hides the message, dismisses the report or mutes the writer for a
+// day (a player, or the guest's seat that wrote in a game), or the reported player.
 
 import * as api from "../api.js";
 import { button, fill, h, perform } from "../dom.js";
@@ -45,20 +45,26 @@ async function showQueue(main, token, after = null) {
 }
 
 function item(report, token, again) {
-  const { message } = report;
-  const where = message.place === "game" ?
-    [h("a", { href: `/games/${encodeURIComponent(message.game_id)}` }, "a game"), `, ${message.room}`] : "a private message";
   const status = h("span", { class: "messages" });
   const act = (work) => async () => {
     if (await perform(status, work)) again();
   };
+  const dismiss = button("Dismiss", act(() => api.decide(report.id, false, token)));
+  const reason = h("p", {}, "Reported: ", h("span", { class: "chat-text" }, report.reason));
+  const { message, player } = report;
+  if (player) {
+    return h("li", { class: "report", dataset: { id: report.id } }, h("p", {}, "The player ", h("bdi", {}, player.name), " was reported."),
+      reason, h("p", {}, dismiss, " ", button(["Mute ", h("bdi", {}, player.name), " for a day"], act(() => api.mute(player.id, DAY, token)))),
+      status);
+  }
+  const where = message.place === "game" ?
+    [h("a", { href: `/games/${encodeURIComponent(message.game_id)}` }, "a game"), `, ${message.room}`] : "a private message";
   const mute = message.place === "game" ? () => api.muteWriter(message, DAY, token) : () => api.mute(message.author, DAY, token);
   return h("li", { class: "report", dataset: { id: report.id } },
     h("p", {}, h("bdi", {}, message.name), " wrote, in ", where, ":"), // a name in any script keeps the sentence in order
     h("p", { class: "chat-text" }, message.text),
-    h("p", {}, "Reported: ", h("span", { class: "chat-text" }, report.reason)),
-    h("p", {}, button("Hide message", act(() => api.decide(report.id, true, token))), " ",
-      button("Dismiss", act(() => api.decide(report.id, false, token))), " ",
+    reason,
+    h("p", {}, button("Hide message", act(() => api.decide(report.id, true, token))), " ", dismiss, " ",
       button(["Mute ", h("bdi", {}, message.name), " for a day"], act(mute))),
     status);
 }

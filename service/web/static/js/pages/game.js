@@ -5,6 +5,7 @@
 import * as api from "../api.js";
 import { confirmed, showConfirmSetting } from "../confirm.js";
 import { catchUpChat, hearChat, showChat } from "../chat.js";
+import { seatCivility } from "../civility.js";
 import { drawOrigin, finishedControls, lineage, playedIn } from "../copies.js";
 import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
@@ -282,7 +283,7 @@ function waiting(page) {
   const name = api.player() ? null : h("input", { id: "join-name", maxlength: 64, autocomplete: "nickname" });
   const seatsList = h("ol", { class: "waiting-seats", "aria-label": "Seats" }, view.seats.map((seat) =>
     h("li", {}, h("span", { class: "seat-name" }, `Seat ${seat.seat + 1}: ${seatName(seat)}`,
-      seat.seat === mine ? " (you)" : ""), seatControls(page, seat, name), inviteLink(view, seat))));
+      seat.seat === mine ? " (you)" : ""), seatControls(page, seat, name), inviteLink(view, seat), seatCivility(view, seat.seat))));
   return h("div", { class: "waiting" },
     invitedOffer(view, (work) => guarded(page, work)),
     view.status === "waiting" ? h("p", {}, "The game starts when every seat is taken. Share this page's address to invite people.") : null,

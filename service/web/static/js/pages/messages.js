@@ -1,10 +1,11 @@
 // The messages page: /messages lists the signed-in player's conversations (unread counted) and the
-// players they have played with; /messages/<id> is one conversation, written to with Enter, each of
-// the other's messages with a Report button and the other player with a Block button; the other's new
+// players they have played with, each with Report and Block; /messages/<id> is one conversation, written
+// to with Enter, each of the other's messages with a Report button and the other player with Report and
+// Block; the other's new
 // messages arrive while it is open (the inbox stream tells the unread count). Words are text.
 
 import * as api from "../api.js";
-import { blockControl, reportControl } from "../civility.js";
+import { playerControls, reportControl } from "../civility.js";
 import { fill, h, perform, problemNotice } from "../dom.js";
 import { followInbox } from "../stream.js";
 
@@ -35,7 +36,13 @@ async function showList(main, me) {
       h("p", {}, "No messages yet."),
     h("h2", {}, "Write to a player you have played with"),
     h("ul", { "aria-label": "Players you have played with" }, contacts.filter((each) => !talked.has(each.id))
-      .map((each) => h("li", {}, h("a", { href: link(each.id) }, each.name))))));
+      .map(contact))));
+}
+
+/** A player one has played with: a link to write to them, Report and Block (which takes them off the list). */
+function contact(player) {
+  const line = h("li", {}, h("a", { href: link(player.id) }, player.name), " ", playerControls(player, () => line.remove()));
+  return line;
 }
 
 async function showConversation(main, me, other) {
@@ -70,7 +77,7 @@ async function showConversation(main, me, other) {
   fill(main, h("section", { "aria-labelledby": "talk-title" },
     h("h1", { id: "talk-title" }, `Messages with ${player.name}`),
     h("p", {}, h("a", { href: "/messages" }, "All messages"), " ",
-      blockControl(player.name, () => api.block(other, me.token), () => location.assign("/messages"))),
+      playerControls(player, () => location.assign("/messages"))),
     talk, writeForm(player, status, async (text) => shown(await api.write(other, text, me.token))), status));
 }
 

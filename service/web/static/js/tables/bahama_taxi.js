@@ -3,6 +3,7 @@
 // a click sends one as it is, and a click that several commands share asks which in place.
 
 import { taxiBoard } from "../api.js";
+import { seatCivility } from "../civility.js";
 import { askedTwice, button, h, seatClock } from "../dom.js";
 import { areaName, cityMap } from "./bahama_taxi_map.js";
 
@@ -101,7 +102,7 @@ function seats(view, names) {
   view.to_move.includes(seat) ? h("span", { class: "flag move" }, "to move") : null,
   t.hand_sizes.length ? h("span", { class: "hand-size" }, `${t.hand_sizes[seat]} cards`) : null,
   flag(t.skip_pending.includes(seat), "skips next turn"), flag(t.forfeited.includes(seat), "left"),
-  seatClock(view, seat),
+  seatClock(view, seat), seatCivility(view, seat),
   t.cabs.filter((cab) => cab.seat === seat).map((cab) => h("p", { class: "bt-cab" },
     h("b", {}, `${naming.contraband ? (cab.pawn ? "Police" : "Smuggler") : "Cab"} ${tag(seat, cab.pawn)}`),
     ` at ${cab.area ? areaName(cab.area) : "–"}`, cab.kind === "police" ? null : `: ${cab.passengers.map(trip).join("; ") || "empty"}`)))));

@@ -1,6 +1,7 @@
 // The Djambi table. A move is composed from the listed commands only: a piece, where it goes, then
 // each follow-up the commands left differ on, until one is left, which is sent as it is.
 
+import { seatCivility } from "../civility.js";
 import { askedTwice, button, h, seatClock, svg } from "../dom.js";
 
 const COLUMNS = "ABCDEFGHI";
@@ -213,7 +214,7 @@ function seats(view, names) {
       table.current === seat && h("span", { class: "flag move" }, table.turn_kind === "bonus" ? "to move (bonus turn)" : "to move"),
       table.in_power === seat && h("span", { class: "flag" }, "in power"),
       !table.remaining.includes(seat) && h("span", { class: "flag" }, "out"),
-      seatClock(view, seat));
+      seatClock(view, seat), seatCivility(view, seat));
   }));
 }
 

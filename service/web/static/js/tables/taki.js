@@ -2,6 +2,7 @@
 // from the listed commands only, and a click sends one of them as it is; a batch of several cards
 // is offered only as the server's command checks accept it, card by card. No rule is copied here.
 
+import { seatCivility } from "../civility.js";
 import { askedTwice, deadlineTag, h, seatClock } from "../dom.js";
 import { cardBack, cardImage, cardName, COLORS, parseCard, swatch } from "./taki_cards.js";
 
@@ -83,7 +84,7 @@ function seats(view, names, moved) {
     },
     h("span", { class: "seat-name" }, name, seat === view.you ? " (you)" : ""),
     h("span", { class: "hand-size" }, `${size} ${size === 1 ? "card" : "cards"}`),
-    flags, seatClock(view, seat));
+    flags, seatClock(view, seat), seatCivility(view, seat));
   }));
 }
 
