@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Browser, Locator, Page, Request, expect
 
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
@@ -109,6 +109,14 @@ def bo_id(page: Page) -> str:
     return signed_in(page)["id"]
 
 
+def admin_queue(admin: Page, server: str) -> Locator:
+    """The admin's queue of reports, on their page signed in with the admin token."""
+    admin.goto(f"{server}/admin")
+    admin.get_by_label("Admin token").fill(SETTINGS["MEEPLE_ADMIN_TOKEN"])
+    admin.get_by_role("button", name="Sign in as admin").click()
+    return admin.get_by_role("list", name="Reported messages")
+
+
 def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats(
         pages: dict[str, Page], api: Client, server: str, tmp_path: Path) -> None:
     ann, bo, admin = pages["ann"], pages["bo"], pages["admin"]
@@ -122,10 +130,7 @@ def test_a_reported_message_reaches_the_admin_and_hidden_there_leaves_both_seats
     ann.get_by_role("button", name="Send report").click()
     expect(rude).to_contain_text("Reported to the admin.")
 
-    admin.goto(f"{server}/admin")
-    admin.get_by_label("Admin token").fill(SETTINGS["MEEPLE_ADMIN_TOKEN"])
-    admin.get_by_role("button", name="Sign in as admin").click()
-    queue = admin.get_by_role("list", name="Reported messages")
+    queue = admin_queue(admin, server)
     report = queue.get_by_role("listitem").filter(has_text="You fool")
     expect(report).to_contain_text("Reported: Insults")
     expect(report).to_contain_text("bo wrote, in a game, table:")
@@ -279,10 +284,7 @@ def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the
     expect(table(ann)).not_to_contain_text("hello from bo")
     assert [block["name"] for block in api.call("GET", "/v1/players/me/blocks", signed_in(ann)["token"]).json()["blocks"]] == ["bo"]
 
-    admin.goto(f"{server}/admin")
-    admin.get_by_label("Admin token").fill(SETTINGS["MEEPLE_ADMIN_TOKEN"])
-    admin.get_by_role("button", name="Sign in as admin").click()
-    queue = admin.get_by_role("list", name="Reported messages")
+    queue = admin_queue(admin, server)
     report = queue.get_by_role("listitem").filter(has_text="Stalls every game")
     expect(report).to_contain_text("The player bo was reported.")
     expect(report.get_by_role("button", name="Hide message")).to_have_count(0)  # no message to hide
