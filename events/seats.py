@@ -64,6 +64,7 @@ class Seats:
         self._claim = scripts.register(client, "claim_seat.lua")
         self._leave = scripts.register(client, "leave_seat.lua")
         self._cancel = scripts.register(client, "cancel_lobby.lua")
+        self._replace = scripts.register(client, "replace_seat_token.lua")
 
     def claim(
         self, game_id: str, seat: int | None, name: str, token: str | None, bot: str | None = None,
@@ -123,18 +124,30 @@ class Seats:
     def for_token(self, record: GameRecord, token: str) -> int | None:
         """The seat a token acts for in the game: a seat token's own, or the seat its player holds.
 
-        A seat token given to a device (a player token) acts only while that device's token is its
-        player's, looked at (and its use recorded) in the one round trip a player token costs; else
-        raises DeviceSignedOut."""
+        A seat token acts as the store has it now, not as `record` (perhaps a process's cached copy)
+        had it: one replaced acts no more, its new one at once. A seat token given to a device (a player
+        token) acts only while that device's token is its player's, looked at (and its use recorded) in
+        the one round trip a player token costs; else raises DeviceSignedOut."""
         digest = hash_token(token)
-        if digest in record.token_seats:
-            seat = record.token_seats[digest]
-            device = record.devices.get(seat)
-            if device is not None and player_of_token(self.redis, device) != record.holders.get(seat):
-                raise DeviceSignedOut(record.id, seat)
-            return seat
-        player_id = player_of_token(self.redis, digest)
-        return None if player_id is None else record.seat_of(player_id)
+        player_id = None if digest in record.token_seats else player_of_token(self.redis, digest)
+        if player_id is not None:
+            return record.seat_of(player_id)
+        seat = self.token_seat(record.id, digest)
+        if seat is None:
+            return None
+        device = record.devices.get(seat)
+        if device is not None and player_of_token(self.redis, device) != record.holders.get(seat):
+            raise DeviceSignedOut(record.id, seat)
+        return seat
+
+    def token_seat(self, game_id: str, digest: str) -> int | None:
+        """The seat whose token has the SHA-256 `digest` now, if any."""
+        seat = cast(bytes | None, self.redis.hget(keys.tokens(game_id), digest))
+        return None if seat is None else int(seat)
+
+    def replace_token(self, game_id: str, seat: int, digest: str, new_digest: str) -> bool:
+        """Give `seat` the token whose SHA-256 is `new_digest` in place of its own, `digest`; whether that was its own."""
+        return bool(self._replace(keys=[keys.tokens(game_id)], args=[digest, new_digest, seat]))
 
 
 def _seat_keys(game_id: str) -> list[str]:

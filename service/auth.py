@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import re
+from collections.abc import Callable
 from typing import cast
 
 from flask import current_app, g, request
@@ -18,7 +19,7 @@ from flask import current_app, g, request
 from events.bearer import TOKEN
 from events.envelope import GameRecord
 from events.errors import DeviceSignedOut
-from events.seats import hash_token
+from events.seats import hash_token, player_of_token
 from events.store import EventStore
 from events.tickets import StreamGrant, StreamTickets
 from players.accounts import Player, PlayerStore
@@ -132,6 +133,22 @@ def stream_token(players: PlayerStore) -> str | None:
         return cast(StreamGrant, grant).token
     token = bearer_token()
     return hash_token(token) if token is not None and players.by_token(token) is not None else None
+
+
+def stream_holds(store: EventStore, players: PlayerStore, record: GameRecord | None = None) -> Callable[[], bool]:
+    """Whether what a stream was opened with still holds, asked as it goes on: the player token it was
+    opened with or given to (stream_token) is still its player's, and a seat's own token of `record`'s,
+    if it was opened with one, is still that seat's (not replaced)."""
+    token, grant = stream_token(players), cast(StreamGrant | None, g.get("stream_grant"))
+    seat_token: tuple[str, str] | None = None  # the game's id and the SHA-256 of the seat's token
+    if record is not None and grant is not None and grant.seat is not None and grant.holder in record.token_seats:
+        seat_token = (record.id, grant.holder)
+
+    def holds() -> bool:
+        if token is not None and player_of_token(store.redis, token) is None:
+            return False
+        return seat_token is None or store.seats.token_seat(*seat_token) is not None
+    return holds
 
 
 def stream_seat(store: EventStore, tickets: StreamTickets, players: PlayerStore, record: GameRecord) -> int | None:

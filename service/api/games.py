@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, request, url_for
 from marshmallow import ValidationError
 
-from application import chat, copies, playing
+from application import chat, copies, playing, seat_tokens
 from application.clocks import Clock
 from application.deadlines import Due, due, game_clocks, log_clock
 from application.lobby import Bot, GameSettings, Opened
@@ -26,6 +26,7 @@ from events.envelope import Lifecycle, TurnDeadline
 from events.errors import VersionConflict
 from events.execute import Loaded
 from events.log_file import export_lines
+from players.moderation import Mutes
 from service import auth, imports
 from service.api.caller import RequestCaller
 from service.api.chat import chat_message, chat_store, reader
@@ -211,6 +212,20 @@ def leave(game_id: str) -> dict[str, Any]:
     record = store.games.get(known_game(game_id))
     player_id = lobby().leave(record, auth.require_seat(store, record))
     return responses.summary(store.games.get(game_id), viewer=player_id)
+
+
+@bp.post("/games/<game:game_id>/seats/<int:seat>/token")
+def replace_seat_token(game_id: str, seat: int) -> tuple[dict[str, Any], int]:
+    """A new token for the seat, asked with its token now, which acts no more from then on."""
+    store = executor().store
+    record = store.games.get(known_game(game_id))
+    token = auth.bearer_token()
+    if token is None:
+        raise auth.unauthorized("token_missing", "This needs the seat's token: send 'Authorization: Bearer <token>'.")
+    fresh = seat_tokens.replace_seat_token(store, Mutes(store.redis), record.id, seat, token)
+    if fresh is None:
+        raise auth.unauthorized("token_unknown", f"This token is not seat {seat}'s own token in this game.")
+    return {"seat": seat, "token": fresh}, 201
 
 
 @bp.post("/games/<game:game_id>/rematch")

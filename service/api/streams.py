@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
@@ -27,7 +27,7 @@ from application.chat import PAGE, Reader, caught_up, may_read
 from domain import GAMES
 from events.chat import ROOMS, ChatStore
 from events.envelope import GameRecord, Lifecycle
-from events.seats import hash_token, player_of_token
+from events.seats import hash_token
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
@@ -57,13 +57,13 @@ def leases() -> StreamLeases:
     return current_app.extensions["meeple.leases"]  # type: ignore[no-any-return]
 
 
-def event_stream(messages: Iterator[str], holder: str | None, token: str | None) -> Response:
+def event_stream(messages: Iterator[str], holder: str | None, holds: Callable[[], bool] | None) -> Response:
     """The stream of `messages`, once the client (its address, and `holder`'s token) has a place
-    for one more; the place is kept as long as the stream is open, which is no longer than the
-    player token `token` (its SHA-256; None: no player token) stays good."""
+    for one more; the place is kept as long as the stream is open, which is no longer than what it
+    was opened with `holds` (auth.stream_holds; None: nothing to look at)."""
     lease = leases().take(client_address(), holder)
     check = current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"] / 1000
-    answer = Response(stream_with_context(_renewing(messages, lease, token, check)), mimetype="text/event-stream",
+    answer = Response(stream_with_context(_renewing(messages, lease, holds, check)), mimetype="text/event-stream",
                       headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
     answer.call_on_close(lease.release)  # however the stream ends, even before its first message
     if (connection := request.environ.get("gunicorn.socket")) is not None:  # none under a test client
@@ -74,14 +74,15 @@ def event_stream(messages: Iterator[str], holder: str | None, token: str | None)
     return answer
 
 
-def _renewing(messages: Iterator[str], lease: Lease, token: str | None, check_seconds: float) -> Iterator[str]:
-    """`messages` while the lease is renewed, until the player token `token`, looked at every
-    `check_seconds` (a heartbeat comes at least as often), is revoked."""
+def _renewing(messages: Iterator[str], lease: Lease, holds: Callable[[], bool] | None,
+              check_seconds: float) -> Iterator[str]:
+    """`messages` while the lease is renewed, until what the stream was opened with, looked at every
+    `check_seconds` (a heartbeat comes at least as often), no longer `holds` (a token revoked or replaced)."""
     checked = time.monotonic()
     for message in messages:
-        if token is not None and time.monotonic() - checked >= check_seconds:
+        if holds is not None and time.monotonic() - checked >= check_seconds:
             checked = time.monotonic()
-            if player_of_token(executor().store.redis, token) is None:
+            if not holds():
                 return  # a new stream needs a new ticket, which a revoked token is refused
         lease.renew()
         yield message
@@ -126,7 +127,7 @@ def game_stream(game_id: str) -> Response:
         return Response(status=204)  # tells EventSource not to reconnect
     talk = _Talk(chat_store(), record, seat, watcher)  # its messages from here on
     return event_stream(_game_messages(store, talk, seat, after, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
-                        _holder(record, seat) or watcher, auth.stream_token(players()))
+                        _holder(record, seat) or watcher, auth.stream_holds(store, players(), record))
 
 
 @bp.get("/games/<game:game_id>/chat-stream")
@@ -141,7 +142,7 @@ def chat_stream(game_id: str) -> Response:
         return Response(status=204)  # nothing will be said: EventSource does not reconnect
     talk = _Talk(chat_store(), record, seat, watcher)
     return event_stream(_chat_messages(store, talk, seat, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]),
-                        _holder(record, seat) or watcher, auth.stream_token(players()))
+                        _holder(record, seat) or watcher, auth.stream_holds(store, players(), record))
 
 
 def _chat_messages(store: EventStore, talk: _Talk, seat: int | None, heartbeat_ms: int) -> Iterator[str]:
@@ -258,7 +259,7 @@ def inbox_stream() -> Response:
     position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
                                         current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), player.id,
-                        auth.stream_token(players()))
+                        auth.stream_holds(executor().store, players()))
 
 
 def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], heartbeat_ms: int) -> Iterator[str]:

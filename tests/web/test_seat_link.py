@@ -71,3 +71,30 @@ def test_an_anonymous_seat_opens_in_another_browser_by_its_link(
     while api.call("GET", f"/v1/games/{game_id}").json()["version"] == before:
         assert time.monotonic() < deadline, "the move was not sent"
         time.sleep(0.05)
+
+
+def test_a_new_link_makes_the_old_one_play_no_more(browsers: tuple[Page, Page], api: Client, server: str,
+                                                    tmp_path: Path) -> None:
+    first, second = browsers
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    first.goto(f"{server}/games/{game_id}")
+    first.get_by_label("Your name").fill("ann")
+    first.get_by_role("button", name="Take seat 1").click()
+    expect(first.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
+    api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
+    first.get_by_text("Use this seat on another device").click()
+    old = first.get_by_label("Link to this seat").input_value()
+    second.goto(old)  # the link shared by mistake
+    expect(second.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
+    stale = old.rsplit("#seat=", 1)[1]
+
+    first.get_by_role("button", name="Make a new link").click()
+    expect(first.get_by_label("Link to this seat")).not_to_have_value(old)  # shown at once, where the old one was
+    new = first.get_by_label("Link to this seat").input_value()
+    assert new.rsplit("#seat=", 1)[1] == first.evaluate(f"JSON.parse(localStorage.getItem('meeple.seats'))['{game_id}'].token")
+    assert api.call("GET", f"/v1/games/{game_id}", stale).status_code == 401
+    expect(first.get_by_role("list", name="Seats")).to_contain_text("ann (you)")  # the page plays on with the new one
+    first.set_viewport_size({"width": 1280, "height": 800})
+    first.screenshot(path=str(tmp_path / "new-link-1280.png"), full_page=True)
+    first.set_viewport_size(PHONE)
+    fits(first, tmp_path / "new-link-375.png")

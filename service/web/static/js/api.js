@@ -170,6 +170,8 @@ export const reportChat = (id, room, message, reason, token) =>
   call("POST", `${games(id)}/chat/${room}/messages/${message}/reports`, { token, body: { reason } });
 export const notes = (id, seat, token) => call("GET", `${games(id)}/seats/${seat}/notes`, { token });
 export const keepNotes = (id, seat, text, token) => call("PUT", `${games(id)}/seats/${seat}/notes`, { token, body: { text } });
+/** A new token for the seat `token` holds, which then acts no more. */
+export const replaceSeatToken = (id, seat, token) => call("POST", `${games(id)}/seats/${seat}/token`, { token });
 
 /** A new finished, read-only game from a log file (the JSON Lines an export gives), sent as it is. */
 export const importLog = (file) => call("POST", "/v1/games/import", { raw: file, headers: { "Content-Type": "application/x-ndjson" } });

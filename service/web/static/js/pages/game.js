@@ -198,7 +198,7 @@ function draw(page) {
   page.rules.href = rulesAddress(view.game);
   drawOrigin(page.origin, view);
   followLineage(page);
-  showSeatLink(page.seatLink, page.id, view, page.token);
+  showSeatLink(page.seatLink, page.id, view, page.token, () => refresh(page));
   showConfirmSetting(page.confirmSetting, view, page.token);
   showChat(page.talk, view, page.token);
   const focused = focusedKey(page);
