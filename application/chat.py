@@ -21,8 +21,9 @@ from application.errors import ApplicationError, Forbidden, NotNow
 from application.moderation import mute_refusal
 from application.outbox import first_in, mail_player
 from events import clock
-from events.chat import START, ChatStore, Message, RoomFull
+from events.chat import START, ChatStore, Message
 from events.envelope import GameRecord, Lifecycle
+from events.errors import RoomFull
 from players.blocks import Blocks
 
 MAX_LENGTH = 500  # characters of a message

@@ -13,6 +13,7 @@ from typing import cast
 import redis
 
 from events import keys, scripts
+from events.errors import RoomFull
 
 ROOMS = ("table", "spectators")  # the seats' room; the room of those who watch
 MESSAGE_ID = re.compile(r"^\d{1,15}-\d{1,10}$")
@@ -20,10 +21,6 @@ START = "0-0"  # the id before a room's first message
 PER_ROOM = 5_000  # messages a room holds at most, unless the store is given another bound
 
 _Entries = list[tuple[bytes, dict[bytes, bytes]]]
-
-
-class RoomFull(Exception):
-    """The room holds as many messages as a room may."""
 
 
 def written_at(stream_id: str) -> int:

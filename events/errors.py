@@ -91,3 +91,12 @@ class LogInvalid(StoreError):
 
 class LogTooLong(LogInvalid):
     """A log of more events than the reader takes."""
+
+
+class RoomFull(StoreError):
+    """A game's chat room holds as many messages as a room may."""
+
+    def __init__(self, game_id: str, room: str) -> None:
+        super().__init__(f"The {room} room of game {game_id!r} is full.")
+        self.game_id = game_id
+        self.room = room

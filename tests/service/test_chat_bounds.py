@@ -10,7 +10,8 @@ import pytest
 import redis
 
 from events import clock
-from events.chat import ChatStore, RoomFull
+from events.chat import ChatStore
+from events.errors import RoomFull
 from runtime.config import Config, Rate
 from service.app import create_app
 from tests.contract import ContractClient
