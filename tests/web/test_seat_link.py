@@ -34,15 +34,20 @@ def browsers(chromium: Browser, tmp_path: Path) -> Iterator[tuple[Page, Page]]:
     assert not errors, errors
 
 
+def ann_against_bo(page: Page, api: Client, server: str) -> tuple[str, str]:
+    """A two-seat TAKI game whose seat 1 `page` took as ann, without registering, and bo the other; its id and bo's token."""
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
+    page.goto(f"{server}/games/{game_id}")
+    page.get_by_label("Your name").fill("ann")
+    page.get_by_role("button", name="Take seat 1").click()
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
+    return game_id, api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"}).json()["token"]
+
+
 def test_an_anonymous_seat_opens_in_another_browser_by_its_link(
         browsers: tuple[Page, Page], api: Client, server: str, tmp_path: Path) -> None:
     first, second = browsers
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
-    first.goto(f"{server}/games/{game_id}")
-    first.get_by_label("Your name").fill("ann")
-    first.get_by_role("button", name="Take seat 1").click()
-    expect(first.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
-    bo = api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"}).json()["token"]
+    game_id, bo = ann_against_bo(first, api, server)
     expect(first.locator(".headline")).to_have_text(re.compile("^(Your turn|Waiting for bo)$"))  # the game has begun
 
     link = first.get_by_label("Link to this seat")
@@ -76,12 +81,7 @@ def test_an_anonymous_seat_opens_in_another_browser_by_its_link(
 def test_a_new_link_makes_the_old_one_play_no_more(browsers: tuple[Page, Page], api: Client, server: str,
                                                     tmp_path: Path) -> None:
     first, second = browsers
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2}).json()["id"]
-    first.goto(f"{server}/games/{game_id}")
-    first.get_by_label("Your name").fill("ann")
-    first.get_by_role("button", name="Take seat 1").click()
-    expect(first.get_by_role("list", name="Seats")).to_contain_text("ann (you)")
-    api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
+    game_id, _ = ann_against_bo(first, api, server)
     first.get_by_text("Use this seat on another device").click()
     old = first.get_by_label("Link to this seat").input_value()
     second.goto(old)  # the link shared by mistake
