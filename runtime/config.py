@@ -111,6 +111,7 @@ class Config:
     # sign-in links one client address may ask for one mail address, and in all
     sign_in_links_per_address: Rate | None = Rate(5, 3600)
     sign_in_links_per_client: Rate | None = Rate(20, 3600)
+    vacations_per_player: Rate | None = Rate(6, 3600)  # vacations one player may begin or move
     max_blocks: int = 1000  # players one player may block
     trusted_proxies: int = 0  # proxies in front whose X-Forwarded-For names the client's address
     # an IPv6 client is its network of this many bits for every per-address limit: one holder of a /64
@@ -227,6 +228,8 @@ class Config:
             if "MEEPLE_SIGN_IN_LINKS_PER_ADDRESS" in env else cls.sign_in_links_per_address,
             sign_in_links_per_client=Rate.parse(env["MEEPLE_SIGN_IN_LINKS_PER_CLIENT"])
             if "MEEPLE_SIGN_IN_LINKS_PER_CLIENT" in env else cls.sign_in_links_per_client,
+            vacations_per_player=Rate.parse(env["MEEPLE_VACATIONS_PER_PLAYER"])
+            if "MEEPLE_VACATIONS_PER_PLAYER" in env else cls.vacations_per_player,
             max_blocks=int(env.get("MEEPLE_MAX_BLOCKS", cls.max_blocks)),
             trusted_proxies=int(env.get("MEEPLE_TRUSTED_PROXIES", cls.trusted_proxies)),
             ipv6_prefix=int(env.get("MEEPLE_IPV6_PREFIX", cls.ipv6_prefix)),

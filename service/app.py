@@ -87,6 +87,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_CONFIRMATIONS_PER_PLAYER"] = config.confirmations_per_player
     app.config["MEEPLE_CONFIRMATIONS"] = (config.confirmations_per_address, config.confirmations_per_client)
     app.config["MEEPLE_SIGN_IN_LINKS"] = (config.sign_in_links_per_address, config.sign_in_links_per_client)
+    app.config["MEEPLE_VACATIONS_PER_PLAYER"] = config.vacations_per_player
     app.config["MEEPLE_PUBLIC_URL"] = config.public_url
     app.json.sort_keys = False  # type: ignore[attr-defined]
     if config.trusted_proxies:

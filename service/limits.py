@@ -147,17 +147,16 @@ def limit_registrations(client: redis.Redis, rates: Sequence[Rate]) -> None:
                        retry_after=max(standing.reset for standing in over))
 
 
-VACATIONS_PER_HOUR = 6  # vacations one player may begin or move an hour: each announces all their games
-
-
-def limit_vacations(client: redis.Redis, player_id: str) -> None:
-    """Count one more vacation begun or moved by the player; its standing joins the answer's RateLimit
-    headers, and past VACATIONS_PER_HOUR it is refused 429 `vacation_limited`."""
-    rate = Rate(VACATIONS_PER_HOUR, 3600)
+def limit_vacations(client: redis.Redis, player_id: str, rate: Rate | None) -> None:
+    """Count one more vacation begun or moved by the player (each announces all their games again); its
+    standing joins the answer's RateLimit headers, and past `rate` (None: no limit) it is refused 429
+    `vacation_limited`."""
+    if rate is None:
+        return
     [(standing, over)] = count(client, [("vacation", f"vacation:{player_id}", rate)])
     g.rate_limits = [*g.get("rate_limits", []), standing]
     if over:
-        raise ApiError(429, "vacation_limited", f"At most {rate.requests} vacations begun or moved an hour.",
+        raise ApiError(429, "vacation_limited", f"At most {rate.requests} vacations begun or moved every {rate.seconds} s.",
                        limit=rate.requests, retry_after=standing.reset)
 
 

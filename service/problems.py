@@ -38,8 +38,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "unsubscribe_token_unknown": "The unsubscribe link is not one the server gave.",
     "no_vacation_days_left": "The vacation spans more days than the player has left this year "
                              "(MEEPLE_VACATION_DAYS_PER_YEAR a year).",
-    "vacation_limited": "The player has begun or moved as many vacations this hour as one may (6); `limit` says "
-                        "how many, `retry_after` when more may be.",
+    "vacation_limited": "The player has begun or moved as many vacations lately as one may (MEEPLE_VACATIONS_PER_PLAYER); "
+                        "`limit` says how many, `retry_after` when more may be.",
     "too_many_webhooks": "The player has as many webhooks as the server allows (MEEPLE_WEBHOOKS_PER_PLAYER); "
                          "`limit` says how many.",
     "not_the_creator": "Only the game's creator may read this (its invitation links).",

@@ -70,7 +70,7 @@ def start_vacation() -> dict[str, Any]:
     Each day it spans, begun or whole, is spent from the player's yearly allowance."""
     player = caller()
     until = parse(VacationSchema, json_body())["until"]
-    limit_vacations(executor().store.redis, player.id)
+    limit_vacations(executor().store.redis, player.id, current_app.config["MEEPLE_VACATIONS_PER_PLAYER"])
     now = clock.now()
     if not now < until <= now + 366 * 86_400_000:
         raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})
