@@ -74,7 +74,7 @@ def mute(mutes: Mutes, player_id: str, minutes: int) -> int:
 def writer(chat: ChatStore, record: GameRecord, room: str, message_id: str) -> tuple[str | None, int | None, str]:
     """Who wrote a message of the game's chat, as a mute silences them: its registered player, or else the token
     (its hash) that holds the guest seat that wrote it; the player's id (None: a guest), the seat, the mute's subject."""
-    said = chat.message(record.id, room, message_id) if MESSAGE_ID.match(message_id) else None
+    said = chat.message(record.id, room, message_id) if MESSAGE_ID.fullmatch(message_id) else None
     if said is None:
         raise NotFound("message_not_found", "No message with this id is in this room.")
     subject = said.player_id or next((digest for digest, seat in record.token_seats.items() if seat == said.seat), None)

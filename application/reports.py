@@ -19,7 +19,7 @@ def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str,
                 reader: chat.Reader, reporter: str, reason: str) -> Report:
     """Report a message of a game's room that `reader` (who is `reporter`) may read."""
     chat.check_on(store, record)
-    if not MESSAGE_ID.match(message_id):
+    if not MESSAGE_ID.fullmatch(message_id):
         raise _not_found()
     if (refusal := chat.may_read(record, room, reader)) is not None:
         raise refusal
@@ -33,7 +33,7 @@ def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str,
 def report_private(inbox: Inbox, players: PlayerStore, filing: Filing, reporter: str, other: str,
                    message_id: str, reason: str) -> Report:
     """Report a message of the reporter's conversation with `other`."""
-    found = inbox.conversations.message(reporter, other, message_id) if MESSAGE_ID.match(message_id) else None
+    found = inbox.conversations.message(reporter, other, message_id) if MESSAGE_ID.fullmatch(message_id) else None
     if found is None or found.hidden:
         raise _not_found()
     author = players.get(found.author)

@@ -117,7 +117,7 @@ def _redeemed(tickets: StreamTickets) -> StreamGrant:
     ticket = request.args["ticket"]
     if "Authorization" in request.headers:
         raise ApiError(422, "validation_error", "Send a token or a stream ticket, not both.")
-    grant = tickets.redeem(ticket) if TICKET.match(ticket) else None
+    grant = tickets.redeem(ticket) if TICKET.fullmatch(ticket) else None
     if grant is None:
         raise unauthorized("ticket_invalid", "This stream ticket is unknown, used or expired: "
                            "POST /v1/stream-tickets gives a new one.")

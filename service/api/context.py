@@ -46,7 +46,7 @@ def json_body() -> dict[str, Any]:
 
 
 def known_game(game_id: str) -> str:
-    if not keys.GAME_ID.match(game_id):
+    if not keys.GAME_ID.fullmatch(game_id):
         raise GameNotFound(game_id)
     return game_id
 

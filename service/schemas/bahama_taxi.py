@@ -24,7 +24,7 @@ from domain.bahama_taxi.commands import (
     StopMoving,
     Transfer,
 )
-from service.schemas.common import BareSchema, Whole, command_kind, parse, qualified
+from service.schemas.common import BareSchema, FullMatch, Whole, command_kind, parse, qualified
 
 GAME = "bahama_taxi"
 CITIZEN_PATTERN = r"^c[1-9][0-9]{0,3}$"
@@ -37,7 +37,7 @@ def _area(description: str, **kwargs: Any) -> fields.String:
 
 
 def _citizen(description: str, **kwargs: Any) -> fields.String:
-    return fields.String(validate=validate.Regexp(CITIZEN_PATTERN, error="Must be a citizen id such as c7."),
+    return fields.String(validate=FullMatch(CITIZEN_PATTERN, error="Must be a citizen id such as c7."),
                          metadata={"description": description, "examples": ["c7"]}, **kwargs)
 
 
@@ -98,7 +98,7 @@ class RerouteSchema(Schema):
     passenger = _citizen("The passenger whose trip changes.", required=True)
     end = fields.String(required=True, validate=validate.OneOf([end.value for end in End]),
                         metadata={"description": "Which end of the trip the card replaces."})
-    card = fields.String(required=True, validate=validate.Regexp(r"^(10|[2-9AJQK])[SHCD](\.[12])?$",
+    card = fields.String(required=True, validate=FullMatch(r"^(10|[2-9AJQK])[SHCD](\.[12])?$",
                                                                  error="Must be a card such as 5H, or 5H.2 with two decks."),
                          metadata={"description": "A card of the seat's hand, such as 5H (5H.2 with two decks)."})
 

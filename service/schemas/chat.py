@@ -6,6 +6,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from application.chat import MAX_LENGTH, NOTES_LENGTH, PAGE
 from events.chat import MESSAGE_ID, START
+from service.schemas.common import FullMatch
 
 
 def unicode_text(text: str) -> None:
@@ -43,6 +44,6 @@ class ExportQuerySchema(Schema):
 
 
 class ChatQuerySchema(Schema):
-    after = fields.String(load_default=START, validate=validate.Regexp(MESSAGE_ID), metadata={
+    after = fields.String(load_default=START, validate=FullMatch(MESSAGE_ID), metadata={
         "description": "Only messages after the one with this id (the page's `next`); left out, from the first."})
     limit = fields.Integer(validate=validate.Range(min=1, max=PAGE), load_default=50)

@@ -45,7 +45,16 @@ def _name(description: str) -> fields.String:
                          metadata={"description": description, "pattern": NAME_PATTERN})
 
 
-PLAYER_ID = validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$", error="Must be a player's id.")
+class FullMatch(validate.Regexp):
+    """A string the pattern matches whole: unlike Regexp's `match`, a `$` pattern refuses a trailing newline."""
+
+    def __call__(self, value: Any) -> Any:
+        if cast(re.Pattern[str], self.regex).fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+PLAYER_ID = FullMatch(r"^[A-Za-z0-9_-]{1,64}$", error="Must be a player's id.")
 
 _SHARED: dict[type[Schema], Schema] = {}
 
@@ -374,7 +383,7 @@ class JoinSchema(Schema):
     bot = fields.String(load_default=None, validate=validate.Length(min=1, max=32), metadata={
         "description": "Give the seat to the server's AI at this level instead of taking it yourself.", "examples": ["greedy"]})
     budget = fields.Nested(BudgetSchema, load_default=None, allow_none=True, metadata={"description": SEARCH_BUDGET})
-    invite = fields.String(load_default=None, validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$"), metadata={
+    invite = fields.String(load_default=None, validate=FullMatch(r"^[A-Za-z0-9_-]{16,128}$"), metadata={
         "description": ("The code of a seat's invitation link (/games/{game_id}#invite={code}): take that seat, with a "
                         "player token. A wrong code, or one used already, is refused 403 `seat_reserved`, reason "
                         "`invite_unknown`.")})
@@ -402,7 +411,7 @@ class SignInLinkSchema(Schema):
 
 
 class SignInSchema(Schema):
-    link = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{16,128}$", error="Must be a sign-in link's secret."),
+    link = fields.String(required=True, validate=FullMatch(r"^[A-Za-z0-9_-]{16,128}$", error="Must be a sign-in link's secret."),
                          metadata={"description": "The secret of the mailed link: what follows `#link=`."})
     device = _name("A name for this device, as the player's list of tokens will show it.")
 

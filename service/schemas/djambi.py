@@ -9,19 +9,19 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain.djambi.commands import AcceptDraw, Command, DeclineDraw, Play, ProposeDraw, Resign
 from domain.djambi.pieces import IDS, Color
-from service.schemas.common import BareSchema, bare_or_play, qualified
+from service.schemas.common import BareSchema, FullMatch, bare_or_play, qualified
 
 GAME = "djambi"
 PLAY = qualified(GAME, {"type": "play"})["type"]  # a play's `type`, as it is written
 SQUARE_RULE = re.compile(r"^[A-Ia-i][1-9]$")
-SQUARE = validate.Regexp(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
+SQUARE = FullMatch(SQUARE_RULE, error="Must be a square from A1 to I9, such as E5.")
 
 
 PIECE_PATTERN = rf"^([A-Ia-i][1-9]|({'|'.join(color.value for color in Color)})\.[a-z]+[1-9]?)$"  # a square or a piece id
 
 
 def _square_or_piece(text: str) -> None:
-    if not SQUARE_RULE.match(text) and text not in IDS:
+    if not SQUARE_RULE.fullmatch(text) and text not in IDS:
         raise ValidationError("Must be a square such as E3, or a piece id such as red.militant1.")
 
 

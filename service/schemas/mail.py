@@ -9,8 +9,9 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from events.bearer import TOKEN as BEARER
 from players.mail import KINDS
+from service.schemas.common import FullMatch
 
-TOKEN = validate.Regexp(f"^{BEARER}$", error="Must be a token as the mail gave it.")
+TOKEN = FullMatch(f"^{BEARER}$", error="Must be a token as the mail gave it.")
 
 
 def deliverable(address: str) -> None:

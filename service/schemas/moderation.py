@@ -8,7 +8,7 @@ from marshmallow import Schema, fields, validate
 from application.moderation import MAX_MUTE_MINUTES, MAX_REASON
 from players.moderation import QUEUE
 from service.schemas.chat import not_only_spaces, unicode_text
-from service.schemas.common import Flag, Whole
+from service.schemas.common import Flag, FullMatch, Whole
 
 
 class ReportSchema(Schema):
@@ -36,5 +36,5 @@ class MuteSchema(Schema):
 class ReportsQuerySchema(Schema):
     status = fields.String(load_default="open", validate=validate.OneOf(["open", "closed"]), metadata={
         "description": f"open: the queue, oldest first; closed: the decided, latest first; {QUEUE} a page."})
-    after = fields.String(load_default=None, validate=validate.Regexp(r"^[0-9]{1,15}-[0-9a-f]{24}$"), metadata={
+    after = fields.String(load_default=None, validate=FullMatch(r"^[0-9]{1,15}-[0-9a-f]{24}$"), metadata={
         "description": "Only reports after this cursor (the previous page's `next`); left out, from the first."})

@@ -304,3 +304,17 @@ def test_a_player_report_is_refused_as_a_problem(client: redis.Redis) -> None:  
     for token, reason in ((None, "token_missing"), ("not-a-token-0000000000", "token_unknown")):
         refused = report(api, f"/v1/players/{register(api, 'bo' + reason[6:9])['id']}", token).json
         assert (refused["code"], refused["reason"]) == ("unauthorized", reason)
+
+
+def test_a_message_id_with_a_trailing_newline_is_no_id(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    said = say(api, game_id, "table", bo, "You fool").json["id"]
+    cy = register(api, "cy")
+    assert write(api, ann, cy["id"], "hi").status_code == 201
+    assert api.get(f"/v1/games/{game_id}/chat/table?after={said}%0A", headers=bearer(ann)).status_code == 422
+    assert api.get(f"/v1/players/me/conversations/{cy['id']}?after=1-0%0A", headers=bearer(ann)).status_code == 422
+    assert report(api, f"/v1/games/{game_id}/chat/table/messages/{said}%0A", ann).status_code == 404
+    muted = api.put(f"/v1/admin/games/{game_id}/chat/table/messages/{said}%0A/mute", json={"minutes": 5}, headers=bearer(ADMIN))
+    assert muted.status_code == 404
+    assert api.get("/v1/admin/reports?after=1-0123456789abcdef01234567%0A", headers=bearer(ADMIN)).status_code == 422
