@@ -88,20 +88,21 @@ class ChatStore:
         pipe.xrange(keys.chat(game_id, room), f"({after}" if after != START else "-", "+", count=limit)
         pipe.smembers(keys.chat_hidden(game_id))
         entries, hidden = pipe.execute()
-        return [_message(room, entry_id, fields, entry_id in hidden) for entry_id, fields in cast(_Entries, entries)]
+        return [_message(room, entry_id, fields, _hidden(room, entry_id.decode()).encode() in hidden)
+                for entry_id, fields in cast(_Entries, entries)]
 
     def message(self, game_id: str, room: str, message_id: str) -> Message | None:
         """The room's message with this id, or None."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.chat(game_id, room), message_id, message_id, count=1)
-        pipe.sismember(keys.chat_hidden(game_id), message_id)
+        pipe.sismember(keys.chat_hidden(game_id), _hidden(room, message_id))
         entries, hidden = pipe.execute()
         return next((_message(room, entry_id, fields, bool(hidden)) for entry_id, fields in cast(_Entries, entries)), None)
 
     def hide(self, game_id: str, room: str, message_id: str) -> None:
         """Mark the game's message hidden, and say so to its open streams; it stays in its room."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.sadd(keys.chat_hidden(game_id), message_id)
+        pipe.sadd(keys.chat_hidden(game_id), _hidden(room, message_id))
         pipe.xadd(keys.chat_hides(game_id), {"r": room, "m": message_id})
         pipe.execute()
 
@@ -146,6 +147,11 @@ class ChatStore:
             self.redis.hset(keys.notes(game_id), str(seat), text)
         else:
             self.redis.hdel(keys.notes(game_id), str(seat))
+
+
+def _hidden(room: str, message_id: str) -> str:
+    """A hidden message as the game's hidden set names it: its room and its id."""
+    return f"{room} {message_id}"
 
 
 def _message(room: str, entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> Message:

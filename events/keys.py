@@ -197,7 +197,8 @@ def chat(game_id: str, room: str) -> str:
 
 
 def chat_hidden(game_id: str) -> str:
-    """Set: the ids of the game's chat messages hidden by the admin, kept in their room's stream."""
+    """Set: the game's chat messages hidden by the admin, kept in their room's stream, each as `<room> <id>`
+    (the rooms' streams number their messages apart: the same id may name one message in each)."""
     return f"{PREFIX}:{{{game_id}}}:chat-hidden"
 
 

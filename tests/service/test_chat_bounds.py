@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 
-from events import clock
-from events.chat import ChatStore
+from events import clock, keys
+from events.chat import START, ChatStore
 from events.errors import RoomFull
 from runtime.config import Config, Rate
 from service.app import create_app
@@ -163,3 +163,14 @@ def test_only_the_admin_mutes_a_writer_and_only_of_a_message_there(client: redis
                        headers=bearer(ADMIN)).json["code"] == "message_not_found"
     assert api.put(path.replace("/table/", "/lounge/"), json={"minutes": 5}, headers=bearer(ADMIN)).status_code == 404
     assert api.put(path, json={"minutes": 0}, headers=bearer(ADMIN)).status_code == 422
+
+
+def test_hiding_a_message_hides_it_in_its_own_room_only(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    chat = ChatStore(client, client)
+    said = chat.add("g1", "table", "You fool", "bo", 1, None, 3)
+    client.xadd(keys.chat("g1", "spectators"), {"t": "Nice move", "n": "cy", "s": "", "p": "cy-id", "v": 3}, id=said.id)
+    chat.hide("g1", "table", said.id)
+    assert [(m.text, m.hidden) for m in chat.page("g1", "table", START, 10)] == [("You fool", True)]
+    assert [(m.text, m.hidden) for m in chat.page("g1", "spectators", START, 10)] == [("Nice move", False)]
+    assert chat.message("g1", "spectators", said.id) == chat.page("g1", "spectators", START, 10)[0]
+    assert chat.message("g1", "table", said.id).hidden  # type: ignore[union-attr]
