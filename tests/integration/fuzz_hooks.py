@@ -3,7 +3,8 @@ every seat taken so far, a game in play for operations that need one, a token th
 for those that rename or revoke one, and, about half the time, a sensible request (a real game,
 a plain name, a command the game lists as legal, from the seat that may send it) so that chains
 of calls reach into games in play. A seat is given
-up only in a lobby of its own, so that no chain's game loses the seats it is filling."""
+up, or its token replaced, only in a lobby of its own, so that no chain's game loses the seats it is
+filling or the tokens it plays with."""
 
 from __future__ import annotations
 
@@ -90,7 +91,8 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
         requests.put(f"{URL}/v1/players/me/blocks/{case.path_parameters['player_id']}",
                      headers={"Authorization": f"Bearer {PLAYER}"}, timeout=10)
         return
-    if case.operation.definition.raw.get("operationId") == "leaveGame" and case.path_parameters["game_id"] in TOKENS:
+    if case.operation.definition.raw.get("operationId") in ("leaveGame", "replaceSeatToken") \
+            and case.path_parameters["game_id"] in TOKENS:
         game_id, token = _lobby()
         ours = (case.headers or {}).get("Authorization") == f"Bearer {TOKENS[case.path_parameters['game_id']][0]}"
         case.path_parameters = {**case.path_parameters, "game_id": game_id}
