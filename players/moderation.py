@@ -23,6 +23,16 @@ redis.call('SADD', KEYS[1], ARGV[1])
 return 1
 """
 
+# A report is written only while it is absent or open, in one step with that check: a report the admin
+# decided meanwhile is never opened again (nor loses its expiry).
+_FILE = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status and status ~= 'open' then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('PERSIST', KEYS[1])
+return 1
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Reported:
@@ -63,6 +73,7 @@ class Reports:
         self.redis = client
         self.kept_ms = kept_days * 86_400_000
         self._claim = client.register_script(_CLAIM)
+        self._file = client.register_script(_FILE)
 
     def add(self, message: Reported, reason: str, reporter: str, now_ms: int, limit: int) -> Report | None:
         """File a report; the same reporter reporting the same message again replaces their reason while
@@ -74,16 +85,24 @@ class Reports:
             return filed
         if not self._claim(keys=[keys.reports_by(reporter)], args=[report_id, limit]):
             return None
-        report = Report(report_id, reason, reporter, now_ms, "open", message)
         fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "time": now_ms, "status": "open",
                                         **{name: str(value or "") for name, value in asdict(message).items()}}
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.report(report.id), mapping=fields)  # type: ignore[arg-type]
-        pipe.zadd(keys.reports("open"), {report.id: now_ms})
-        pipe.sadd(keys.reported(message.ref), report.id)
-        pipe.sadd(keys.reports_by(reporter), report.id)
+        pipe = self.redis.pipeline(transaction=False)  # listed before it is written: a decision meanwhile unlists it
+        pipe.zadd(keys.reports("open"), {report_id: now_ms})
+        pipe.sadd(keys.reported(message.ref), report_id)
         pipe.execute()
-        return report
+        if not self._file(keys=[keys.report(report_id)], args=[part for pair in fields.items() for part in pair]):
+            self._unlist(report_id, reporter, message)
+            return self.get(report_id)
+        return Report(report_id, reason, reporter, now_ms, "open", message)
+
+    def _unlist(self, report_id: str, reporter: str, message: Reported) -> None:
+        """Take a decided report out of the lists of open ones, where a filing racing the decision put it."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(keys.reports("open"), report_id)
+        pipe.srem(keys.reported(message.ref), report_id)
+        pipe.srem(keys.reports_by(reporter), report_id)
+        pipe.execute()
 
     def get(self, report_id: str) -> Report | None:
         fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.report(report_id)))

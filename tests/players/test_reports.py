@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from events import keys
-from players.moderation import Reported, Reports
+from players.moderation import Report, Reported, Reports
 
 DAY_MS = 86_400_000
 
@@ -58,3 +58,22 @@ def test_a_decided_report_is_kept_for_the_days_set_then_leaves_storage(client: r
     client.delete(keys.report(new.id))  # as its expiry will
     again = reports.add(reported(2), "still rude", "ann", 2000 + 91 * DAY_MS, limit=5)
     assert again is not None and again.status == "open"  # a report gone from storage may be filed anew
+
+
+def test_a_report_decided_while_it_is_filed_again_stays_decided(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    reports = Reports(client, kept_days=90)
+    first = reports.add(reported(1), "rude", "ann", 1000, limit=5)
+    assert first is not None
+    seen = reports.get
+
+    def decided_meanwhile(report_id: str) -> Report | None:
+        found = seen(report_id)  # the filing sees the report open, and the admin dismisses it at once
+        reports.close(first, "dismissed", 1500)
+        return found
+
+    monkeypatch.setattr(reports, "get", decided_meanwhile)
+    again = reports.add(reported(1), "very rude", "ann", 2000, limit=5)
+    assert again is not None and (again.status, again.reason) == ("dismissed", "rude")
+    assert 0 < client.pttl(keys.report(first.id)) <= 90 * DAY_MS
+    assert not client.zscore(keys.reports("open"), first.id) and not client.sismember(keys.reports_by("ann"), first.id)
+    assert not client.sismember(keys.reported(reported(1).ref), first.id)
