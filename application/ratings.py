@@ -105,10 +105,11 @@ class Ratings:
 
     def rebuild(self, results: Iterable[Result]) -> int:
         """Forget every result and rating and fold `results` afresh; how many count."""
+        every = list(results)  # read before the lock is taken: the fold's lock is held for the writes only
         lock = self.redis.lock(keys.rating_lock(), timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
         with lock:
             self._forget()
-            for result in results:
+            for result in every:
                 self.record(result)
             return self._fold()
 

@@ -61,8 +61,7 @@ class Result:
 
 def seat_identities(record: GameRecord) -> list[str | None]:
     """Each seat's rated identity: its registered player, its AI level, or None (a guest's seat)."""
-    return [record.holders.get(seat) or (None if record.bots[seat] is None else ai_identity(record.bots[seat] or ""))
-            for seat in range(record.seats)]
+    return [record.holders.get(seat) or (None if level is None else ai_identity(level)) for seat, level in enumerate(record.bots)]
 
 
 def result_of(executor: Executor, game_id: str) -> Result | None:

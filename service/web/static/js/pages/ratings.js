@@ -8,21 +8,23 @@ import { GAME_TITLES, playerLink, ratingText } from "../ratings.js";
 export async function showLeaderboard(main, game) {
   const title = GAME_TITLES[game] ?? game;
   document.title = `${title} leaderboard · Meeple`;
+  const about = h("p", {});
   const established = h("div", {});
   const provisional = h("div", {});
   fill(main, h("section", { "aria-labelledby": "board-title" },
     h("h1", { id: "board-title" }, `${title} leaderboard`),
     h("nav", { "aria-label": "Leaderboards", class: "boards" }, Object.entries(GAME_TITLES).map(([name, each]) =>
       h("a", { href: `/ratings/${name}`, ...(name === game ? { "aria-current": "page" } : {}) }, each))),
-    h("p", {}, "Rated games of the last 90 days, ranked by rating: the skill shown with near certainty (mu − 3 sigma)."),
+    about,
     established,
     h("h2", {}, "Provisional"),
     h("p", {}, "Ratings still uncertain: too few rated games yet."),
     provisional));
-  await Promise.all([drawPage(established, game, false, 0), drawPage(provisional, game, true, 0)]);
+  const [page] = await Promise.all([drawPage(established, game, false, 0), drawPage(provisional, game, true, 0)]);
+  if (page) about.textContent = `Rated games of the last ${page.days} days, ranked by rating: the skill shown with near certainty (mu − 3 sigma).`;
 }
 
-/** A page of the board into `place` (a More button for the next), as a table. */
+/** A page of the board into `place` (a More button for the next), as a table; the page, or nothing if refused. */
 async function drawPage(place, game, provisional, after) {
   let page;
   try {
@@ -40,4 +42,5 @@ async function drawPage(place, game, provisional, after) {
       h("td", {}, String(each.games)))));
   place.querySelector("button")?.remove();
   if (page.next !== null) place.append(button("More", () => drawPage(place, game, provisional, page.next)));
+  return page;
 }
