@@ -14,11 +14,12 @@ from application.lobby import Caller
 from application.tokens import new_id
 from domain import GAMES
 from domain.core.errors import DomainError
+from domain.tournaments.pairing import Round
 from domain.tournaments.standings import Standing, standings
-from events import clock
+from events import clock, keys
 from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
-from events.tournaments import Entrant, Format, Stage, TournamentRecord, Tournaments
+from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
 from players.invitations import Invitations
 
@@ -60,16 +61,17 @@ class TournamentView:
 
     record: TournamentRecord
     entrants: list[Entrant]
+    rounds: list[Round]
+    results: dict[str, Result]
     standings: list[Standing]
 
 
-def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller,
+def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller, creator: str,
            settings: TournamentSettings) -> TournamentRecord:
-    """Open a tournament signing up, and tell the players it invites (by id, or by name among the
-    creator's contacts) unless they block its creator. Refused without a registered player, for a
-    time control that does not forfeit, a start past MAX_START_DAYS, and by the caller's bounds."""
-    creator = caller.creator(reserving=True)
-    assert creator is not None, "a tournament is created by a registered player"
+    """Open a tournament signing up, created by the registered player `creator`, and tell the players
+    it invites (by id, or by name among the creator's contacts) unless they block its creator. Refused
+    for a time control that does not forfeit, a start in the past or past MAX_START_DAYS, and by the
+    caller's bounds (counted as one game created, and its invitations to strangers)."""
     _check(settings)
     named = invitees.by_name(players, invitations, creator, dict(enumerate(settings.named)))
     invited = list(dict.fromkeys([*settings.invited, *named.values()]))
@@ -77,6 +79,7 @@ def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitati
         raise Invalid("validation_error", "The request is not valid.",
                       errors={"invited": [f"No registered player {player_id!r}." for player_id in unknown]})
     reached = invitations.reaching(creator, invited)
+    caller.count_game()
     caller.count_invitations(invitations.strangers(creator, reached))
     record = TournamentRecord(new_id(), settings.name, settings.game, dict(settings.options), settings.seats,
                               settings.format, settings.deadline, settings.starts, creator, settings.unlisted,
@@ -101,7 +104,7 @@ def _check(settings: TournamentSettings) -> None:
 
 def find(tournaments: Tournaments, tournament_id: str) -> TournamentRecord:
     """The tournament; NotFound if there is none."""
-    record = tournaments.get(tournament_id)
+    record = tournaments.get(tournament_id) if keys.GAME_ID.match(tournament_id) else None
     if record is None:
         raise NotFound("tournament_not_found", "No tournament has this id.")
     return record
@@ -165,7 +168,6 @@ def forfeit(executor: Executor, game_id: str, seat: int) -> None:
 
 def view(tournaments: Tournaments, record: TournamentRecord) -> TournamentView:
     """The tournament with its entrants and standings now."""
-    entrants = tournaments.entrants(record.id)
-    results = {game_id: result.places for game_id, result in tournaments.results(record.id).items()}
-    rows = standings([each.id for each in entrants], record.seats, tournaments.rounds(record.id), results)
-    return TournamentView(record, entrants, rows)
+    entrants, rounds, results = tournaments.entrants(record.id), tournaments.rounds(record.id), tournaments.results(record.id)
+    places = {game_id: result.places for game_id, result in results.items()}
+    return TournamentView(record, entrants, rounds, results, standings([each.id for each in entrants], record.seats, rounds, places))

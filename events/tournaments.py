@@ -231,11 +231,13 @@ class Tournaments:
         """Note that the tournament changed, for whoever follows it."""
         self.redis.xadd(keys.tournament_news(tournament_id), {"at": clock.now()}, maxlen=NEWS_LENGTH, approximate=True)
 
+    def latest_news(self, tournament_id: str) -> str:
+        """The id of the tournament's latest change, to wait for the next one after it."""
+        latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))
+        return latest[0][0].decode() if latest else "0-0"
+
     def news(self, tournament_id: str, after: str, timeout_ms: int) -> str | None:
-        """The id of the latest change after `after` ("$" for now), waiting up to `timeout_ms`; None if none came."""
-        if after == "$":
-            latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))
-            after = latest[0][0].decode() if latest else "0-0"
+        """The id of the latest change after the change `after`, waiting up to `timeout_ms` for one; None if none came."""
         answer = self.waiting.xread({keys.tournament_news(tournament_id): after}, block=timeout_ms)
         return cast(list[tuple[bytes, list[tuple[bytes, Any]]]], answer)[0][1][-1][0].decode() if answer else None
 

@@ -33,6 +33,7 @@ from service.api.players import bp as players
 from service.api.ratings import bp as ratings
 from service.api.signing_in import bp as signing_in
 from service.api.streams import bp as streams
+from service.api.tournaments import bp as tournaments
 from service.bodies import CappedRequest
 from service.errors import handle_error
 from service.leases import StreamLeases
@@ -118,6 +119,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.register_blueprint(mail)
     app.register_blueprint(signing_in)
     app.register_blueprint(streams)
+    app.register_blueprint(tournaments)
     app.register_blueprint(chat)
     app.register_blueprint(conversations)
     app.register_blueprint(moderation)

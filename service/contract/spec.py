@@ -50,6 +50,7 @@ from service.schemas.common import (
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema
 from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema  # noqa: F401 (a query's schema, named in api.yaml)
 from service.schemas.ratings import LeaderboardQuerySchema, RecentQuerySchema  # noqa: F401 (queries' schemas, named in api.yaml)
+from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
 
 SOURCE = Path(__file__).with_name("api.yaml")
 PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names
@@ -60,7 +61,8 @@ REQUESTS: dict[str, type[Schema]] = {  # component name → the schema that read
     "TokenName": TokenNameSchema, "SignInLinkRequest": SignInLinkSchema, "SignIn": SignInSchema,
     "MailAddress": MailAddressSchema, "MailConfirmation": MailConfirmationSchema, "MailChoices": MailChoicesSchema,
     "NewChatMessage": ChatMessageSchema, "Notes": NotesSchema, "NewReport": ReportSchema,
-    "ReportDecision": DecisionSchema, "Mute": MuteSchema}
+    "ReportDecision": DecisionSchema, "Mute": MuteSchema, "CreateTournament": CreateTournamentSchema,
+    "NewEntrant": NewEntrantSchema}
 UNIONS = {  # component name → (its description, the field that tells its bodies apart, its bodies by that field's value)
     "StreamTicketRequest": (StreamTicketSchema, "stream", {"game": "GameStreamTicket", "inbox": "InboxStreamTicket"})}
 

@@ -30,13 +30,10 @@ pytestmark = pytest.mark.redis
 
 
 class Creator:
-    """A registered player creating a tournament, with no bounds on what they create."""
-
-    def __init__(self, player_id: str) -> None:
-        self.player_id = player_id
+    """A caller with no bounds on what they create."""
 
     def creator(self, reserving: bool) -> str | None:
-        return self.player_id
+        return "boss"
 
     def is_admin(self) -> bool:
         return False
@@ -54,7 +51,7 @@ def opened(client: redis.Redis, game: str, seats: int, form: Format, rounds: int
     players.register("boss", "Boss", "boss-token")
     settings = TournamentSettings("Friday cup", game, {}, seats, form, TurnDeadline(seconds, DeadlinePolicy.FORFEIT),
                                   clock.now() + 300, rounds)
-    return desk.create(Tournaments(client), players, Invitations(client, 100), Creator("boss"), settings)
+    return desk.create(Tournaments(client), players, Invitations(client, 100), Creator(), "boss", settings)
 
 
 def finished(tournaments: Tournaments, tournament_id: str, seconds: float) -> bool:

@@ -1,0 +1,146 @@
+"""API v1: tournaments: create and list them, sign up and withdraw, enter AIs, read one with its
+rounds and standings, and follow its standings live (Server-Sent Events)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request, url_for
+
+from application import tournaments as desk
+from application.tournaments import RULES, TournamentSettings, TournamentView
+from domain import GAMES
+from events.envelope import TurnDeadline
+from events.tournaments import Entrant, Stage, TournamentRecord, Tournaments
+from service import auth
+from service.api.caller import RequestCaller
+from service.api.context import executor, invitations, json_body, players
+from service.api.streams import RECONNECT_MS, event_stream, sse
+from service.schemas.common import parse
+from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
+
+bp = Blueprint("tournaments", __name__, url_prefix="/v1")
+
+LISTED = 50  # tournaments a listing shows
+
+
+def tournaments() -> Tournaments:
+    store = executor().store
+    return Tournaments(store.redis, store.streams.waiting)
+
+
+@bp.get("/tournaments")
+def list_tournaments() -> dict[str, Any]:
+    """The listed tournaments, latest start first, and (with a player token) those the player was
+    invited to or signed up for."""
+    player = auth.player(players(), required=False)
+    found = tournaments()
+    ids = list(dict.fromkeys([*(found.of_player(player.id, LISTED) if player else []), *found.listed(LISTED)]))
+    return {"tournaments": [_summary(record) for tournament_id in ids if (record := found.get(tournament_id))]}
+
+
+@bp.post("/tournaments")
+def create_tournament() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create a tournament signing up; it needs a player token."""
+    creator = auth.player(players())
+    assert creator is not None
+    body = parse(CreateTournamentSchema, json_body())
+    GAMES[body["game"]].parse_options(body["options"], body["seats"])  # 422 naming each bad option
+    deadline = body["turn_deadline"]
+    settings = TournamentSettings(body["name"], body["game"], body["options"], body["seats"], body["format"],
+                                  TurnDeadline(**deadline), body["starts"], body["rounds"], body["unlisted"],
+                                  body["invited"], body["invited_names"])
+    record = desk.create(tournaments(), players(), invitations(), RequestCaller(), creator.id, settings)
+    return _tournament(desk.view(tournaments(), record)), 201, {
+        "Location": url_for(".get_tournament", tournament_id=record.id)}
+
+
+@bp.get("/tournaments/<tournament_id>")
+def get_tournament(tournament_id: str) -> dict[str, Any]:
+    """The tournament: its settings, entrants, rounds with their tables and results, standings and rules."""
+    return _tournament(desk.view(tournaments(), desk.find(tournaments(), tournament_id)))
+
+
+@bp.post("/tournaments/<tournament_id>/entrants")
+def add_entrant(tournament_id: str) -> tuple[dict[str, Any], int]:
+    """Sign the caller up, or (the creator, with `level`) enter an AI, while the tournament signs up."""
+    player = auth.player(players())
+    assert player is not None
+    body = parse(NewEntrantSchema, json_body() if request.get_data() else {})
+    found = tournaments()
+    record = desk.find(found, tournament_id)
+    if body["level"] is None:
+        entrant = desk.sign_up(found, record, player)
+    else:
+        entrant = desk.enter_ai(found, record, player.id, body["level"])
+    return _entrant(entrant), 201
+
+
+@bp.delete("/tournaments/<tournament_id>/entrants/<entrant_id>")
+def withdraw(tournament_id: str, entrant_id: str) -> tuple[str, int]:
+    """Withdraw an entrant: the caller themselves, or an AI the caller (the creator) entered."""
+    player = auth.player(players())
+    assert player is not None
+    found = tournaments()
+    desk.withdraw(executor(), found, desk.find(found, tournament_id), entrant_id, by=player.id)
+    return "", 204
+
+
+@bp.get("/tournaments/<tournament_id>/stream")
+def tournament_stream(tournament_id: str) -> Response:
+    """The tournament now (a `tournament` message), then again each time it changes (an entrant, a
+    round paired, a table finished), and an `end` message once it is over."""
+    found = tournaments()
+    record = desk.find(found, tournament_id)
+    if record.stage in (Stage.FINISHED, Stage.CANCELLED):
+        return Response(status=204)  # nothing more will change: EventSource does not reconnect
+    return event_stream(_changes(found, tournament_id, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), None, None)
+
+
+def _changes(found: Tournaments, tournament_id: str, heartbeat_ms: int) -> Iterator[str]:
+    yield f"retry: {RECONNECT_MS}\n\n"
+    seen = found.latest_news(tournament_id)
+    while True:
+        view = desk.view(found, desk.find(found, tournament_id))
+        yield sse(_tournament(view), event="tournament")
+        if view.record.stage in (Stage.FINISHED, Stage.CANCELLED):
+            yield sse({"stage": view.record.stage}, event="end")
+            return
+        while (news := found.news(tournament_id, seen, heartbeat_ms)) is None:
+            yield ": still here\n\n"
+        seen = news
+
+
+def _summary(record: TournamentRecord) -> dict[str, Any]:
+    """What a listing shows of a tournament."""
+    return {"id": record.id, "name": record.name, "game": record.game, "seats": record.seats, "format": record.format,
+            "starts": record.starts, "stage": record.stage, "unlisted": record.unlisted}
+
+
+def _tournament(view: TournamentView) -> dict[str, Any]:
+    """A tournament as the API shows it."""
+    record = view.record
+    names = {entrant.id: entrant.name for entrant in view.entrants}
+    return _summary(record) | {
+        "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
+        "created": record.created, "rounds": record.planned or record.rounds,
+        "entrants": [_entrant(entrant) for entrant in view.entrants],
+        "paired": [{"number": number, "byes": list(paired.byes), "tables": [
+            {"game_id": table.game_id, "entrants": list(table.entrants),
+             "places": [list(place) for place in view.results[table.game_id].places] if table.game_id in view.results else None}
+            for table in paired.tables]} for number, paired in enumerate(view.rounds, 1)],
+        "standings": [{"entrant": row.entrant, "name": names.get(row.entrant, row.entrant), "points": row.points,
+                       "buchholz": row.buchholz, "firsts": row.firsts, "played": row.played, "byes": row.byes}
+                      for row in view.standings],
+        "rules": list(RULES)}
+
+
+def _entrant(entrant: Entrant) -> dict[str, Any]:
+    return {"id": entrant.id, "name": entrant.name, "level": entrant.level, "withdrawn": entrant.withdrawn,
+            "timed_out": entrant.timed_out}
+
+
+def _deadline(deadline: TurnDeadline) -> dict[str, Any]:
+    return {key: value for key, value in dataclasses.asdict(deadline).items() if value is not None}

@@ -1,0 +1,137 @@
+"""Tournaments over the API: created by a registered player, listed or unlisted, invitations,
+signing up and withdrawing, AI entrants from the creator, every refusal as problem+json, and the
+live stream of a tournament; on fakeredis and on a real Redis server alike."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+import redis
+
+from service.app import create_app
+from tests.contract import ContractClient
+from tests.service.conftest import unlimited
+from tests.service.test_games_api import bearer
+from tests.service.test_players_api import register
+from tests.sse import messages
+
+
+@pytest.fixture
+def api(client: redis.Redis) -> ContractClient:  # type: ignore[type-arg]
+    return ContractClient(create_app(unlimited(stream_heartbeat_ms=200), client=client).test_client())
+
+
+def body(**settings: Any) -> dict[str, Any]:
+    return {"name": "Friday cup", "game": "djambi", "seats": 4, "format": "swiss", "rounds": 3,
+            "starts": int(time.time() * 1000) + 3_600_000, "turn_deadline": {"seconds": 86400, "policy": "forfeit"}} | settings
+
+
+def create(api: ContractClient, token: str, **settings: Any) -> Any:
+    return api.post("/v1/tournaments", json=body(**settings), headers=bearer(token))
+
+
+def listed(api: ContractClient, token: str | None = None) -> list[str]:
+    return [each["id"] for each in api.get("/v1/tournaments", headers=bearer(token) if token else {}).json["tournaments"]]
+
+
+def test_a_registered_player_creates_a_tournament_that_lists_and_reads_with_its_rules(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    created = create(api, ann["token"])
+    assert created.status_code == 201 and created.headers["Location"].endswith(f"/v1/tournaments/{created.json['id']}")
+    tournament = api.get(f"/v1/tournaments/{created.json['id']}").json
+    assert (tournament["stage"], tournament["creator"], tournament["rounds"], tournament["entrants"]) == (
+        "signing_up", ann["id"], 3, [])
+    assert any("Buchholz" in rule for rule in tournament["rules"])
+    assert listed(api) == [created.json["id"]]
+
+
+def test_an_unlisted_tournament_is_listed_only_for_those_it_invites_and_who_sign_up(api: ContractClient) -> None:
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    created = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
+    assert listed(api) == [] and listed(api, bo["token"]) == [created["id"]] and listed(api, cy["token"]) == []
+    assert api.post(f"/v1/tournaments/{created['id']}/entrants", headers=bearer(cy["token"])).status_code == 201
+    assert listed(api, cy["token"]) == [created["id"]]  # its link is enough to sign up
+
+
+def test_a_player_who_blocks_the_creator_is_not_told_of_the_invitation(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
+    create(api, ann["token"], unlisted=True, invited=[bo["id"]])
+    assert listed(api, bo["token"]) == []
+
+
+@pytest.mark.parametrize(("settings", "field"), [
+    ({"turn_deadline": {"seconds": 60, "policy": "skip"}}, "turn_deadline"),
+    ({"rounds": None}, "rounds"),
+    ({"format": "round_robin"}, "rounds"),
+    ({"rounds": 21}, "rounds"),
+    ({"seats": 1}, "seats"),
+    ({"name": "x" * 65}, "name"),
+    ({"starts": 1}, "starts"),
+    ({"invited": ["nobody"]}, "invited"),
+    ({"invited": ["p"] * 51}, "invited"),
+    ({"invited_names": ["zed"]}, "reserved"),
+    ({"options": {"no_such_option": 1}}, None),
+])
+def test_a_tournament_that_cannot_be_is_refused_naming_its_field(api: ContractClient, settings: dict[str, Any],
+                                                                 field: str | None) -> None:
+    ann = register(api, "ann")
+    refused = create(api, ann["token"], **settings)
+    assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
+    assert field is None or field in refused.json["errors"]
+
+
+def test_creating_needs_a_player_token_and_an_unknown_tournament_is_a_404(api: ContractClient) -> None:
+    refused = api.post("/v1/tournaments", json=body())
+    assert (refused.status_code, refused.json["code"]) == (401, "unauthorized")
+    for path in ("/v1/tournaments/nosuch", "/v1/tournaments/no%20such/stream", "/v1/tournaments/" + "x" * 100):
+        missing = api.get(path)
+        assert (missing.status_code, missing.json["code"]) == (404, "tournament_not_found")
+
+
+def test_players_sign_up_and_withdraw_and_the_creator_enters_and_withdraws_ais(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    tournament_id = create(api, ann["token"]).json["id"]
+    entrants = f"/v1/tournaments/{tournament_id}/entrants"
+    assert api.post(entrants, headers=bearer(bo["token"])).json["name"] == "bo"
+    again = api.post(entrants, json={}, headers=bearer(bo["token"]))
+    assert (again.status_code, again.json["code"]) == (409, "already_entered")
+    not_creator = api.post(entrants, json={"level": "greedy"}, headers=bearer(bo["token"]))
+    assert (not_creator.status_code, not_creator.json["code"]) == (403, "not_tournament_creator")
+    assert api.post(entrants, json={"level": "grandmaster"}, headers=bearer(ann["token"])).status_code == 422
+    ai = api.post(entrants, json={"level": "random"}, headers=bearer(ann["token"])).json
+    assert ai["level"] == "random" and ai["id"].startswith("ai-")
+    others = api.delete(f"{entrants}/{ai['id']}", headers=bearer(bo["token"]))
+    assert (others.status_code, others.json["code"]) == (403, "not_your_entrant")
+    assert api.delete(f"{entrants}/{ai['id']}", headers=bearer(ann["token"])).status_code == 204
+    assert api.delete(f"{entrants}/{bo['id']}", headers=bearer(bo["token"])).status_code == 204
+    gone = api.delete(f"{entrants}/{bo['id']}", headers=bearer(bo["token"]))
+    assert (gone.status_code, gone.json["code"]) == (404, "entrant_not_found")
+    assert api.get(f"/v1/tournaments/{tournament_id}").json["entrants"] == []
+
+
+def test_a_full_tournament_refuses_one_more(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    entrants = f"/v1/tournaments/{create(api, ann['token']).json['id']}/entrants"
+    for _ in range(64):
+        assert api.post(entrants, json={"level": "random"}, headers=bearer(ann["token"])).status_code == 201
+    full = api.post(entrants, headers=bearer(ann["token"]))
+    assert (full.status_code, full.json["code"]) == (409, "tournament_full")
+
+
+def test_the_stream_sends_the_tournament_now_and_again_when_it_changes(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    tournament_id = create(api, ann["token"]).json["id"]
+    answer = api.client.get(f"/v1/tournaments/{tournament_id}/stream", buffered=False)  # read as it comes, not whole
+    assert answer.status_code == 200 and answer.mimetype == "text/event-stream"
+    lines = (line for chunk in answer.response for line in chunk.decode().split("\n"))
+    told = messages(lines)
+    first = next(told)
+    assert (first.event, first.data["id"], first.data["entrants"]) == ("tournament", tournament_id, [])
+    api.post(f"/v1/tournaments/{tournament_id}/entrants", headers=bearer(bo["token"]))
+    second = next(told)
+    assert [entrant["name"] for entrant in second.data["entrants"]] == ["bo"]
+    assert [row["name"] for row in second.data["standings"]] == ["bo"]
+    answer.close()
