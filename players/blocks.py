@@ -1,14 +1,16 @@
 """Blocks: a player may block another, whose invitations then never reach them (and whose words a
-later chat leaves unshown). A block is the blocker's own list; the blocked player is never told."""
+later chat leaves unshown). A block is the blocker's own list; the blocked player is never told, the
+blocker's inbox streams are (their unread messages count the blocked player's no more, or again)."""
 
 from __future__ import annotations
 
-import time
 from typing import cast
 
 import redis
 
 from events import keys
+from events.clock import now
+from players.conversations import LETTERS
 
 _BLOCK = """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
@@ -27,11 +29,21 @@ class Blocks:
 
     def block(self, player_id: str, blocked: str) -> bool:
         """Block a player (again, harmlessly); False when the player already blocks `limit` others."""
-        return bool(self._block(keys=[keys.blocks(player_id)], args=[blocked, int(time.time() * 1000), self.limit]))
+        if not self._block(keys=[keys.blocks(player_id)], args=[blocked, now(), self.limit]):
+            return False
+        self._announce(player_id)
+        return True
 
     def unblock(self, player_id: str, blocked: str) -> bool:
         """Lift a block; whether there was one."""
-        return bool(self.redis.zrem(keys.blocks(player_id), blocked))
+        if not self.redis.zrem(keys.blocks(player_id), blocked):
+            return False
+        self._announce(player_id)
+        return True
+
+    def _announce(self, player_id: str) -> None:
+        """Tell the player's inbox streams that their unread messages may have changed."""
+        self.redis.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
 
     def of(self, player_id: str) -> list[tuple[str, int]]:
         """The players a player blocks, each with when (ms since the epoch), newest first."""

@@ -9,7 +9,7 @@ hidden set and read with `hidden` set."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import redis
 
@@ -99,8 +99,13 @@ class Conversations:
         return next((_message(entry_id, fields, bool(hidden)) for entry_id, fields in cast(_Entries, entries)), None)
 
     def hide(self, one: str, other: str, message_id: str) -> None:
-        """Mark the pair's message hidden; it stays in the conversation."""
-        self.redis.sadd(keys.conversation_hidden(one, other), message_id)
+        """Mark the pair's message hidden (it stays in the conversation, and counts unread no more) and tell
+        both players' inbox streams."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(keys.conversation_hidden(one, other), message_id)
+        for player_id in (one, other):
+            pipe.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
+        pipe.execute()
 
     def mark_read(self, player_id: str, other: str, message_id: str) -> None:
         """The player has read their conversation with `other` up to the message `message_id`: those after it stay
@@ -124,13 +129,15 @@ class Conversations:
         return [Conversation(other, latest, unread.get(other, 0)) for other, latest in shown]
 
     def _unread(self, player_id: str, marks: dict[str, str]) -> dict[str, int]:
-        """How many of each other's messages to the player follow the player's mark in `marks`, at most COUNTED."""
+        """How many of each other's messages to the player follow the player's mark in `marks`, at most COUNTED,
+        but those the admin hid."""
         pipe = self.redis.pipeline(transaction=False)
         for other, mark in marks.items():
             pipe.xrevrange(keys.conversation(player_id, other), "+", f"({mark}" if mark != "0-0" else "-", count=COUNTED)
-        found = cast(list[_Entries], pipe.execute()) if marks else []
-        return {other: sum(fields[b"a"].decode() == other for _, fields in entries)
-                for other, entries in zip(marks, found, strict=True)}
+            pipe.smembers(keys.conversation_hidden(player_id, other))
+        found = cast(list[Any], pipe.execute()) if marks else []
+        return {other: sum(fields[b"a"].decode() == other and entry_id not in hidden for entry_id, fields in entries)
+                for other, entries, hidden in zip(marks, found[::2], found[1::2], strict=True)}
 
 
 class Letters:

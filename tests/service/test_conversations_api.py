@@ -173,3 +173,31 @@ def test_conversations_with_blocked_players_crowd_out_no_other(client: redis.Red
         api.put(f"/v1/players/me/blocks/{blocked['id']}", headers=bearer(ann["token"]))
     listed = api.get("/v1/players/me/conversations", headers=bearer(ann["token"])).json
     assert [entry["player"]["name"] for entry in listed["conversations"]] == ["bo"] and listed["unread"] == 1
+
+
+def test_a_hidden_message_counts_unread_no_more_and_the_inbox_stream_is_told(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+    ann, bo = register(api, "ann"), register(api, "bo")
+    rude = write(api, ann["token"], bo["id"], "rude").json
+    write(api, ann["token"], bo["id"], "sorry")
+    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
+    chunks = iter(answer.response)
+    assert _data(chunks, "inbox")["unread_messages"] == 2
+    players.conversations.Conversations(client, 100).hide(ann["id"], bo["id"], rude["id"])
+    assert _data(chunks, "messages") == {"unread_messages": 1}
+    assert unread(api, bo["token"]) == 1
+    answer.close()
+
+
+def test_blocking_and_unblocking_tell_the_blockers_inbox_stream(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+    ann, bo = register(api, "ann"), register(api, "bo")
+    write(api, bo["token"], ann["id"], "hello")
+    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(ann["token"]), buffered=False)
+    chunks = iter(answer.response)
+    assert _data(chunks, "inbox")["unread_messages"] == 1
+    assert api.put(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(ann["token"])).status_code == 204
+    assert _data(chunks, "messages") == {"unread_messages": 0}
+    assert api.delete(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(ann["token"])).status_code == 204
+    assert _data(chunks, "messages") == {"unread_messages": 1}
+    answer.close()

@@ -264,6 +264,7 @@ def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the
     seated(pages, api, server)
     say(bo, "hello from bo")
     expect(table(ann)).to_contain_text("hello from bo")
+    expect(ann.locator("details.chat > summary")).to_have_text("Chat · 1 unread")
     seats = ann.get_by_role("list", name="Seats")
     expect(seats.get_by_role("listitem").filter(has_text="ann (you)").get_by_role("button")).to_have_count(0)
     theirs = seats.get_by_role("listitem").filter(has_text="bo")
@@ -282,6 +283,7 @@ def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the
     theirs.get_by_role("button", name="Yes, block bo").click()
     expect(theirs).to_contain_text("You block bo.")
     expect(table(ann)).not_to_contain_text("hello from bo")
+    expect(ann.locator("details.chat > summary")).to_have_text("Chat")  # the unread line left, and its count
     assert [block["name"] for block in api.call("GET", "/v1/players/me/blocks", signed_in(ann)["token"]).json()["blocks"]] == ["bo"]
 
     queue = admin_queue(admin, server)

@@ -29,6 +29,7 @@ export function showChat(panel, view, token) {
   const details = h("details", { class: "chat", open: true }, chat.summary,
     readable(view).map((name) => room(chat, name).section), view.you !== null ? notes(chat) : null);
   for (const type of ["focusin", "pointerdown", "toggle"]) details.addEventListener(type, () => markRead(chat));
+  details.addEventListener("forgotten", () => count(chat, details.querySelectorAll(".chat-log .unread").length));
   fill(panel, details);
   Object.values(chat.rooms).forEach((each) => load(chat, each).catch(() => {})); // what was read stays
 }

@@ -55,5 +55,9 @@ export function playerControls(player, done = () => forget(player.id)) {
 /** Report and Block beside the player holding `seat` of the game `view`, unless it is free, an AI's, a guest's or the reader's. */
 export const seatCivility = (view, seat) => playerControls({ id: view.seats[seat]?.player, name: view.seats[seat]?.name });
 
-/** Take the words of the player `id` off the page's chat. */
-export const forget = (id) => document.querySelectorAll(`.chat-log li[data-player="${CSS.escape(id)}"]`).forEach((line) => line.remove());
+/** Take the words of the player `id` off the page's chat, telling its log (its unread count follows). */
+export const forget = (id) => document.querySelectorAll(`.chat-log li[data-player="${CSS.escape(id)}"]`).forEach((line) => {
+  const log = line.parentElement;
+  line.remove();
+  log.dispatchEvent(new Event("forgotten", { bubbles: true }));
+});
