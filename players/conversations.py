@@ -135,7 +135,7 @@ class Conversations:
         for other, mark in marks.items():
             pipe.xrevrange(keys.conversation(player_id, other), "+", f"({mark}" if mark != "0-0" else "-", count=COUNTED)
             pipe.smembers(keys.conversation_hidden(player_id, other))
-        found = cast(list[Any], pipe.execute()) if marks else []
+        found: list[Any] = pipe.execute() if marks else []
         return {other: sum(fields[b"a"].decode() == other and entry_id not in hidden for entry_id, fields in entries)
                 for other, entries, hidden in zip(marks, found[::2], found[1::2], strict=True)}
 
