@@ -56,9 +56,9 @@ def is_over(record: GameRecord) -> bool:
     return record.status in (Lifecycle.FINISHED, Lifecycle.CANCELLED)
 
 
-def check_on(chat: ChatStore, record: GameRecord) -> None:
+def check_on(record: GameRecord) -> None:
     """Refuse a game created with its chat off."""
-    if not chat.is_on(record.id):
+    if not record.chat:
         raise NotNow("chat_off", "This game was created with its chat off.")
 
 
@@ -116,7 +116,7 @@ def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: s
     """Write a message in `room` at the version its readers see (the game's current one at the table, the
     `spectators_see` in the spectators' room, some moves behind in a delayed game), unless `closing` says the
     rooms are closed or the room is full, and mail the players it mentions."""
-    check_on(chat, record)
+    check_on(record)
     if (refusal := may_write(record, room, writer) or closing.refusal()) is not None:
         raise refusal
     version = record.version if room == "table" else spectators_see
@@ -134,7 +134,7 @@ def read(chat: ChatStore, record: GameRecord, room: str, reader: Reader, after: 
          limit: int) -> tuple[list[Message], str | None]:
     """A page of `room` after the message `after` as `reader` may read it, and the id to read the next
     page after (None: none yet)."""
-    check_on(chat, record)
+    check_on(record)
     if (refusal := may_read(record, room, reader)) is not None:
         raise refusal
     page = chat.page(record.id, room, after, limit)
@@ -145,7 +145,7 @@ def read(chat: ChatStore, record: GameRecord, room: str, reader: Reader, after: 
 def transcript(chat: ChatStore, record: GameRecord, reader: Reader) -> list[Message]:
     """The whole of the table's room as `reader` may read it (none in a game with its chat off)."""
     messages, after = [], START
-    while chat.is_on(record.id):
+    while record.chat:
         page, following = read(chat, record, "table", reader, after, PAGE)
         messages += page
         if following is None:

@@ -14,7 +14,6 @@ from application.tokens import new_id
 from domain.core.game import Game
 from domain.core.redecision import Own
 from events import clock, keys
-from events.chat import ChatStore
 from events.envelope import GameRecord, Lifecycle, NewEvent, NextCommand, Origin
 from events.errors import GameNotFound, LogInvalid, LogTooLong, NotPublished
 from events.execute import Executor, recorded
@@ -59,8 +58,7 @@ def rematch(lobby: Lobby, origin: GameRecord, seat: int, caller: Caller) -> Open
     if origin.rematch is not None:
         return Opened(origin.rematch, creator, new=False)
     caller.count_game()  # its invitations are to players who held seats beside the one asking: contacts, not limited
-    store = lobby.executor.store
-    rematch_id, settings = new_id(), _rematch_settings(origin, lobby.lobby_seconds, ChatStore(store.redis, store.redis).is_on(origin.id))
+    rematch_id, settings = new_id(), _rematch_settings(origin, lobby.lobby_seconds, origin.chat)
     lobby.create(rematch_id, origin.game, origin.options, origin.seats, settings, creator=creator,
                  rematch_of=origin.id, private_origin=origin.unlisted)
     games = lobby.executor.store.games

@@ -13,7 +13,6 @@ from application import invitees
 from application.errors import Invalid
 from application.tokens import new_id, new_token
 from domain.core.game import Budget
-from events.chat import ChatStore
 from events.envelope import GameRecord, Origin, TurnDeadline
 from events.errors import NotReplicated
 from events.execute import Executor
@@ -138,9 +137,8 @@ class Lobby:
                            settings.lobby_seconds, unlisted=settings.unlisted, reserved=settings.reserved,
                            rematch_of=rematch_of, creator=creator, private_origin=private_origin,
                            links=invitees.new_links(settings.linked),
-                           invitees=invitees.names(self.players, settings.reserved), rated=bool(settings.rated))
-        if not settings.chat:
-            ChatStore(store.redis, store.redis).switch_off(game_id)
+                           invitees=invitees.names(self.players, settings.reserved), rated=bool(settings.rated),
+                           chat=settings.chat)
         for bot in settings.bots:
             seated = store.seats.claim(game_id, bot.seat, f"{bot.level} bot", None, bot=bot.level, budget=bot.budget)
             self._start_if_full(game_id, seated)

@@ -18,7 +18,7 @@ from players.moderation import Report, Reported
 def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str, message_id: str,
                 reader: chat.Reader, reporter: str, reason: str) -> Report:
     """Report a message of a game's room that `reader` (who is `reporter`) may read."""
-    chat.check_on(store, record)
+    chat.check_on(record)
     if not MESSAGE_ID.fullmatch(message_id):
         raise _not_found()
     if (refusal := chat.may_read(record, room, reader)) is not None:

@@ -65,14 +65,6 @@ class ChatStore:
         self.per_room = per_room
         self._add = scripts.register(client, "chat_add.lua")
 
-    def is_on(self, game_id: str) -> bool:
-        """Whether the game's chat is on (unless it was created with it off)."""
-        return self.redis.hget(keys.meta(game_id), "chat") != b"off"
-
-    def switch_off(self, game_id: str) -> None:
-        """Keep the game's chat off for good."""
-        self.redis.hset(keys.meta(game_id), "chat", "off")
-
     def add(self, game_id: str, room: str, text: str, name: str, seat: int | None, player_id: str | None,
             version: int) -> Message:
         """Append a message to the room; the message as stored. Raises RoomFull when the room holds `per_room`."""

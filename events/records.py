@@ -72,14 +72,14 @@ class GameRecords:
         unlisted: bool = False, reserved: Mapping[int, str] | None = None, rematch_of: str | None = None,
         imported: bool = False, original_id: str | None = None, creator: str | None = None, checked: str | None = None,
         private_origin: bool = False, links: Mapping[int, str] | None = None, invitees: Mapping[int, str] | None = None,
-        rated: bool = False,
+        rated: bool = False, chat: bool = True,
     ) -> GameRecord:
         """A game waiting for its players; cancelled `lobby_seconds` from now if seats are still free.
 
         An `unlisted` game is in no listing; a `reserved` seat (seat → player id) is its player's only,
         `invitees` their names; a seat of `links` (seat → code) is for whoever sends its code; an
         `imported` game may name its log's `original_id` and says how its log was `checked`; `private_origin` marks a copy of an unlisted game;
-        a `rated` game's result counts for its players' ratings."""
+        a `rated` game's result counts for its players' ratings; a game without `chat` keeps it off for good."""
         now = clock.now()
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.meta(game_id), mapping={
@@ -87,6 +87,7 @@ class GameRecords:
             "created": now, "deadline": json.dumps(None if deadline is None else dataclasses.asdict(deadline)),
             "spectator_delay": spectator_delay,
             "forked_from": json.dumps(None if forked_from is None else dataclasses.asdict(forked_from)),
+            **({} if chat else {"chat": "off"}),
         })
         if lobby_seconds is not None:
             pipe.hset(keys.meta(game_id), "lobby_until", now + lobby_seconds * 1000)

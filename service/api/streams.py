@@ -221,7 +221,7 @@ class _Talk:
     def __init__(self, chat: ChatStore, record: GameRecord, seat: int | None, watcher: str | None) -> None:
         self.chat, self.game_id, self.watcher = chat, record.id, watcher
         visible = visible_version(record, seat)  # what is written past it comes once the reader sees it
-        self.last = {room: chat.last_seen(record.id, room, visible) for room in ROOMS} if chat.is_on(record.id) else {}
+        self.last = {room: chat.last_seen(record.id, room, visible) for room in ROOMS} if record.chat else {}
         self.readable: list[str] = []  # the rooms the reader may read now (a watcher who sits loses the spectators')
         self.waiting: set[str] = set()  # rooms holding a message written past what the reader sees yet
         self.hidden = chat.last_hide(record.id)  # the latest hide told

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
+import pytest
 import redis
 
 from application.outbox import Mail
 from events import keys
+from events.envelope import GameRecord
+from events.records import GameRecords
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
@@ -344,3 +348,17 @@ def test_a_mention_mails_no_one_who_blocks_its_writer(client: redis.Redis) -> No
     assert api.put(f"/v1/players/me/blocks/{dan['id']}", headers=bearer(ann["token"])).status_code == 204
     assert say(api, game_id, "table", dan["token"], "@ann you blocked me").status_code == 201
     assert client.llen(keys.mail_outbox()) == 0
+
+
+def test_a_game_created_with_its_chat_off_is_stored_so_in_one_write(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    created: list[GameRecord] = []
+    store = GameRecords.create
+
+    def creating(self: GameRecords, *args: Any, **kwargs: Any) -> GameRecord:
+        created.append(store(self, *args, **kwargs))  # what a reader finds the moment the game exists
+        return created[-1]
+
+    monkeypatch.setattr(GameRecords, "create", creating)
+    table(api, chat=False)
+    assert [record.chat for record in created] == [False]
