@@ -70,6 +70,13 @@ def player(player_id: str) -> Response:
     return page()
 
 
+@bp.get("/tournaments")
+@bp.get("/tournaments/<tournament_id>")
+def tournaments(tournament_id: str | None = None) -> Response:
+    """The tournaments, the form that creates one (/tournaments/new), or one tournament's page."""
+    return page()
+
+
 @bp.get("/admin")
 def admin() -> Response:
     """The admin's queue of reported messages, for whoever holds the admin token."""

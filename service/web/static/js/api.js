@@ -211,3 +211,11 @@ export async function inboxStreamUrl(token) {
   const ticket = await call("POST", "/v1/stream-tickets", { token, body: { stream: "inbox" } });
   return ticket.url;
 }
+
+const tournamentPath = (id) => `/v1/tournaments/${encodeURIComponent(id)}`;
+export const tournaments = (token) => call("GET", "/v1/tournaments", { token });
+export const tournament = (id) => call("GET", tournamentPath(id));
+export const createTournament = (body, token) => call("POST", "/v1/tournaments", { token, body });
+export const enterTournament = (id, body, token) => call("POST", `${tournamentPath(id)}/entrants`, { token, body });
+export const withdrawEntrant = (id, entrant, token) =>
+  call("DELETE", `${tournamentPath(id)}/entrants/${encodeURIComponent(entrant)}`, { token });

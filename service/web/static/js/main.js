@@ -10,14 +10,17 @@ import { showPlayer } from "./pages/player.js";
 import { showLeaderboard } from "./pages/ratings.js";
 import { showReplay } from "./pages/replay.js";
 import { showSignIn } from "./pages/sign_in.js";
+import { showTournament } from "./pages/tournament.js";
+import { showNewTournament, showTournaments } from "./pages/tournaments.js";
 
-const leaderboards = () => h("a", { href: "/ratings/taki" }, "Leaderboards");
+/** The links to the pages every visitor may read: the leaderboards and the tournaments. */
+const everyones = () => [h("a", { href: "/ratings/taki" }, "Leaderboards"), h("a", { href: "/tournaments" }, "Tournaments")];
 
 function drawAccount() {
   const bar = document.getElementById("account");
   const me = api.player();
   if (!me) {
-    fill(bar, leaderboards(), h("a", { href: "/#sign-in" }, "Sign in"));
+    fill(bar, everyones(), h("a", { href: "/#sign-in" }, "Sign in"));
     return;
   }
   const signOut = () => {
@@ -28,7 +31,7 @@ function drawAccount() {
   const ratings = h("a", { href: `/players/${encodeURIComponent(me.id)}` }, "My ratings");
   api.conversations(me.token).then(({ unread }) => { if (unread) messages.textContent = `Messages (${unread} unread)`; }, () => {});
   fill(bar,
-    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)), messages, ratings, leaderboards(),
+    h("span", { class: "who" }, "Signed in as ", h("strong", {}, me.name)), messages, ratings, everyones(),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"));
 }
 
@@ -57,6 +60,7 @@ function route() {
   const talk = location.pathname.match(/^\/messages(?:\/([^/]+))?\/?$/);
   const board = location.pathname.match(/^\/ratings\/([a-z_]+)\/?$/);
   const rated = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  const cup = location.pathname.match(/^\/tournaments\/([^/]+)\/?$/);
   const id = decoded((game || replay || [])[1] ?? "");
   if ((game || replay) && id === null) showNotAGame(main);
   else if (game) showGame(main, id);
@@ -66,6 +70,9 @@ function route() {
   else if (location.pathname === "/admin") showAdmin(main);
   else if (board) showLeaderboard(main, board[1]);
   else if (rated && decoded(rated[1]) !== null) showPlayer(main, decoded(rated[1]));
+  else if (location.pathname === "/tournaments") showTournaments(main);
+  else if (location.pathname === "/tournaments/new") showNewTournament(main);
+  else if (cup && decoded(cup[1]) !== null) showTournament(main, decoded(cup[1]));
   else showHome(main);
 }
 

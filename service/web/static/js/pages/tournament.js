@@ -1,0 +1,97 @@
+// A tournament's page, /tournaments/<id>: its facts, sign-up and withdrawal, AI entrants for its
+// creator, the standings and rounds kept live by its stream, each table linking to its game, and the
+// rules it plays by. Names are text.
+
+import * as api from "../api.js";
+import { button, fill, h, perform, problemNotice } from "../dom.js";
+import { GAME_TITLES } from "../ratings.js";
+import { clockWords, entrantLink, factsLine } from "../tournaments.js";
+
+export async function showTournament(main, id) {
+  document.title = "Tournament · Meeple";
+  let tournament, types;
+  try {
+    [tournament, { types }] = await Promise.all([api.tournament(id), api.gameTypes()]);
+  } catch (problem) {
+    fill(main, h("h1", {}, "Tournament"), problemNotice(problem));
+    return;
+  }
+  const parts = { facts: h("p", {}), actions: h("div", { class: "actions" }), standings: h("div", {}), rounds: h("div", {}) };
+  fill(main, h("section", { class: "tournament", "aria-labelledby": "tournament-title" },
+    h("h1", { id: "tournament-title" }, tournament.name), parts.facts, parts.actions,
+    h("h2", {}, "Standings"), parts.standings, h("h2", {}, "Rounds"), parts.rounds,
+    h("h2", {}, "Rules"), h("ul", { class: "rules" }, tournament.rules.map((rule) => h("li", {}, rule))),
+    h("p", {}, h("a", { href: "/tournaments" }, "All tournaments"))));
+  const draw = (now) => {
+    document.title = `${now.name} · Meeple`;
+    fill(parts.facts, `${factsLine(now)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
+    drawActions(parts.actions, now, types.find((type) => type.name === now.game).bots, draw);
+    fill(parts.standings, standingsTable(now));
+    fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round)) : h("p", {}, "Round 1 is paired at the start."));
+  };
+  draw(tournament);
+  follow(id, draw);
+}
+
+/** Redraw the page with each `tournament` message of its stream, until the tournament is over. */
+function follow(id, draw) {
+  const stream = new EventSource(`/v1/tournaments/${encodeURIComponent(id)}/stream`);
+  stream.addEventListener("tournament", (message) => draw(JSON.parse(message.data)));
+  stream.addEventListener("end", () => stream.close());
+  addEventListener("pagehide", () => stream.close(), { once: true });
+}
+
+/** Sign up or withdraw for the signed-in player; for the creator while signing up, entering an AI. */
+function drawActions(place, tournament, levels, draw) {
+  const me = api.player();
+  const message = h("div", { "aria-live": "polite" });
+  const entrants = tournament.entrants;
+  const mine = entrants.find((each) => each.id === me?.id && each.withdrawn === null);
+  const act = (work) => perform(message, async () => {
+    await work();
+    draw(await api.tournament(tournament.id));
+  });
+  const open = tournament.stage === "signing_up";
+  const controls = [];
+  if (!me && open) controls.push(h("a", { href: "/#sign-in" }, "Sign in to sign up"));
+  if (me && open && !mine) controls.push(button("Sign up", () => act(() => api.enterTournament(tournament.id, {}, me.token))));
+  if (mine && ["signing_up", "running"].includes(tournament.stage)) {
+    controls.push(button("Withdraw", () => act(() => api.withdrawEntrant(tournament.id, me.id, me.token))));
+  }
+  if (me?.id === tournament.creator && open) controls.push(aiControl(tournament, levels, act));
+  fill(place, h("p", {}, `${entrants.length} ${entrants.length === 1 ? "entrant" : "entrants"}`), controls.length ? h("div", { class: "buttons" }, controls) : null, message);
+}
+
+function aiControl(tournament, levels, act) {
+  const level = h("select", { "aria-label": "AI level" }, levels.map((each) => h("option", { value: each }, each)));
+  const add = () => act(() => api.enterTournament(tournament.id, { level: level.value }, api.player().token));
+  return [level, button("Enter an AI", add)];
+}
+
+function standingsTable(tournament) {
+  if (!tournament.standings.length) return h("p", {}, "Nobody has signed up yet.");
+  const entrants = Object.fromEntries(tournament.entrants.map((each) => [each.id, each]));
+  const header = [["#", "Place"], ["Entrant"], ["Pts", "Points"], ["Bh", "Buchholz"], ["1st", "First places"], ["Pl", "Played"]];
+  return h("table", { class: "board standings", "aria-label": "Standings" },
+    h("thead", {}, h("tr", {}, header.map(([short, long]) =>
+      h("th", { scope: "col" }, long ? h("abbr", { title: long, "aria-label": long }, short) : short)))),
+    h("tbody", {}, tournament.standings.map((row, index) => h("tr", {},
+      h("td", {}, String(index + 1)),
+      h("td", {}, entrantLink(entrants[row.entrant], row.name), withdrawn(entrants[row.entrant])),
+      h("td", {}, String(row.points)), h("td", {}, String(row.buchholz)), h("td", {}, String(row.firsts)),
+      h("td", {}, String(row.played))))));
+}
+
+const withdrawn = (entrant) => entrant.withdrawn === null ? null
+  : ` (withdrawn after round ${entrant.withdrawn}${entrant.timed_out ? ", out of time" : ""})`;
+
+function roundList(tournament, round) {
+  const names = Object.fromEntries(tournament.entrants.map((each) => [each.id, each.name]));
+  const title = GAME_TITLES[tournament.game] ?? tournament.game;
+  return h("section", { class: "round", "aria-label": `Round ${round.number}` }, h("h3", {}, `Round ${round.number}`),
+    h("ul", {}, round.tables.map((table, index) => h("li", {},
+      h("a", { href: `/games/${encodeURIComponent(table.game_id)}` }, `${title} table ${index + 1}`), ": ",
+      table.places ? table.places.map((place) => place.map((each) => names[each]).join(" = ")).join(", then ")
+        : `${table.entrants.map((each) => names[each]).join(", ")} (playing)`))),
+    round.byes.length ? h("p", {}, `Sitting out: ${round.byes.map((each) => names[each]).join(", ")}`) : null);
+}

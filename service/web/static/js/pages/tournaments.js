@@ -1,0 +1,79 @@
+// The tournaments page, /tournaments: the listed ones and the signed-in player's own, and the form
+// that creates one (/tournaments/new). Names are text.
+
+import * as api from "../api.js";
+import { button, fill, h, problemNotice } from "../dom.js";
+import { clearErrors, durationField, field, refused } from "../forms.js";
+import { FORMATS, factsLine } from "../tournaments.js";
+
+export async function showTournaments(main) {
+  document.title = "Tournaments · Meeple";
+  const me = api.player();
+  const list = h("div", {});
+  fill(main, h("section", { "aria-labelledby": "tournaments-title" },
+    h("h1", { id: "tournaments-title" }, "Tournaments"),
+    me ? h("p", {}, h("a", { href: "/tournaments/new" }, "Create a tournament")) : h("p", {}, "Sign in to create one or sign up."),
+    list));
+  try {
+    const { tournaments } = await api.tournaments(me?.token);
+    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) =>
+      h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each))))
+      : h("p", {}, "No tournament yet."));
+  } catch (problem) {
+    fill(list, problemNotice(problem));
+  }
+}
+
+export async function showNewTournament(main) {
+  document.title = "New tournament · Meeple";
+  const me = api.player();
+  if (!me) {
+    fill(main, h("h1", {}, "New tournament"), h("p", {}, "Sign in to create a tournament."));
+    return;
+  }
+  const { types } = await api.gameTypes();
+  const game = h("select", { name: "game" }, types.map((type) => h("option", { value: type.name }, type.title)));
+  const seats = h("input", { type: "number", name: "seats", min: 2, max: 10, value: 2 });
+  const format = h("select", { name: "format" }, Object.entries(FORMATS).map(([value, text]) => h("option", { value }, text)));
+  const rounds = h("input", { type: "number", name: "rounds", min: 1, max: 20, value: 3 });
+  const roundsField = field("rounds", "Rounds", rounds, "A Swiss's; a round robin plays as many as its entrants need.");
+  const clock = durationField("turn_deadline.seconds", "Time for each move", 86400, "Out of time: that seat forfeits its game.");
+  const starts = h("input", { type: "datetime-local", name: "starts", required: true });
+  const unlisted = h("input", { type: "checkbox", name: "unlisted" });
+  const invited = h("input", { type: "text", name: "invited_names", autocomplete: "off" });
+  const message = h("div", { "aria-live": "polite" });
+  const form = h("form", { class: "card-form", novalidate: true, "aria-label": "New tournament" },
+    field("name", "Name", h("input", { type: "text", name: "name", maxlength: 64, required: true })),
+    field("game", "Game", game), field("seats", "Seats at each table", seats), field("format", "Format", format),
+    roundsField, clock.element, field("starts", "Sign-up closes and round 1 starts", starts),
+    field("unlisted", "Unlisted: only those with its link see it", unlisted),
+    field("invited_names", "Invite (names of players you have played with, comma-separated)", invited),
+    h("button", { type: "submit" }, "Create"), message);
+  const fit = () => {
+    const type = types.find((each) => each.name === game.value);
+    Object.assign(seats, { min: type.min_seats, max: type.max_seats });
+    seats.value = Math.min(Math.max(Number(seats.value), type.min_seats), type.max_seats);
+    roundsField.hidden = format.value !== "swiss";
+  };
+  game.addEventListener("change", fit);
+  format.addEventListener("change", fit);
+  fit();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const body = {
+      name: form.elements.name.value, game: game.value, seats: Number(seats.value), format: format.value,
+      rounds: format.value === "swiss" ? Number(rounds.value) : null, unlisted: unlisted.checked,
+      starts: new Date(starts.value).getTime() || 0, turn_deadline: { seconds: clock.seconds(), policy: "forfeit" },
+      invited_names: invited.value.split(",").map((name) => name.trim()).filter(Boolean),
+    };
+    try {
+      const created = await api.createTournament(body, me.token);
+      location.assign(`/tournaments/${encodeURIComponent(created.id)}`);
+    } catch (problem) {
+      refused(problem, form, message);
+    }
+  });
+  fill(main, h("section", { "aria-labelledby": "new-tournament" }, h("h1", { id: "new-tournament" }, "New tournament"), form,
+    h("p", {}, button("Back to the tournaments", () => location.assign("/tournaments"), { class: "link" }))));
+}

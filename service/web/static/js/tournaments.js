@@ -1,0 +1,26 @@
+// What the tournament pages share: a tournament's facts in words, and an entrant's link to its player page.
+
+import { h } from "./dom.js";
+import { durationWords } from "./durations.js";
+import { GAME_TITLES } from "./ratings.js";
+
+export const FORMATS = { round_robin: "Round robin", swiss: "Swiss" };
+const STAGES = { signing_up: "signing up", running: "under way", finished: "finished", cancelled: "cancelled" };
+
+/** When a tournament starts, in the browser's own time. */
+export const startWords = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+/** "Swiss of Djambi, 4 seats a table · starts … · signing up" */
+export function factsLine(each) {
+  const game = GAME_TITLES[each.game] ?? each.game;
+  return `${FORMATS[each.format]} of ${game}, ${each.seats} seats a table · starts ${startWords(each.starts)} · ${STAGES[each.stage]}`;
+}
+
+/** The time control in words: "1 day a move". */
+export const clockWords = (deadline) => `${durationWords(deadline.seconds)} ${deadline.clock === "per_move" ? "a move" : "on the clock"}`;
+
+/** An entrant's name linking to its player page: a registered player's, or its AI level's. */
+export function entrantLink(entrant, name) {
+  const id = entrant.level ? `ai:${entrant.level}` : entrant.id;
+  return h("a", { href: `/players/${encodeURIComponent(id)}` }, name);
+}

@@ -1,0 +1,75 @@
+"""Tournaments in the browser: a player creates one with the form, another signs up on its page and
+follows its standings live as its AI entrants play it to the end, then opens a player page from the
+standings; the pages fit a phone and work from the keyboard."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.integration.clients import Client
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.pages import browsers, fits, register, signed_in
+
+LATER = 30_000  # the start waits for the workers' next sweep (every 10 s), the rounds for the AIs' games
+
+
+def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Page, server: str, tmp_path: Path) -> None:
+    register(page, server, "ann")
+    page.get_by_role("link", name="Tournaments").click()
+    page.get_by_role("link", name="Create a tournament").click()
+    form = page.get_by_role("form", name="New tournament")
+    form.get_by_label("Name", exact=True).fill("Friday cup")
+    form.get_by_label("Game").select_option("djambi")
+    form.get_by_label("Seats at each table").fill("4")
+    form.get_by_label("Format").select_option("swiss")
+    form.get_by_label("Rounds").fill("3")
+    form.get_by_role("button", name="Create").click()
+    expect(form.get_by_label("Sign-up closes and round 1 starts")).to_have_attribute("aria-invalid", "true")
+    form.get_by_label("Sign-up closes and round 1 starts").fill(time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() + 7200)))
+    form.get_by_label("Seats at each table").focus()
+    page.keyboard.press("Enter")  # submits from the keyboard
+    expect(page.get_by_role("heading", name="Friday cup")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Swiss of Djambi, 4 seats a table .* signing up"))).to_be_visible()
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("table", name="Standings")).to_contain_text("ann")
+    page.screenshot(path=str(tmp_path / "tournament-1280.png"), full_page=True)
+    page.get_by_role("link", name="All tournaments").click()
+    expect(page.get_by_role("link", name="Friday cup")).to_be_visible()
+
+
+def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_page(
+        chromium: Browser, server: str, api: Client, tmp_path: Path) -> None:
+    with browsers(chromium, tmp_path, ("ann", "bo"), DESKTOP) as pages:
+        register(pages["ann"], server, "ann")
+        ann, bo = signed_in(pages["ann"]), pages["bo"]
+        bo.set_viewport_size(PHONE)
+        register(bo, server, "bo")
+        body = {"name": "Quick cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + 12_000,
+                "turn_deadline": {"seconds": 3, "policy": "forfeit"}}
+        tournament = api.call("POST", "/v1/tournaments", ann["token"], json=body).json()
+        for _ in range(3):
+            api.call("POST", f"/v1/tournaments/{tournament['id']}/entrants", ann["token"], json={"level": "greedy"})
+        bo.goto(f"{server}/tournaments/{tournament['id']}")
+        bo.get_by_role("button", name="Sign up").focus()
+        bo.keyboard.press("Enter")
+        standings = bo.get_by_role("table", name="Standings")
+        expect(standings.get_by_role("row")).to_have_count(5)  # the heading, three AIs and bo
+        fits(bo, tmp_path / "signed-up-375.png")
+        expect(bo.get_by_role("heading", name="Round 1")).to_be_visible(timeout=LATER)  # paired by the workers, drawn live
+        expect(bo.get_by_text(re.compile(r"·\s*finished\s*·"))).to_be_visible(timeout=3 * LATER)
+        expect(standings).to_contain_text("withdrawn after round")  # bo never moved: out of time, withdrawn
+        fits(bo, tmp_path / "finished-375.png")
+        final = api.call("GET", f"/v1/tournaments/{tournament['id']}").json()
+        shown = [row.inner_text().split("\t")[1] for row in standings.get_by_role("row").all()[1:]]
+        assert [name.split(" (")[0] for name in shown] == [row["name"] for row in final["standings"]]
+        assert [table for each in final["paired"] for table in each["tables"] if table["places"] is None] == []
+        bo.set_viewport_size(DESKTOP)
+        bo.screenshot(path=str(tmp_path / "finished-1280.png"), full_page=True)
+        leader = final["standings"][0]["name"]
+        standings.get_by_role("link", name=leader).click()
+        expect(bo).to_have_url(re.compile(r"/players/ai(:|%3A)greedy$"))
+        expect(bo.get_by_role("heading", level=1)).to_be_visible()
