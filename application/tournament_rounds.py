@@ -5,6 +5,7 @@ or cut short and run again, pairs nothing twice and opens each game once."""
 
 from __future__ import annotations
 
+from application.lobby import Bot, GameSettings, rated_by_default
 from application.lobby import start as start_game
 from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, swiss
 from domain.tournaments.standings import standings
@@ -22,13 +23,18 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
     record = tournaments.get(tournament_id)
     if record is None or record.stage is not Stage.SIGNING_UP or clock.now() < record.starts:
         return
-    entrants = tournaments.entrants(tournament_id)
-    if len(entrants) < record.seats:
+    tournaments.begin(tournament_id)
+    if len(tournaments.entrants(tournament_id)) < record.seats:
         tournaments.end(tournament_id, Stage.CANCELLED)
         return
-    planned = record.rounds if record.rounds is not None else round_robin_rounds(len(entrants), record.seats)
-    tournaments.begin(tournament_id, planned)
     advance(executor, tournaments, tournament_id)
+
+
+def planned(record: TournamentRecord, entrants: int) -> int | None:
+    """The rounds the tournament plays: a Swiss's as set, a round robin's as its `entrants` need once it has started."""
+    if record.rounds is not None or record.stage is Stage.SIGNING_UP:
+        return record.rounds
+    return round_robin_rounds(entrants, record.seats)
 
 
 def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
@@ -43,7 +49,7 @@ def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) ->
         while not rounds or _ended(executor, tournaments, record, rounds):
             entrants = tournaments.entrants(tournament_id)
             active = [entrant.id for entrant in entrants if entrant.withdrawn is None]
-            if len(rounds) >= record.planned or len(active) < record.seats:
+            if len(rounds) >= (planned(record, len(entrants)) or 0) or len(active) < record.seats:
                 tournaments.end(tournament_id, Stage.FINISHED)
                 return
             pairing = _pairing(tournaments, record, entrants, active, rounds)
@@ -92,8 +98,12 @@ def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord
         game = store.games.get(table.game_id)
     except GameNotFound:
         tournaments.mark_table(table.game_id, record.id)
+        seated = [entrants[entrant_id] for entrant_id in table.entrants]
+        rated = rated_by_default(GameSettings(  # rated as any game of registered players and AI seats
+            bots=tuple(Bot(seat, each.level) for seat, each in enumerate(seated) if each.level is not None),
+            reserved={seat: each.id for seat, each in enumerate(seated) if each.level is None}), record.seats)
         game = store.games.create(table.game_id, record.game, record.options, record.seats, record.deadline,
-                                  unlisted=record.unlisted, creator=record.creator)
+                                  unlisted=record.unlisted, creator=record.creator, rated=rated)
     if game.status is not Lifecycle.WAITING:
         return
     players = PlayerStore(store.redis)

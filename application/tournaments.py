@@ -19,7 +19,7 @@ from domain.tournaments.standings import Standing, standings
 from events import clock, keys
 from events.envelope import DeadlinePolicy, TurnDeadline
 from events.execute import Executor
-from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
+from events.tournaments import Entrant, Entry, Format, Result, Stage, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
 from players.invitations import Invitations
 
@@ -127,11 +127,13 @@ def enter_ai(tournaments: Tournaments, record: TournamentRecord, player_id: str,
 
 
 def _enter(tournaments: Tournaments, record: TournamentRecord, entrant: Entrant) -> Entrant:
-    if record.stage is not Stage.SIGNING_UP:
+    """Add the entrant before the start; refused once the start has come, for one who is in, and past MAX_ENTRANTS."""
+    entry = tournaments.enter(record.id, entrant, MAX_ENTRANTS) if clock.now() < record.starts else Entry.CLOSED
+    if entry is Entry.CLOSED:
         raise NotNow("sign_up_closed", "The tournament has started: sign-up is closed.")
-    if not tournaments.enter(record.id, entrant, MAX_ENTRANTS):
-        if any(each.id == entrant.id for each in tournaments.entrants(record.id)):
-            raise NotNow("already_entered", "You are signed up already.")
+    if entry is Entry.ALREADY:
+        raise NotNow("already_entered", "You are signed up already.")
+    if entry is Entry.FULL:
         raise NotNow("tournament_full", f"A tournament holds {MAX_ENTRANTS} entrants.")
     return entrant
 
@@ -145,9 +147,9 @@ def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRec
         raise NotFound("entrant_not_found", "No such entrant is (still) in this tournament.")
     if by != entrant_id and not (entrant.level is not None and by == record.creator):
         raise Forbidden("not_your_entrant", "A player withdraws themselves; the creator withdraws the AIs they entered.")
-    if record.stage is Stage.SIGNING_UP:
-        tournaments.leave(record.id, entrant_id)
+    if record.stage is Stage.SIGNING_UP and tournaments.leave(record.id, entrant_id) is Entry.DONE:
         return
+    record = find(tournaments, record.id)  # started since it was read, if it signed up then
     if record.stage is not Stage.RUNNING:
         raise NotNow("tournament_over", "The tournament is over.")
     rounds = tournaments.rounds(record.id)

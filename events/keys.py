@@ -376,7 +376,7 @@ def rating_swept() -> str:
 
 
 def tournament(tournament_id: str) -> str:
-    """Hash: a tournament's settings (`record`, JSON), its `stage` and the rounds it plays (`planned`, fixed at its start)."""
+    """Hash: a tournament's settings (`record`, JSON) and its `stage`."""
     return f"{PREFIX}:tournament:{{{tournament_id}}}"
 
 

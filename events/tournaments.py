@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, cast
 
 import redis
+from redis.client import Pipeline
 
 from domain.tournaments.pairing import Round, Table
 from domain.tournaments.standings import Places
@@ -39,6 +40,15 @@ class Stage(StrEnum):
     CANCELLED = "cancelled"  # too few entrants when it was to start
 
 
+class Entry(StrEnum):
+    """What came of a sign-up or its withdrawal before the start."""
+
+    DONE = "done"
+    CLOSED = "closed"  # the tournament no longer signs up
+    ALREADY = "already"  # the entrant is in already
+    FULL = "full"
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentRecord:
     """A tournament's settings, and where it stands."""
@@ -56,7 +66,6 @@ class TournamentRecord:
     rounds: int | None = None  # a Swiss's rounds; a round robin's are worked out at the start
     created: int = 0
     stage: Stage = Stage.SIGNING_UP
-    planned: int = 0  # the rounds it plays, fixed at the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +98,9 @@ class Tournaments:
 
     def create(self, record: TournamentRecord) -> None:
         """Store a new tournament signing up, listed unless it is unlisted."""
-        settings = {**dataclasses.asdict(record), "deadline": dataclasses.asdict(record.deadline)}
+        settings = {key: value for key, value in dataclasses.asdict(record).items() if key != "stage"}  # kept apart
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.tournament(record.id), mapping={"record": json.dumps(settings), "stage": record.stage, "planned": 0})
+        pipe.hset(keys.tournament(record.id), mapping={"record": json.dumps(settings), "stage": record.stage})
         pipe.zadd(keys.tournaments_waiting(), {record.id: record.starts})
         if not record.unlisted:
             pipe.zadd(keys.tournaments_listed(), {record.id: record.starts})
@@ -105,7 +114,7 @@ class Tournaments:
         settings = json.loads(stored[b"record"])
         return TournamentRecord(**{**settings, "format": Format(settings["format"]),
                                    "deadline": TurnDeadline.from_json(settings["deadline"]),
-                                   "stage": Stage(stored[b"stage"].decode()), "planned": int(stored[b"planned"])})
+                                   "stage": Stage(stored[b"stage"].decode())})
 
     def listed(self, limit: int) -> list[str]:
         """The listed tournaments' ids, latest start first."""
@@ -119,10 +128,10 @@ class Tournaments:
         """The tournaments under way."""
         return sorted(each.decode() for each in cast(set[bytes], self.redis.smembers(keys.tournaments_running())))
 
-    def begin(self, tournament_id: str, planned: int) -> None:
-        """Mark the tournament under way, to play `planned` rounds."""
+    def begin(self, tournament_id: str) -> None:
+        """Mark the tournament under way: its entrants are those signed up now (`enter` and `leave` refuse from now on)."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.tournament(tournament_id), mapping={"stage": Stage.RUNNING, "planned": planned})
+        pipe.hset(keys.tournament(tournament_id), "stage", Stage.RUNNING)
         pipe.zrem(keys.tournaments_waiting(), tournament_id)
         pipe.sadd(keys.tournaments_running(), tournament_id)
         pipe.execute()
@@ -137,23 +146,52 @@ class Tournaments:
         pipe.execute()
         self.tell(tournament_id)
 
-    def enter(self, tournament_id: str, entrant: Entrant, most: int) -> bool:
-        """Add the entrant unless it is in already or the tournament holds `most`; whether it was added."""
-        added = bool(self.redis.hsetnx(keys.tournament_entrants(tournament_id), entrant.id, _json(entrant)))
-        if added and self.redis.hlen(keys.tournament_entrants(tournament_id)) > most:
-            self.redis.hdel(keys.tournament_entrants(tournament_id), entrant.id)
-            return False
-        if added and entrant.level is None:
-            self.redis.zadd(keys.player_tournaments(entrant.id), {tournament_id: entrant.joined})
-        self.tell(tournament_id)
-        return added
+    def enter(self, tournament_id: str, entrant: Entrant, most: int) -> Entry:
+        """Add the entrant while the tournament signs up, unless it is in already or the tournament holds `most`."""
+        joined = [entrant.joined]  # after every entrant before it, so that sign-up order has no ties
 
-    def leave(self, tournament_id: str, entrant_id: str) -> bool:
-        """Take back a sign-up before the start; whether there was one."""
-        left = bool(self.redis.hdel(keys.tournament_entrants(tournament_id), entrant_id))
-        self.redis.zrem(keys.player_tournaments(entrant_id), tournament_id)
+        def add(pipe: Pipeline) -> None:
+            pipe.hset(keys.tournament_entrants(tournament_id), entrant.id, _json(dataclasses.replace(entrant, joined=joined[0])))
+            if entrant.level is None:
+                pipe.zadd(keys.player_tournaments(entrant.id), {tournament_id: joined[0]})
+
+        def check(pipe: Pipeline) -> Entry | None:
+            stored = cast(dict[bytes, bytes], pipe.hgetall(keys.tournament_entrants(tournament_id)))
+            if entrant.id.encode() in stored:
+                return Entry.ALREADY
+            joined[0] = max([entrant.joined, *(json.loads(each)["joined"] + 1 for each in stored.values())])
+            return Entry.FULL if len(stored) >= most else None
+
+        return self._while_signing_up(tournament_id, check, add)
+
+    def leave(self, tournament_id: str, entrant_id: str) -> Entry:
+        """Take back a sign-up while the tournament signs up."""
+        def remove(pipe: Pipeline) -> None:
+            pipe.hdel(keys.tournament_entrants(tournament_id), entrant_id)
+            pipe.zrem(keys.player_tournaments(entrant_id), tournament_id)
+
+        return self._while_signing_up(tournament_id, lambda pipe: None, remove)
+
+    def _while_signing_up(self, tournament_id: str, check: Callable[[Pipeline], Entry | None],
+                          change: Callable[[Pipeline], None]) -> Entry:
+        """Make `change` unless `check` refuses it or the tournament no longer signs up, as one
+        transaction that the tournament's start (`begin`) cannot come between."""
+        with self.redis.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(keys.tournament(tournament_id), keys.tournament_entrants(tournament_id))
+                    if pipe.hget(keys.tournament(tournament_id), "stage") != Stage.SIGNING_UP.encode():
+                        return Entry.CLOSED
+                    if (refused := check(pipe)) is not None:
+                        return refused
+                    pipe.multi()
+                    change(pipe)
+                    pipe.execute()
+                    break
+                except redis.WatchError:
+                    continue
         self.tell(tournament_id)
-        return left
+        return Entry.DONE
 
     def withdraw(self, tournament_id: str, entrant: Entrant, after: int, timed_out: bool = False) -> None:
         """Pair the entrant no more after round `after`."""

@@ -5,6 +5,7 @@ the one before ends."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
 from collections import Counter
@@ -14,10 +15,11 @@ import redis
 
 from application import tournaments as desk
 from application.tournaments import TournamentSettings
-from domain.tournaments.pairing import met
+from domain.core.errors import MeepleError
+from domain.tournaments.pairing import Round, met
 from domain.tournaments.standings import bye_points, place_points
 from events import clock
-from events.envelope import DeadlinePolicy, TurnDeadline
+from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
 from events.execute import Executor
 from events.tournaments import Format, Stage, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
@@ -52,6 +54,24 @@ def opened(client: redis.Redis, game: str, seats: int, form: Format, rounds: int
     settings = TournamentSettings("Friday cup", game, {}, seats, form, TurnDeadline(seconds, DeadlinePolicy.FORFEIT),
                                   clock.now() + 300, rounds)
     return desk.create(Tournaments(client), players, Invitations(client, 100), Creator(), "boss", settings)
+
+
+def move_for(executor: Executor, rounds: list[Round], player: str) -> None:
+    """Play the player's first legal command in its game of the latest round, if it is to move there."""
+    table = next((table for table in rounds[-1].tables if player in table.entrants), None) if rounds else None
+    if table is None or executor.store.games.get(table.game_id).status is not Lifecycle.ACTIVE:
+        time.sleep(0.05)
+        return
+    seat, loaded = table.entrants.index(player), executor.load(table.game_id)
+    if seat in loaded.game.status(loaded.state).to_move:
+        command = loaded.game.legal_commands(loaded.state, seat)[0]
+        with contextlib.suppress(MeepleError):  # an AI's move came first
+            executor.execute(table.game_id, command, actor=f"seat:{seat}", expected_version=loaded.version)
+
+
+def to_move(executor: Executor, game_id: str) -> tuple[int, ...]:
+    loaded = executor.load(game_id)
+    return () if loaded.version == 0 else loaded.game.status(loaded.state).to_move
 
 
 def finished(tournaments: Tournaments, tournament_id: str, seconds: float) -> bool:
@@ -97,24 +117,27 @@ def test_a_five_entrant_round_robin_of_taki_meets_every_pair_once_and_handles_a_
     record = opened(real_redis, "taki", 2, Format.ROUND_ROBIN, None, 3)
     for _ in range(3):
         desk.enter_ai(tournaments, record, "boss", "greedy")
-    sleeper = PlayerStore(real_redis).register("sleeper", "Sleeper", "sleeper-token")
-    desk.sign_up(tournaments, record, sleeper)  # never moves: out of time in every game of its first round
-    leaver = desk.enter_ai(tournaments, record, "boss", "greedy")
+    players = PlayerStore(real_redis)
+    desk.sign_up(tournaments, record, players.register("sleeper", "Sleeper", "sleeper-token"))  # never moves
+    desk.sign_up(tournaments, record, players.register("leaver", "Leaver", "leaver-token"))  # plays round 1, then withdraws
     start_worker()
     start_worker()
-    assert wait_for(lambda: len(tournaments.rounds(record.id)) >= 2, timeout=120)
-    desk.withdraw(executor, tournaments, tournaments.get(record.id) or record, leaver.id, by="boss")
+    while len(tournaments.rounds(record.id)) < 2:  # the circle: round 1 pairs the leaver with an AI, round 2 too
+        assert time.monotonic() - started < 120
+        move_for(executor, tournaments.rounds(record.id), "leaver")
+    second = next(table for table in tournaments.rounds(record.id)[1].tables if "leaver" in table.entrants)
+    assert wait_for(lambda: second.entrants.index("leaver") in to_move(executor, second.game_id), timeout=30)
+    desk.withdraw(executor, tournaments, tournaments.get(record.id) or record, "leaver", by="leaver")  # its game waits on it
     assert finished(tournaments, record.id, 240), tournaments.get(record.id)
     rounds, results = tournaments.rounds(record.id), tournaments.results(record.id)
     entrants = {entrant.id: entrant for entrant in tournaments.entrants(record.id)}
     assert len(rounds) == 5 and set(met(rounds).values()) == {1}  # no pair met twice
-    assert entrants[leaver.id].withdrawn == 2 and not entrants[leaver.id].timed_out
-    assert all(leaver.id not in table.entrants for each in rounds[2:] for table in each.tables)
-    first_played = next(number for number, each in enumerate(rounds, 1) if any("sleeper" in t.entrants for t in each.tables))
-    assert entrants["sleeper"].withdrawn == first_played and entrants["sleeper"].timed_out
-    assert all("sleeper" not in table.entrants for each in rounds[first_played:] for table in each.tables)
-    leavers_table = next(table for table in rounds[1].tables if leaver.id in table.entrants)
-    assert results[leavers_table.game_id].places[-1] == (leaver.id,)  # forfeited: last
+    assert (entrants["leaver"].withdrawn, entrants["leaver"].timed_out) == (2, False)
+    assert (entrants["sleeper"].withdrawn, entrants["sleeper"].timed_out) == (1, True)  # out of time in round 1
+    assert all(quitter not in table.entrants for each in rounds[2:] for table in each.tables for quitter in ("leaver", "sleeper"))
+    assert "sleeper" not in str(rounds[1])
+    assert results[second.game_id].places[-1] == ("leaver",) and results[second.game_id].timed_out == ()  # forfeited: last
+    assert all("leaver" not in results[table.game_id].timed_out for table in rounds[0].tables)  # played round 1 in time
     view = desk.view(tournaments, tournaments.get(record.id) or record)
     for row in view.standings:  # every entrant's points: by place, and a half point for each bye
         byes = sum(row.entrant in each.byes for each in rounds)

@@ -1,0 +1,110 @@
+"""A tournament's rounds as the workers' jobs make them: the first paired at the start (or the
+tournament cancelled with too few entrants), each round written once and its games opened once
+however often a job runs, a round whose opening was cut short opened by the next run, sign-up
+closed from the start, and tables rated as any game of registered players and AI seats; on
+fakeredis and on a real Redis server alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from application import tournament_rounds
+from application import tournaments as desk
+from application.errors import NotNow
+from domain.tournaments.pairing import Round, Table
+from events import clock
+from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
+from events.execute import Executor
+from events.tournaments import Entrant, Format, Stage, TournamentRecord, Tournaments
+from players.accounts import PlayerStore
+
+
+def opened(executor: Executor, seats: int = 4, form: Format = Format.SWISS, rounds: int | None = 3) -> TournamentRecord:
+    record = TournamentRecord("cup", "Cup", "djambi" if seats == 4 else "taki", {}, seats, form,
+                              TurnDeadline(60, DeadlinePolicy.FORFEIT), clock.now() + 60_000, "boss", rounds=rounds)
+    Tournaments(executor.store.redis).create(record)
+    return record
+
+
+def started(executor: Executor, record: TournamentRecord, monkeypatch: pytest.MonkeyPatch) -> Tournaments:
+    monkeypatch.setattr(clock, "now", lambda: record.starts)
+    tournaments = Tournaments(executor.store.redis)
+    tournament_rounds.start(executor, tournaments, record.id)
+    return tournaments
+
+
+def test_the_first_round_is_paired_once_and_its_games_opened_once_however_often_the_jobs_run(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(8):
+        desk.enter_ai(tournaments, record, "boss", "random")
+    tournament_rounds.start(executor, tournaments, record.id)  # before its start: nothing
+    assert tournaments.rounds(record.id) == [] and tournaments.get(record.id).stage is Stage.SIGNING_UP  # type: ignore[union-attr]
+    started(executor, record, monkeypatch)
+    first = tournaments.rounds(record.id)
+    versions = {table.game_id: executor.load(table.game_id).version for table in first[0].tables}
+    for _ in range(3):
+        tournament_rounds.start(executor, tournaments, record.id)
+        tournament_rounds.advance(executor, tournaments, record.id)
+    assert tournaments.rounds(record.id) == first and len(first[0].tables) == 2
+    assert {table.game_id: executor.load(table.game_id).version for table in first[0].tables} == versions
+    assert all(version > 0 for version in versions.values())
+    assert all(tournaments.of_game(game_id) == record.id for game_id in versions)
+
+
+def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(2)]
+    tournaments.begin(record.id)
+    tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert executor.store.games.get("cup-1-0").status is Lifecycle.ACTIVE
+
+
+def test_too_few_entrants_cancel_the_tournament_at_its_start(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(3):
+        desk.enter_ai(tournaments, record, "boss", "random")
+    started(executor, record, monkeypatch)
+    assert tournaments.get(record.id).stage is Stage.CANCELLED and tournaments.rounds(record.id) == []  # type: ignore[union-attr]
+    assert record.id not in tournaments.due(clock.now() + 10**9) and record.id not in tournaments.running()
+
+
+def test_sign_up_closes_at_the_start_and_a_started_tournament_takes_no_sign_up_or_leaving(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    players = PlayerStore(executor.store.redis)
+    ann, bo = players.register("ann", "ann", "ann-token"), players.register("bo", "bo", "bo-token")
+    desk.sign_up(tournaments, record, ann)
+    desk.sign_up(tournaments, record, bo)
+    monkeypatch.setattr(clock, "now", lambda: record.starts)
+    with pytest.raises(NotNow) as refused:
+        desk.enter_ai(tournaments, record, "boss", "random")
+    assert refused.value.code == "sign_up_closed"
+    tournaments.begin(record.id)
+    assert tournaments.enter(record.id, Entrant("late", "late", clock.now()), 64).value == "closed"
+    assert tournaments.leave(record.id, "ann").value == "closed"
+    assert [entrant.id for entrant in tournaments.entrants(record.id)] == ["ann", "bo"]
+
+
+def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_is_not(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    people = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    players = PlayerStore(executor.store.redis)
+    for name in ("ann", "bo"):
+        desk.sign_up(tournaments, people, players.register(name, name, f"{name}-token"))
+    started(executor, people, monkeypatch)
+    assert executor.store.games.get(tournaments.rounds(people.id)[0].tables[0].game_id).rated
+    twins = TournamentRecord("twins", "Twins", "taki", {}, 2, Format.ROUND_ROBIN, people.deadline, people.starts, "boss")
+    tournaments.create(twins)
+    monkeypatch.setattr(clock, "now", lambda: people.starts - 1)
+    for _ in range(2):
+        desk.enter_ai(tournaments, twins, "boss", "greedy")
+    started(executor, twins, monkeypatch)
+    assert not executor.store.games.get(tournaments.rounds(twins.id)[0].tables[0].game_id).rated
