@@ -98,6 +98,8 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "too_many_streams": "The client holds as many event streams open as it may: `exceeded` says which limit "
                         "(`streams_per_address` or `streams_per_token`), `limit` how many.",
     "store_unavailable": "The game store cannot be reached; try again shortly.",
+    "import_interrupted": "The log's events were not all kept until the game was made of them (the server was busy); "
+                          "nothing was stored: send it again.",
     "append_unconfirmed": "The move was written but too few replicas confirmed it in time; it may yet be lost: "
                           "send it again with the same Idempotency-Key to learn whether it stands.",
     "internal_error": "Something went wrong on the server's side.",

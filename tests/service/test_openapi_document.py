@@ -40,7 +40,7 @@ def test_every_problem_code_the_server_names_is_listed_and_the_spec_lists_them()
     assert SPEC["components"]["schemas"]["Problem"]["properties"]["code"]["enum"] == list(CODES)
     calls = re.compile(r'(?:ApiError|problem|problem_body)\(\d+, "(\w+)"')  # ApiError(404, "game_not_found", ...
     chosen = re.compile(r'\bcode(?:, detail)? = "(\w+)"(?: if .* else "(\w+)")?')  # code = "a" if ... else "b"
-    refusals = re.compile(r'\b(?:Forbidden|Invalid|NotFound|NotReached|NotNow|TooLong|Unreadable)\("(\w+)"')  # application.errors
+    refusals = re.compile(r'\b(?:Forbidden|Invalid|NotFound|NotReached|NotNow|TooLong|Unavailable|Unreadable)\("(\w+)"')  # application.errors
     named: set[str] = set()
     root = Path(__file__).parents[2]
     for source in [*(root / "service").rglob("*.py"), *(root / "application").rglob("*.py")]:
