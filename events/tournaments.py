@@ -22,6 +22,7 @@ from events.envelope import TurnDeadline
 
 NEWS_LENGTH = 100  # changes kept in a tournament's stream of them
 LOCK_SECONDS = 120  # how long pairing a round may hold its tournament
+WAIT_SECONDS = 30  # how long a job waits for another pairing the same tournament
 
 
 class Format(StrEnum):
@@ -256,8 +257,9 @@ class Tournaments:
 
     @contextmanager
     def pairing(self, tournament_id: str) -> Iterator[bool]:
-        """Hold the tournament while a round is paired and opened: whether this holds it (else another does)."""
-        lock = self.redis.lock(keys.tournament_lock(tournament_id), timeout=LOCK_SECONDS, blocking=False)
+        """Hold the tournament while a round is paired and opened, once another holding it lets go (waiting
+        up to WAIT_SECONDS): whether this holds it. A job that waits sees the tables that ended meanwhile."""
+        lock = self.redis.lock(keys.tournament_lock(tournament_id), timeout=LOCK_SECONDS, blocking_timeout=WAIT_SECONDS)
         held = lock.acquire()
         try:
             yield held

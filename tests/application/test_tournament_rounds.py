@@ -1,10 +1,14 @@
 """A tournament's rounds as the workers' jobs make them: the first paired at the start (or the
 tournament cancelled with too few entrants), each round written once and its games opened once
-however often a job runs, a round whose opening was cut short opened by the next run, sign-up
+however often a job runs, a job waiting while another pairs the tournament, a round whose opening
+was cut short opened by the next run, sign-up
 closed from the start, and tables rated as any game of registered players and AI seats; on
 fakeredis and on a real Redis server alike."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import pytest
 
@@ -108,3 +112,20 @@ def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_i
         desk.enter_ai(tournaments, twins, "boss", "greedy")
     started(executor, twins, monkeypatch)
     assert not executor.store.games.get(tournaments.rounds(twins.id)[0].tables[0].game_id).rated
+
+
+def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_moves_it_on(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(2):
+        desk.enter_ai(tournaments, record, "boss", "random")
+    tournaments.begin(record.id)
+    job = threading.Thread(target=tournament_rounds.advance, args=(executor, tournaments, record.id))
+    with tournaments.pairing(record.id) as held:
+        assert held
+        job.start()
+        time.sleep(0.3)
+        assert tournaments.rounds(record.id) == []  # the job waits while another holds the tournament
+    job.join(timeout=10)
+    assert len(tournaments.rounds(record.id)) == 1
