@@ -159,6 +159,12 @@ def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRec
             forfeit(executor, table.game_id, table.entrants.index(entrant_id))
 
 
+def decline(tournaments: Tournaments, tournament_id: str, player_id: str) -> None:
+    """Decline the player's invitation to the tournament: it leaves their list (unless they signed up)."""
+    if not tournaments.decline(tournament_id, player_id):
+        raise NotFound("tournament_invitation_not_found", "You have no invitation to this tournament.")
+
+
 def forfeit(executor: Executor, game_id: str, seat: int) -> None:
     """Make the seat leave its game, if it is still playing."""
     loaded = executor.load(game_id)

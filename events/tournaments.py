@@ -247,6 +247,10 @@ class Tournaments:
             pipe.zadd(keys.tournament_invitations(player_id), {tournament_id: now}, nx=True)
         pipe.execute()
 
+    def decline(self, tournament_id: str, player_id: str) -> bool:
+        """Take the tournament out of the player's invitations; whether it was there."""
+        return bool(self.redis.zrem(keys.tournament_invitations(player_id), tournament_id))
+
     def of_player(self, player_id: str, limit: int) -> list[str]:
         """The tournaments the player was invited to or signed up for, latest first."""
         pipe = self.redis.pipeline(transaction=False)

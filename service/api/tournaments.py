@@ -89,6 +89,15 @@ def withdraw(tournament_id: str, entrant_id: str) -> tuple[str, int]:
     return "", 204
 
 
+@bp.delete("/players/me/tournament-invitations/<tournament_id>")
+def decline_invitation(tournament_id: str) -> tuple[str, int]:
+    """Decline an invitation to a tournament."""
+    player = auth.player(players())
+    assert player is not None
+    desk.decline(tournaments(), tournament_id, player.id)
+    return "", 204
+
+
 @bp.get("/tournaments/<tournament_id>/stream")
 def tournament_stream(tournament_id: str) -> Response:
     """The tournament now (a `tournament` message), then again each time it changes (an entrant, a

@@ -55,6 +55,16 @@ def test_an_unlisted_tournament_is_listed_only_for_those_it_invites_and_who_sign
     assert listed(api, cy["token"]) == [created["id"]]  # its link is enough to sign up
 
 
+def test_an_invited_player_declines_and_the_tournament_leaves_their_list(api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    created = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
+    declined = f"/v1/players/me/tournament-invitations/{created['id']}"
+    assert api.delete(declined, headers=bearer(bo["token"])).status_code == 204
+    assert listed(api, bo["token"]) == []
+    again = api.delete(declined, headers=bearer(bo["token"]))
+    assert (again.status_code, again.json["code"]) == (404, "tournament_invitation_not_found")
+
+
 def test_a_player_who_blocks_the_creator_is_not_told_of_the_invitation(api: ContractClient) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
     assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
