@@ -9,6 +9,7 @@ filling or the tokens it plays with."""
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import requests
@@ -36,13 +37,13 @@ TABLE, PLAYER = _table()
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
 class Tokens:
-    """A player's token for /v1/players/me and as a new game's creator (who may reserve seats), none
+    """A player's token for /v1/players/me, the tournaments and as a new game's creator (who may reserve seats), none
     to join (a seat is taken anonymously), the token a stream ticket's body asks for, else the
     first seat's of the game in the path."""
 
     def get(self, case: Case, ctx: object) -> str | None:
         operation = case.operation.definition.raw.get("operationId")
-        if case.path.startswith("/v1/players/me") or operation == "createGame":
+        if case.path.startswith(("/v1/players/me", "/v1/tournaments")) or operation == "createGame":
             return PLAYER
         if case.path.startswith("/v1/admin/"):
             return ADMIN_TOKEN
@@ -109,6 +110,9 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
             case.body = {"name": "fuzz"}
         case "createStreamTicket":
             case.body = {"stream": "game", "game_id": TABLE}
+        case "createTournament":  # one that starts in an hour, which the chains then read and enter
+            case.body = {"name": "fuzz cup", "game": "taki", "seats": 2, "format": "round_robin",
+                         "starts": int(time.time() * 1000) + 3_600_000, "turn_deadline": {"seconds": 60, "policy": "forfeit"}}
         case "submitCommand":
             game_id = case.path_parameters["game_id"]
             ours = {f"Bearer {token}" for token in TOKENS.get(game_id, [])}

@@ -22,7 +22,8 @@ pytestmark = pytest.mark.http
 
 HERE = Path(__file__).parent
 ADMIN_TOKEN = "fuzz-admin-token-0123456789"  # the admin's operations are fuzzed with it
-STREAMS = ["streamGame", "streamInbox", "streamChat"]  # answers that never end; tested in test_streams.py and test_chat_api.py
+STREAMS = ["streamGame", "streamInbox", "streamChat", "streamTournament"]  # answers that never end; tested in test_streams.py,
+# test_chat_api.py and test_tournaments_api.py
 # Every limit a client can reach lifted, so that no valid request is refused for the run's volume
 # (each limit is tested on its own): the fuzzing expects no 429.
 UNLIMITED = {"MEEPLE_GAMES_PER_ADDRESS": "off", "MEEPLE_INVITATIONS_PER_DAY": "1000000",
