@@ -14,7 +14,7 @@ from application.timelines import folded, played
 from domain.core.game import Budget
 from events import clock
 from events.envelope import ClockSystem, DeadlinePolicy, Envelope, GameRecord, TurnDeadline
-from events.execute import Executor, Loaded
+from events.execute import Loaded
 from events.log_file import GameLog, LogClock
 from events.store import EventStore
 from players.vacations import DAY, Span, Spent, Vacations, spans_of
@@ -161,12 +161,22 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
 
 
 def window_opened(store: EventStore, loaded: Loaded) -> int:
-    """When the rules' own window open at the loaded version opened: the time of the event since which it
-    has stood open, so that a seat answering in it gives the seats still awaited no more time."""
-    version, past = loaded.version, Executor(store)
-    while version > 1 and loaded.game.response_seconds(past.load(loaded.record.id, version - 1).state) is not None:
-        version -= 1
-    return store.streams.read(loaded.record.id, after=version - 1, limit=1)[0].time
+    """When the rules' own window open at the loaded version opened: the time of the latest event that
+    opened one (Game.window_opening), so that a seat answering in it gives the seats still awaited no
+    more time; read once per loaded version however many seats it awaits."""
+    key = (loaded.record.id, loaded.version, loaded.command_id)
+    if (found := _OPENED.get(key)) is None:
+        if loaded.game.window_opening is None or \
+                (found := store.streams.time_of_latest(loaded.record.id, loaded.version, loaded.game.window_opening)) is None:
+            raise ValueError(f"no event opened the window open at version {loaded.version} of {loaded.record.id}")
+        _OPENED[key] = found
+        if len(_OPENED) > OPENINGS_KEPT:
+            del _OPENED[next(iter(_OPENED))]
+    return found
+
+
+OPENINGS_KEPT = 1024  # the windows' openings kept in this process, the oldest dropped first
+_OPENED: dict[tuple[str, int, str | None], int] = {}  # (game, version, the command appending it) → when its window opened
 
 
 def due(store: EventStore, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None = None) -> Due | None:

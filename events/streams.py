@@ -103,6 +103,19 @@ class Streams:
                 return 0
             newest = f"({entries[-1][0].decode()}"
 
+    def time_of_latest(self, game_id: str, version: int, event_type: str) -> int | None:
+        """When the latest event of `event_type` at or before `version` was appended, read back from
+        `version` (a hundred events a round trip); None if there is none."""
+        newest = f"{version}-0"
+        while True:
+            entries = cast(_Entries, self.redis.xrevrange(keys.stream(game_id), newest, "-", count=100))
+            for _, fields in entries:
+                if fields[b"t"].decode() == event_type:
+                    return int(fields[b"at"])
+            if len(entries) < 100:
+                return None
+            newest = f"({entries[-1][0].decode()}"
+
     def append(
         self,
         game_id: str,

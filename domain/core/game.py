@@ -146,6 +146,8 @@ class Game(Generic[S, C, E, Opt]):
     redeal: Callable[[S, Rng], tuple[E, ...]] = lambda state, rng: ()
     # the outcomes of chance an event records, in the order the rules drew them (domain.core.rng.ReplayingRng)
     chance: Callable[[E], tuple[Drawn, ...]] = lambda event: ()
+    # the type of the event that opens the window `response_seconds` counts from; None for rules that set none
+    window_opening: str | None = None
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> Opt:
         """Options from client JSON, checked against the seat count; raises OptionsInvalid."""
@@ -214,4 +216,5 @@ def assemble(name: str, title: str, options_type: type[Opt], forfeit_command: Ca
         events=events.CODEC, commands=commands.CODEC, bots=bot.BOTS, audit=audit.audit,
         **({"redeal": setup.redeal} if hasattr(setup, "redeal") else {}),  # only games with hidden cards deal again
         **({"chance": events.chance} if hasattr(events, "chance") else {}),  # only games of chance record any
+        **({"window_opening": rules.WINDOW_OPENING} if hasattr(rules, "WINDOW_OPENING") else {}),  # only rules with a window
     )

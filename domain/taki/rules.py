@@ -52,6 +52,9 @@ def timeout_command(state: TakiState, seat: Seat) -> Command:
     return legal_commands(state, seat)[0]
 
 
+WINDOW_OPENING = "plus3_window_opened"  # the event response_seconds counts from (§11.1)
+
+
 def response_seconds(state: TakiState) -> int | None:
     """The game's own deadline on the seats to move: a +3 window closes by itself (§11.1)."""
     return state.options.plus3_response_seconds if state.plus3 is not None else None
