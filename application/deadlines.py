@@ -101,11 +101,11 @@ def _deadline_seat(actor: str) -> int | None:
     return int(actor.split(":")[1]) if actor.startswith("deadline:") else None
 
 
-def _before_time(log: GameLog, control: TurnDeadline, state: Any, played: tuple[list[Move], int],
+def _before_time(log: GameLog, control: TurnDeadline, state: Any, before: tuple[list[Move], int],
                  found: dict[int, Pauses], seat: int, at: int) -> str | None:
-    """Why a deadline that moved for `seat` at `at`, on `state` after the moves `played` (and when the
+    """Why a deadline that moved for `seat` at `at`, on `state` after the moves `before` it (and when the
     rules' own window open on it opened), came before its time; None if it did not."""
-    moves, opened = played
+    moves, opened = before
     seconds = log.game.response_seconds(state)
     if seconds is not None and at >= opened + seconds * 1000:
         return None  # the rules' own deadline, counted from its window's opening
@@ -158,6 +158,15 @@ def spend_vacation_day(store: EventStore, loaded: Loaded, seat: int, at: int, da
         later = runs_out(tuple(sorted((*spans, (at, at + DAY)))))
         return Spent.NONE if later is None or later <= at else None  # past the days a per-move deadline allows
     return Vacations(store.redis, days_per_year).spend_day(holder, at, check)
+
+
+def deadlines(store: EventStore, loaded: Loaded, found: tuple[Clock, ...] | None) -> dict[int, Due]:
+    """When each seat to move must act by, for those with a deadline, given the game's clocks now (`found`):
+    at the game's current version only (a past version's deadlines have passed, or moved with a vacation since)."""
+    if loaded.version == 0 or loaded.version != loaded.record.version:
+        return {}
+    each = {seat: due(store, loaded, seat, found) for seat in loaded.game.status(loaded.state).to_move}
+    return {seat: deadline for seat, deadline in each.items() if deadline is not None}
 
 
 def window_opened(store: EventStore, loaded: Loaded) -> int:

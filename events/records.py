@@ -394,11 +394,11 @@ def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, co
 
 
 def _own_keys(game_id: str) -> list[str]:
-    """The keys of a game that has not started: its record, seats, AIs, players, tokens and reservations, and
-    what was said in its lobby (its chat, its seats' notes)."""
+    """The keys of a game that has not started: its record, seats, AIs, players, tokens and reservations,
+    what was said in its lobby (its chat, its seats' notes), and the mark that its clocks moved (events.feed)."""
     return [keys.meta(game_id), keys.seats(game_id), keys.bots(game_id), keys.players(game_id), keys.tokens(game_id),
             keys.reservations(game_id), *(keys.chat(game_id, room) for room in ROOMS), keys.chat_hidden(game_id),
-            keys.chat_hides(game_id), keys.notes(game_id)]
+            keys.chat_hides(game_id), keys.notes(game_id), keys.clocks_moved(game_id)]
 
 
 def ask_progress(pipe: Pipeline, game_id: str) -> None:

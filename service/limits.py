@@ -14,8 +14,7 @@ from typing import Any
 import redis
 from flask import Flask, Response, current_app, g, request
 
-from events import keys
-from events.rates import take as rates_taken
+from events import keys, rates
 from events.seats import hash_token
 from runtime.config import Rate
 from service.errors import ApiError
@@ -39,19 +38,19 @@ class Standing:
         return f'"{self.policy}";r={self.remaining};t={self.reset}'
 
 
-def count(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[tuple[Standing, bool]]:
+def count(client: redis.Redis, policies: list[tuple[str, str, Rate]]) -> list[tuple[Standing, bool]]:
     """Count one more in the current window of each `(policy, key, rate)`, or in none if any is full
     (events.rates): the standing in each, and whether it is over."""
     now = time.time()
-    counted = rates_taken(client, [(keys.rate(key, rate.seconds, int(now) // rate.seconds), rate.requests, rate.seconds)
-                                   for _, key, rate in rates])
+    counted = rates.take(client, [(keys.rate(key, rate.seconds, int(now) // rate.seconds), rate.requests, rate.seconds)
+                                  for _, key, rate in policies])
     return [(Standing(policy, rate, max(0, rate.requests - number), rate.seconds - int(now) % rate.seconds), over)
-            for (policy, _, rate), (number, over) in zip(rates, counted, strict=True)]
+            for (policy, _, rate), (number, over) in zip(policies, counted, strict=True)]
 
 
-def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Standing]:
+def enforce(client: redis.Redis, policies: list[tuple[str, str, Rate]]) -> list[Standing]:
     """Count this request once against each `(policy, key, rate)`; the standings, or 429 if any is over."""
-    counted = count(client, rates)
+    counted = count(client, policies)
     standings = [standing for standing, _ in counted]
     g.rate_limits = standings  # for the answer's headers, a 429 included
     over = [standing for standing, is_over in counted if is_over]
@@ -61,10 +60,10 @@ def enforce(client: redis.Redis, rates: list[tuple[str, str, Rate]]) -> list[Sta
     return standings
 
 
-def within(client: redis.Redis, rates: Sequence[tuple[str, str, Rate | None]], code: str, detail: str,
+def within(client: redis.Redis, policies: Sequence[tuple[str, str, Rate | None]], code: str, detail: str,
            **extra: Any) -> None:
     """Count one more against each `(policy, key, rate)` (a None rate: no limit); 429 `code`, saying `detail`, past any."""
-    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
+    counted = count(client, [(policy, key, rate) for policy, key, rate in policies if rate is not None])
     if over := [standing for standing, is_over in counted if is_over]:
         raise ApiError(429, code, detail, **extra, retry_after=max(standing.reset for standing in over))
 
@@ -113,16 +112,16 @@ def limit_sign_in_links(client: redis.Redis, mail_address: str, per_address: Rat
     429 `sign_in_limited` past either (None: no limit). Only this client is held back: the links a player is mailed,
     whoever asks, are bounded where they are issued (players.sign_in.LINKS_PER_HOUR)."""
     asker = client_address()
-    rates = [("sign-in-links", f"sign-in-to:{asker}:{hash_token(mail_address.lower())}", per_address),
-             ("sign-in-links", f"sign-in-from:{asker}", per_client)]
-    within(client, rates, "sign_in_limited", "As many sign-in links were asked for this address from this client, or "
+    policies = [("sign-in-links", f"sign-in-to:{asker}:{hash_token(mail_address.lower())}", per_address),
+                ("sign-in-links", f"sign-in-from:{asker}", per_client)]
+    within(client, policies, "sign_in_limited", "As many sign-in links were asked for this address from this client, or "
            "from this client in all, as may be for now.")
 
 
-def told(client: redis.Redis, rates: Sequence[tuple[str, str, Rate | None]]) -> list[Standing]:
+def told(client: redis.Redis, policies: Sequence[tuple[str, str, Rate | None]]) -> list[Standing]:
     """Count one more against each `(policy, key, rate)` (a None rate: no limit) and join the standings to the answer's
     RateLimit headers; those over their rate."""
-    counted = count(client, [(policy, key, rate) for policy, key, rate in rates if rate is not None])
+    counted = count(client, [(policy, key, rate) for policy, key, rate in policies if rate is not None])
     g.rate_limits = [*g.get("rate_limits", []), *(standing for standing, _ in counted)]
     return [standing for standing, over in counted if over]
 
@@ -137,11 +136,11 @@ def limit_chat(client: redis.Redis, writer: str, per_minute: int) -> None:
                        f"from {whom}.", limit=over[0].rate.requests, retry_after=max(standing.reset for standing in over))
 
 
-def limit_registrations(client: redis.Redis, rates: Sequence[Rate]) -> None:
-    """Count one more player registered from the client's address against each of `rates`; 429 `registration_limited`
+def limit_registrations(client: redis.Redis, policies: Sequence[Rate]) -> None:
+    """Count one more player registered from the client's address against each of `policies`; 429 `registration_limited`
     past any, so that a muted or blocked player does not come back under new names at will."""
     address = client_address()
-    if over := told(client, [(f"registrations-{rate.seconds}", f"registrations:{address}", rate) for rate in rates]):
+    if over := told(client, [(f"registrations-{rate.seconds}", f"registrations:{address}", rate) for rate in policies]):
         raise ApiError(429, "registration_limited", f"This address has registered {over[0].rate.requests} players in "
                        f"{over[0].rate.seconds} s, as many as it may.", limit=over[0].rate.requests,
                        retry_after=max(standing.reset for standing in over))
@@ -167,11 +166,11 @@ def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address
     def limit_rate() -> None:
         if request.endpoint in UNLIMITED or request.method == "OPTIONS":
             return
-        rates = [("address", f"address:{client_address()}", per_address)]
+        policies = [("address", f"address:{client_address()}", per_address)]
         header = request.headers.get("Authorization", "")
         if header.startswith("Bearer "):  # counted whether or not the token is good
-            rates.append(("token", f"token:{hash_token(header.removeprefix('Bearer '))}", per_token))
-        if chosen := [(policy, key, rate) for policy, key, rate in rates if rate is not None]:
+            policies.append(("token", f"token:{hash_token(header.removeprefix('Bearer '))}", per_token))
+        if chosen := [(policy, key, rate) for policy, key, rate in policies if rate is not None]:
             enforce(client, chosen)
 
     @app.after_request
@@ -187,7 +186,7 @@ def install(app: Flask, client: redis.Redis, per_token: Rate | None, per_address
 def limit_confirmations(client: redis.Redis, mail_address: str, per_address: Rate | None, per_client: Rate | None) -> None:
     """Count one more confirmation mail to `mail_address` and from the client's address; 429
     `confirmations_limited` past either (None: no limit), so that no one mails an address often through Meeple."""
-    rates = [("confirmations", f"confirm-to:{hash_token(mail_address.strip().lower())}", per_address),
-             ("confirmations", f"confirm-from:{client_address()}", per_client)]
-    within(client, rates, "confirmations_limited", "As many confirmation mails were sent to this address, or asked "
+    policies = [("confirmations", f"confirm-to:{hash_token(mail_address.strip().lower())}", per_address),
+                ("confirmations", f"confirm-from:{client_address()}", per_client)]
+    within(client, policies, "confirmations_limited", "As many confirmation mails were sent to this address, or asked "
            "for from this client, as may be for now.")

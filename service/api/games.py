@@ -16,8 +16,7 @@ from flask import Blueprint, Response, current_app, g, request, url_for
 from marshmallow import ValidationError
 
 from application import chat, copies, playing, seat_tokens
-from application.clocks import Clock
-from application.deadlines import Due, due, game_clocks, log_clock
+from application.deadlines import deadlines, game_clocks, log_clock
 from application.lobby import Bot, GameSettings, Opened
 from domain import GAMES
 from domain.bahama_taxi import board
@@ -273,25 +272,10 @@ def _view(loaded: Loaded, seat: int | None, caller: int | None) -> tuple[dict[st
     game has clocks, what they show beside their time left: a deadline moved by a vacation (begun,
     ended or spent) changes the tag, so a client polling with If-None-Match sees it."""
     clocks = game_clocks(executor().store, loaded)
-    view = responses.game_view(loaded, seat, _deadlines(loaded, clocks), clocks, caller)
+    view = responses.game_view(loaded, seat, deadlines(executor().store, loaded, clocks), clocks, caller)
     if view["clocks"] is None:
         return view, 200, etag(loaded.version)
     return view, 200, {"ETag": f'"{loaded.version}-{zlib.crc32(responses.clock_marks(view).encode()):08x}"'}
-
-
-def shown_clocks(loaded: Loaded, caller: int | None) -> dict[str, Any]:
-    """The game's deadlines and clocks at the loaded version as the seat `caller` may see them, as its view shows them."""
-    clocks = game_clocks(executor().store, loaded)
-    return responses.clock_fields(_deadlines(loaded, clocks), clocks, caller)
-
-
-def _deadlines(loaded: Loaded, clocks: tuple[Clock, ...] | None) -> dict[int, Due]:
-    """When each seat to move must act by, for those with a deadline: at the game's current
-    version only (a past version's deadlines have passed, or moved with a vacation since)."""
-    if loaded.version == 0 or loaded.version != loaded.record.version:
-        return {}
-    found = {seat: due(executor().store, loaded, seat, clocks) for seat in loaded.game.status(loaded.state).to_move}
-    return {seat: deadline for seat, deadline in found.items() if deadline is not None}
 
 
 @bp.get("/games/<game:game_id>/legal-commands")

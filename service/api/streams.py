@@ -33,7 +33,6 @@ from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
 from service.api.chat import blocked_by, chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
-from service.api.games import shown_clocks
 from service.api.players import caller, inbox_entry, inbox_of, is_listed, messages
 from service.errors import ApiError
 from service.leases import Lease, StreamLeases
@@ -189,7 +188,7 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
 
 class _Clocks:
     """The `clock` messages of a game's stream: its deadlines and clocks at the version its reader sees, as
-    they may see them (games.shown_clocks), each time what they show changes with no event: a vacation
+    they may see them (responses.shown_clocks), each time what they show changes with no event: a vacation
     begun or ended (which wakes the stream), a weekend begun or over (noticed within a heartbeat)."""
 
     def __init__(self, store: EventStore, seat: int | None) -> None:
@@ -206,7 +205,7 @@ class _Clocks:
         if record.deadline is None or visible == 0:
             return
         loaded = executor().load(record.id, None if visible == record.version else visible)
-        fields = shown_clocks(loaded, self.seat)
+        fields = responses.shown_clocks(self.store, loaded, self.seat)
         if (marks := responses.clock_marks(fields)) != self.shown and not evented:
             yield sse({"version": visible, **fields}, event="clock")
         self.shown = marks

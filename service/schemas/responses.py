@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from application.clocks import Clock
-from application.deadlines import Due
+from application.deadlines import Due, deadlines, game_clocks
 from domain.core.codec import to_primitive
 from domain.core.game import Budget, Game
 from domain.core.options import options_to_json
 from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
+from events.store import EventStore
 
 
 def summary(record: GameRecord, seated: bool = False, viewer: str | None = None) -> dict[str, Any]:
@@ -101,6 +102,12 @@ def clock_fields(deadlines: Mapping[int, Due], clocks: Sequence[Clock] | None, c
              "runs_out": None if _away(clocks, clock.seat, caller) else clock.runs_out, "stops_at": clock.stops_at}
             for clock in clocks],
     }
+
+
+def shown_clocks(store: EventStore, loaded: Loaded, caller: int | None) -> dict[str, Any]:
+    """The game's deadlines and clocks at the loaded version as the seat `caller` may see them, as its view shows them."""
+    clocks = game_clocks(store, loaded)
+    return clock_fields(deadlines(store, loaded, clocks), clocks, caller)
 
 
 def clock_marks(fields: dict[str, Any]) -> str:
