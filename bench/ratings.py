@@ -27,6 +27,7 @@ from typing import Any
 import redis
 import requests
 
+from application.results import MIN_MOVES
 from bench.server import ROOT, Server
 from events import keys
 from workers.ratings import GROUP
@@ -41,10 +42,12 @@ MARGIN = 0.15  # levels whose win rates differ by more than this must be ordered
 
 @dataclass(frozen=True)
 class Measured:
-    """One game's rated games: how long they took, each level's first places and rating, and
-    whether the leaderboard orders the levels as their win rates do."""
+    """One game's rated games: how many were played and how many count (each seat moved twice),
+    how long they took, each level's first places in those that count and its rating, and whether
+    the leaderboard orders the levels as their win rates do."""
 
     game: str
+    played: int
     games: int
     seconds: float
     wins: dict[str, int]
@@ -87,11 +90,24 @@ def play(session: requests.Session, url: str, game: str, count: int, at_once: in
 def _waiting(session: requests.Session, url: str, playing: list[str], finished: list[str]) -> list[str]:
     """The games of `playing` still in play, after a short wait; those over are added to `finished`."""
     time.sleep(0.2)
-    still = []
+    still: list[str] = []
     for game_id in playing:
         status = session.get(f"{url}/v1/games/{game_id}").json()["status"]
         (finished if status == "finished" else still).append(game_id)
     return still
+
+
+def counts(session: requests.Session, url: str, game_id: str) -> bool:
+    """Whether the game counts for the ratings, as its log says: each seat made two moves of its own."""
+    moves: set[tuple[str, str]] = set()
+    after: int | None = 0
+    while after is not None:
+        page = session.get(f"{url}/v1/games/{game_id}/events", params={"after": after, "limit": 1000}).json()
+        moves |= {(event["command_id"], event["actor"]) for event in page["events"] if event["actor"].startswith("bot:")}
+        after = page["next"]
+    made = Counter(actor for _, actor in moves)
+    seats = len(session.get(f"{url}/v1/games/{game_id}").json()["seats"])
+    return all(made[f"bot:{seat}"] >= MIN_MOVES for seat in range(seats))
 
 
 def first_places(session: requests.Session, url: str, game_ids: list[str]) -> Counter[str]:
@@ -107,7 +123,7 @@ def first_places(session: requests.Session, url: str, game_ids: list[str]) -> Co
 
 def ratings(session: requests.Session, url: str, game: str) -> dict[str, dict[str, Any]]:
     """Every rated identity of `game` on its leaderboard, established and provisional."""
-    found = {}
+    found: dict[str, dict[str, Any]] = {}
     for provisional in ("false", "true"):
         after: int | None = 0
         while after is not None:
@@ -117,27 +133,29 @@ def ratings(session: requests.Session, url: str, game: str) -> dict[str, dict[st
     return found
 
 
-def settle(session: requests.Session, url: str, game: str, count: int, timeout: float = 120) -> dict[str, float]:
-    """Each level's rating once the keeper has counted all `count` games for every level."""
-    levels = SETUPS[game][0]
+def settle(session: requests.Session, url: str, game: str, counted: dict[str, int], timeout: float = 120) -> dict[str, float]:
+    """Each level's rating once the keeper has counted `counted[level]` games for it."""
     until = time.monotonic() + timeout
     while True:
         found = ratings(session, url, game)
-        if all(found.get(f"ai:{level}", {}).get("games") == count for level in levels):
-            return {level: found[f"ai:{level}"]["rating"] for level in levels}
+        if all(found.get(f"ai:{level}", {}).get("games", 0) == games for level, games in counted.items()):
+            return {level: found[f"ai:{level}"]["rating"] for level in counted}
         if time.monotonic() > until:
-            raise TimeoutError(f"{game}: the ratings counted {found}, not {count} games a level")
+            raise TimeoutError(f"{game}: the ratings counted {found}, not {counted}")
         time.sleep(0.2)
 
 
 def measure(server: Server, game: str, count: int, at_once: int) -> Measured:
     """Play `count` rated games of `game` on `server` and read what they made of the ratings."""
     session = requests.Session()
+    before = ratings(session, server.url, game)
     started = time.monotonic()
-    game_ids = play(session, server.url, game, count, at_once)
+    played = play(session, server.url, game, count, at_once)
     seconds = time.monotonic() - started
-    return Measured(game, count, seconds, dict(first_places(session, server.url, game_ids)),
-                    settle(session, server.url, game, count))
+    counted = [game_id for game_id in played if counts(session, server.url, game_id)]
+    settled = settle(session, server.url, game, {level: before.get(f"ai:{level}", {}).get("games", 0) + len(counted)
+                                                 for level in SETUPS[game][0]})
+    return Measured(game, len(played), len(counted), seconds, dict(first_places(session, server.url, counted)), settled)
 
 
 def stored(client: redis.Redis) -> dict[bytes, Any]:
@@ -191,8 +209,8 @@ def main() -> None:
     with Server() as server:
         for game in args.game or list(SETUPS):
             measured = measure(server, game, args.games, args.at_once)
-            print(f"{game}: {measured.games} rated games between {', '.join(SETUPS[game][0])} in {measured.seconds:.1f} s "
-                  f"({measured.seconds / measured.games:.2f} s a game)")
+            print(f"{game}: {measured.played} rated games between {', '.join(SETUPS[game][0])} in {measured.seconds:.1f} s "
+                  f"({measured.seconds / measured.played:.2f} s a game), {measured.games} of them counted")
             for level, rating in sorted(measured.ratings.items(), key=lambda item: -item[1]):
                 print(f"  {level}: won {measured.win_rate(level):.0%} alone, rating {rating:.2f}")
             print(f"  the leaderboard orders the levels as their win rates do: {measured.agrees()}"
