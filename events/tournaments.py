@@ -251,13 +251,13 @@ class Tournaments:
         """Take the tournament out of the player's invitations; whether it was there."""
         return bool(self.redis.zrem(keys.tournament_invitations(player_id), tournament_id))
 
-    def of_player(self, player_id: str, limit: int) -> list[str]:
-        """The tournaments the player was invited to or signed up for, latest first."""
+    def of_player(self, player_id: str, limit: int) -> tuple[list[str], set[str]]:
+        """The tournaments the player was invited to or signed up for, latest first, and those of them it was invited to."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrevrange(keys.tournament_invitations(player_id), 0, limit - 1)
         pipe.zrevrange(keys.player_tournaments(player_id), 0, limit - 1)
-        invited, entered = cast(list[list[bytes]], pipe.execute())
-        return list(dict.fromkeys(each.decode() for each in [*entered, *invited]))[:limit]
+        invited, entered = ([each.decode() for each in found] for found in cast(list[list[bytes]], pipe.execute()))
+        return list(dict.fromkeys([*entered, *invited]))[:limit], set(invited)
 
     @contextmanager
     def pairing(self, tournament_id: str) -> Iterator[bool]:

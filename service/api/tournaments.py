@@ -35,11 +35,13 @@ def tournaments() -> Tournaments:
 @bp.get("/tournaments")
 def list_tournaments() -> dict[str, Any]:
     """The listed tournaments, latest start first, and (with a player token) those the player was
-    invited to or signed up for."""
+    invited to (`invited`, until declined) or signed up for."""
     player = auth.player(players(), required=False)
     found = tournaments()
-    ids = list(dict.fromkeys([*(found.of_player(player.id, LISTED) if player else []), *found.listed(LISTED)]))
-    return {"tournaments": [_summary(record) for tournament_id in ids if (record := found.get(tournament_id))]}
+    own, invited = found.of_player(player.id, LISTED) if player else ([], set())
+    ids = list(dict.fromkeys([*own, *found.listed(LISTED)]))
+    return {"tournaments": [_summary(record) | {"invited": record.id in invited}
+                            for tournament_id in ids if (record := found.get(tournament_id))]}
 
 
 @bp.post("/tournaments")

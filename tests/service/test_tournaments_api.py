@@ -58,6 +58,7 @@ def test_an_unlisted_tournament_is_listed_only_for_those_it_invites_and_who_sign
 def test_an_invited_player_declines_and_the_tournament_leaves_their_list(api: ContractClient) -> None:
     ann, bo = register(api, "ann"), register(api, "bo")
     created = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
+    assert api.get("/v1/tournaments", headers=bearer(bo["token"])).json["tournaments"][0]["invited"] is True
     declined = f"/v1/players/me/tournament-invitations/{created['id']}"
     assert api.delete(declined, headers=bearer(bo["token"])).status_code == 204
     assert listed(api, bo["token"]) == []

@@ -1,5 +1,5 @@
-"""Tournaments in the browser: a player creates one with the form, another signs up on its page and
-follows its standings live as its AI entrants play it to the end, then opens a player page from the
+"""Tournaments in the browser: a player creates one with the form, another declines one invitation
+and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
 standings; the pages fit a phone and work from the keyboard."""
 
 from __future__ import annotations
@@ -48,12 +48,19 @@ def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_pa
         ann, bo = signed_in(pages["ann"]), pages["bo"]
         bo.set_viewport_size(PHONE)
         register(bo, server, "bo")
-        body = {"name": "Quick cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + 12_000,
+        body = {"name": "Quick cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + 15_000,
                 "turn_deadline": {"seconds": 3, "policy": "forfeit"}}
-        tournament = api.call("POST", "/v1/tournaments", ann["token"], json=body).json()
+        invited = {"invited": [signed_in(bo)["id"]], "unlisted": True}
+        tournament = api.call("POST", "/v1/tournaments", ann["token"], json=body | invited).json()
         for _ in range(3):
             api.call("POST", f"/v1/tournaments/{tournament['id']}/entrants", ann["token"], json={"level": "greedy"})
-        bo.goto(f"{server}/tournaments/{tournament['id']}")
+        api.call("POST", "/v1/tournaments", ann["token"], json=body | invited | {"name": "Other cup"})
+        bo.get_by_role("link", name="Tournaments").click()
+        bo.get_by_role("button", name="Decline Other cup").click()  # an invitation declined leaves the list
+        expect(bo.get_by_role("link", name="Other cup")).to_have_count(0)
+        expect(bo.get_by_role("listitem").filter(has_text="Quick cup")).to_contain_text("you are invited")
+        fits(bo, tmp_path / "list-375.png")
+        bo.get_by_role("link", name="Quick cup").click()
         bo.get_by_role("button", name="Sign up").focus()
         bo.keyboard.press("Enter")
         standings = bo.get_by_role("table", name="Standings")

@@ -219,3 +219,5 @@ export const createTournament = (body, token) => call("POST", "/v1/tournaments",
 export const enterTournament = (id, body, token) => call("POST", `${tournamentPath(id)}/entrants`, { token, body });
 export const withdrawEntrant = (id, entrant, token) =>
   call("DELETE", `${tournamentPath(id)}/entrants/${encodeURIComponent(entrant)}`, { token });
+export const declineTournament = (id, token) =>
+  call("DELETE", `/v1/players/me/tournament-invitations/${encodeURIComponent(id)}`, { token });

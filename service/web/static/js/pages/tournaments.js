@@ -2,7 +2,7 @@
 // that creates one (/tournaments/new). Names are text.
 
 import * as api from "../api.js";
-import { button, fill, h, problemNotice } from "../dom.js";
+import { button, fill, h, perform, problemNotice } from "../dom.js";
 import { clearErrors, durationField, field, refused } from "../forms.js";
 import { FORMATS, factsLine } from "../tournaments.js";
 
@@ -16,12 +16,24 @@ export async function showTournaments(main) {
     list));
   try {
     const { tournaments } = await api.tournaments(me?.token);
-    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) =>
-      h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each))))
+    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) => listed(each, me)))
       : h("p", {}, "No tournament yet."));
   } catch (problem) {
     fill(list, problemNotice(problem));
   }
+}
+
+/** A tournament's line: its link and facts, and for an invitation, a button that declines it. */
+function listed(each, me) {
+  const line = h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each));
+  if (!each.invited) return line;
+  const message = h("span", { "aria-live": "polite" });
+  const decline = () => perform(message, async () => {
+    await api.declineTournament(each.id, me.token);
+    line.remove();
+  });
+  line.append(" · you are invited ", button(`Decline ${each.name}`, decline, { class: "link" }), message);
+  return line;
 }
 
 export async function showNewTournament(main) {
