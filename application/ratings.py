@@ -68,6 +68,11 @@ def _entry(game_id: str, rating: Rating) -> str:
     return f"{game_id} {rating.mu!r} {rating.sigma!r}"
 
 
+def _place(entry: bytes, at: float) -> tuple[int, str]:
+    """Where a history entry stands in the fold's order: its game's time, then its game's id."""
+    return int(at), entry.split(b" ")[0].decode()
+
+
 def parse_entry(entry: bytes, at: float) -> tuple[str, int, float, float]:
     """A history entry read back: the game's id, its time, and mu and sigma after it."""
     game_id, mu, sigma = entry.decode().split(" ")
@@ -149,16 +154,19 @@ class Ratings:
         before: dict[str, dict[str, Rating]] = {result.game: {} for result in results}
         for game, identity in {(result.game, identity) for result in results for identity in result.identities()}:
             history = keys.rating_history(game, identity)
-            kept = cast(list[tuple[bytes, float]], self.redis.zrange(history, 0, -1, withscores=True))
-            later = [entry for entry, at in kept if (int(at), entry.split(b" ")[0].decode()) >= start]
+            ending = cast(list[tuple[bytes, float]], self.redis.zrangebyscore(history, start[0], "+inf", withscores=True))
+            later = [entry for entry, at in ending if _place(entry, at) >= start]
             if later:
                 pipe.zrem(history, *later)
-            earlier = [(entry, at) for entry, at in kept if entry not in later]
-            if earlier:
-                _, at, mu, sigma = parse_entry(*earlier[-1])
-                before[game][identity] = Rating(mu, sigma, len(earlier), at)
-            else:
+            # the last entry before `start`: past those at its time that are not before it, which sort last among them
+            candidates = cast(list[tuple[bytes, float]], self.redis.zrevrangebyscore(
+                history, start[0], "-inf", start=0, num=len(later) + 1, withscores=True))
+            last = next(((entry, at) for entry, at in candidates if _place(entry, at) < start), None)
+            if last is None:
                 pipe.hdel(keys.ratings(game), identity)
+            else:
+                _, at, mu, sigma = parse_entry(*last)
+                before[game][identity] = Rating(mu, sigma, cast(int, self.redis.zcard(history)) - len(later), at)
         return before
 
     def now(self, game: str) -> dict[str, Rating]:

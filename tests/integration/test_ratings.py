@@ -2,8 +2,8 @@
 `meeple serve` and played by its workers, leave a leaderboard that orders the levels as their
 measured win rates do; ratings rebuilt from the stored games equal the live ones exactly; and the
 keeper made to count every game again changes nothing. Fewer games than bench.ratings plays (a
-few hundred of each take some 20 minutes; docs/ratings.md has its figures): these take about
-two minutes and still tell the levels apart."""
+few hundred of each take over half an hour on two busy cores; docs/ratings.md has its figures):
+these take two to three minutes and still tell the levels apart."""
 
 from __future__ import annotations
 
