@@ -166,7 +166,7 @@ class Ratings:
                 pipe.hdel(keys.ratings(game), identity)
             else:
                 _, at, mu, sigma = parse_entry(*last)
-                before[game][identity] = Rating(mu, sigma, cast(int, self.redis.zcard(history)) - len(later), at)
+                before[game][identity] = Rating(mu, sigma, self.redis.zcard(history) - len(later), at)
         return before
 
     def now(self, game: str) -> dict[str, Rating]:
