@@ -34,11 +34,13 @@ PAGE = 100  # messages a read gives at most
 @dataclass(frozen=True, slots=True)
 class Reader:
     """Who reads a game's chat: the seat they hold (None: a spectator), whether they hold the admin
-    token, and the game's version they may see (a spectator's may be some moves behind)."""
+    token, the registered player they are (if any), and the game's version they may see (a spectator's may
+    be some moves behind)."""
 
     seat: int | None
     visible: int
     admin: bool = False
+    player_id: str | None = None
     blocked: frozenset[str] = frozenset()  # the players the reader blocks, whose messages they do not see
 
 
@@ -63,9 +65,15 @@ def check_on(record: GameRecord) -> None:
 
 
 def may_read(record: GameRecord, room: str, reader: Reader) -> ApplicationError | None:
-    """Why `reader` may not read `room` now, or None: the seats read the spectators' room once the game is over."""
-    if room == "spectators" and reader.seat is not None and not is_over(record):
+    """Why `reader` may not read `room` now, or None: while the game is played, the spectators' room is read by
+    the registered players holding no seat in it (and the admin); everyone reads it once the game is over."""
+    if room != "spectators" or is_over(record) or reader.admin:
+        return None
+    if reader.seat is not None:
         return Forbidden("room_closed", "The spectators' room opens to the seats once the game is over.")
+    if reader.player_id is None:
+        return Forbidden("not_registered", "While the game is played, the spectators' room is read with the token of a "
+                         "registered player holding no seat in it: register first (POST /v1/players).")
     return None
 
 

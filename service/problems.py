@@ -61,7 +61,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "room_closed": "The spectators' room opens to the game's seats once the game is over.",
     "not_seated": "The table's room is written by the game's seats only.",
     "seated": "A seat writes in the table's room, not the spectators'.",
-    "not_registered": "Spectators write in their room with a player token.",
+    "not_registered": "Spectators read their room while the game is played, and write in it, with a player token.",
     "muted": "The admin muted the writer; `until` says when they may write again (ms since the epoch).",
     "message_not_found": "No message with this id is there for the caller to read.",
     "report_not_found": "No report has this id.",

@@ -56,7 +56,8 @@ def blocked_by(player_id: str | None) -> frozenset[str]:
 def reader(record: GameRecord) -> chat.Reader:
     seat = _seat(record)
     player = record.holders.get(seat) if seat is not None else _player_id()
-    return chat.Reader(seat, visible_version(record, seat), admin=auth.is_admin(), blocked=blocked_by(player))
+    return chat.Reader(seat, visible_version(record, seat), admin=auth.is_admin(), player_id=player,
+                       blocked=blocked_by(player))
 
 
 def _player_id() -> str | None:

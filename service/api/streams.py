@@ -230,7 +230,8 @@ class _Talk:
         """The messages since the last sent that `reader` sees now in the rooms they may read in `record` (the
         game now), then a `chat_hidden` message for each message of those rooms that the admin hid since."""
         seat = reader.seat if self.watcher is None else record.seat_of(self.watcher)
-        self.readable = [room for room in self.last if may_read(record, room, Reader(seat, reader.visible)) is None]
+        self.readable = [room for room in self.last if may_read(record, room, Reader(seat, reader.visible, player_id=self.watcher))
+                         is None]
         for room in self.readable:
             last = self.last[room]
             messages, self.last[room], held = caught_up(self.chat.page(self.game_id, room, last, PAGE), reader, last)

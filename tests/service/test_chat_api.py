@@ -75,9 +75,12 @@ def test_the_spectators_room_is_closed_to_the_seats_until_the_game_is_over(clien
         assert say(api, game_id, "spectators", seat, "hello").json["code"] == "seated"
     assert say(api, game_id, "table", cy, "psst").json["code"] == "not_seated"
     assert say(api, game_id, "spectators", None, "anonymous").status_code == 401
-    assert texts(api, game_id, "spectators") == texts(api, game_id, "spectators", cy) == ["ann will win"]
+    assert texts(api, game_id, "spectators", cy) == texts(api, game_id, "spectators", ADMIN) == ["ann will win"]
+    unsigned = api.get(f"/v1/games/{game_id}/chat/spectators")  # a seat leaving out its token, or anyone
+    assert unsigned.status_code == 403 and unsigned.json["code"] == "not_registered"
     end(api, game_id, bo)
     assert texts(api, game_id, "spectators", ann) == texts(api, game_id, "spectators", bo) == ["ann will win"]
+    assert texts(api, game_id, "spectators") == ["ann will win"]
 
 
 def test_a_seats_notes_are_its_own(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -223,12 +226,21 @@ def test_the_stream_sends_the_rooms_its_reader_reads(client: redis.Redis) -> Non
     say(api, game_id, "table", ann, "hello bo")
     assert chats(lines, 1) == ["hello bo"]
     seat.close()
-    watcher = streams.get(f"/v1/games/{game_id}/stream", buffered=False)
-    lines = iter(watcher.response)
+    unsigned = streams.get(f"/v1/games/{game_id}/stream", buffered=False)  # a seat leaving out its token, or anyone
+    lines = iter(unsigned.response)
     next(lines)
     say(api, game_id, "spectators", cy, "still between us")
     say(api, game_id, "table", ann, "are you there?")
-    assert sorted(chats(lines, 2)) == ["are you there?", "still between us"]
+    assert chats(lines, 1) == ["are you there?"]
+    say(api, game_id, "table", ann, "bo?")
+    assert chats(lines, 1) == ["bo?"]  # the spectators' word, had it been sent, would come first
+    unsigned.close()
+    watcher = streams.get(f"/v1/games/{game_id}/stream", headers=bearer(register(api, "dee")["token"]), buffered=False)
+    lines = iter(watcher.response)
+    next(lines)
+    say(api, game_id, "spectators", cy, "more between us")
+    say(api, game_id, "table", ann, "hello?")
+    assert sorted(chats(lines, 2)) == ["hello?", "more between us"]
     watcher.close()
 
 

@@ -12,7 +12,7 @@ const MAX_LENGTH = 500; // characters of a message, as the server takes them
 const CHATS = new WeakMap(); // a page's chat panel → its chat
 
 const over = (view) => view.status === "finished" || view.status === "cancelled";
-const readable = (view) => Object.keys(ROOMS).filter((room) => room === "table" || view.you === null || over(view));
+const readable = (view) => Object.keys(ROOMS).filter((room) => room === "table" || over(view) || (view.you === null && !!api.player()));
 const reader = (chat) => chat.token || api.player()?.token; // a signed-in spectator reads as themselves, without whom they block
 const writer = (chat, room) => (room === "table" ? (chat.view.you !== null && chat.token) : (chat.view.you === null && api.player()?.token));
 
