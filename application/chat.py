@@ -52,6 +52,7 @@ class Writer:
     player_id: str | None
     name: str
     muted_until: int | None = None  # until when the admin muted the player (ms since the epoch), if they did
+    key: str | None = None  # under which key they write and are muted (application.moderation.speaker)
 
 
 def is_over(record: GameRecord) -> bool:
@@ -129,7 +130,7 @@ def post(chat: ChatStore, record: GameRecord, room: str, writer: Writer, text: s
         raise refusal
     version = record.version if room == "table" else spectators_see
     try:
-        message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, version)
+        message = chat.add(record.id, room, text, writer.name, writer.seat, writer.player_id, version, writer.key)
     except RoomFull:
         raise NotNow("room_full", f"The room holds {chat.per_room} messages, as many as a room may: it is kept to "
                      "read, no longer written.", limit=chat.per_room) from None

@@ -1,8 +1,8 @@
 """Keeping it civil: anyone who reads a message may report it, with a reason; the admin reads the
 queue of reports and, for each, hides the message (it stays in storage, marked hidden, and every
 report of it closes) or dismisses the report; the admin mutes a player until a time, and a muted
-player is told so, and until when, when they write. A guest (a seat held without a player) is muted by
-the hash of their seat's token: their writing and reports in that game. Blocks are the blocker's own
+player is told so, and until when, when they write. A guest (a seat held without a player) writes, reports
+and is muted as their seat of that game (`guest`): a new token for the seat is the same guest. Blocks are the blocker's own
 (players.blocks): a blocked player's messages reach neither the blocker's conversations
 (application.conversations) nor what they read of a game's chat (application.chat)."""
 
@@ -20,6 +20,17 @@ from players.moderation import Mutes, Report, Reported, Reports
 
 MAX_REASON = 500  # characters of a report's reason
 MAX_MUTE_MINUTES = 366 * 24 * 60  # the longest mute: a year
+
+
+def guest(game_id: str, seat: int) -> str:
+    """Who a guest is, for the writing quota, their reports and mutes: their seat of the game, whatever its token."""
+    return f"{game_id}:{seat}"
+
+
+def speaker(record: GameRecord, seat: int | None, player_id: str | None) -> str | None:
+    """Under which key a reader of the game writes, reports and is muted: their registered player, or else the
+    guest seat they hold (None: neither)."""
+    return player_id or (guest(record.id, seat) if seat is not None else None)
 
 
 def mute_refusal(until: int | None) -> Forbidden | None:
@@ -72,15 +83,14 @@ def mute(mutes: Mutes, player_id: str, minutes: int) -> int:
 
 
 def writer(chat: ChatStore, record: GameRecord, room: str, message_id: str) -> tuple[str | None, int | None, str]:
-    """Who wrote a message of the game's chat, as a mute silences them: its registered player, or else the token
-    (its hash) that holds the guest seat that wrote it; the player's id (None: a guest), the seat, the mute's subject."""
+    """Who wrote a message of the game's chat, as a mute silences them: the writer stored with it (its registered
+    player, or the guest seat that wrote it); the player's id (None: a guest), the seat, the mute's subject."""
     said = chat.message(record.id, room, message_id) if MESSAGE_ID.fullmatch(message_id) else None
     if said is None:
         raise NotFound("message_not_found", "No message with this id is in this room.")
-    subject = said.player_id or next((digest for digest, seat in record.token_seats.items() if seat == said.seat), None)
+    subject = said.writer or speaker(record, said.seat, said.player_id)
     if subject is None:
-        raise NotNow("writer_gone", "The guest who wrote the message left the seat before the game began: no token "
-                     "writes as them now.")
+        raise NotNow("writer_gone", "The message names no writer a mute could silence.")
     return said.player_id, said.seat, subject
 
 

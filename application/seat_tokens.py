@@ -4,7 +4,7 @@ the store), and the streams it opened end within a heartbeat (service.auth.strea
 
 from __future__ import annotations
 
-from application.moderation import mute_refusal
+from application.moderation import guest, mute_refusal
 from application.tokens import new_token
 from events.seats import hash_token
 from events.store import EventStore
@@ -13,9 +13,9 @@ from players.moderation import Mutes
 
 def replace_seat_token(store: EventStore, mutes: Mutes, game_id: str, seat: int, token: str) -> str | None:
     """A new token for `seat` in place of `token`, its own; None if `token` is not the seat's token. A guest
-    muted by its token stays muted: refused (Forbidden `muted`) until the mute ends."""
+    muted (as its seat: application.moderation.guest) keeps its token: refused (Forbidden `muted`) until the mute ends."""
     digest = hash_token(token)
-    if (refusal := mute_refusal(mutes.until(digest))) is not None:
+    if (refusal := mute_refusal(mutes.until(guest(game_id, seat)))) is not None:
         raise refusal
     fresh = new_token()
     return fresh if store.seats.replace_token(game_id, seat, digest, hash_token(fresh)) else None

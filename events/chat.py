@@ -40,6 +40,7 @@ class Message:
     player_id: str | None  # the registered player who wrote it, if any
     version: int  # the game's version when it was written
     hidden: bool = False  # hidden by the admin: kept here, shown to no player
+    writer: str | None = None  # under which key it was written (application.moderation.speaker), for a mute
 
     @property
     def time(self) -> int:
@@ -66,13 +67,15 @@ class ChatStore:
         self._add = scripts.register(client, "chat_add.lua")
 
     def add(self, game_id: str, room: str, text: str, name: str, seat: int | None, player_id: str | None,
-            version: int) -> Message:
-        """Append a message to the room; the message as stored. Raises RoomFull when the room holds `per_room`."""
+            version: int, writer: str | None = None) -> Message:
+        """Append a message to the room, with the key its writer writes under (`writer`, kept from readers); the
+        message as stored. Raises RoomFull when the room holds `per_room`."""
         entry_id = cast(bytes | None, self._add(keys=[keys.chat(game_id, room)], args=[
-            self.per_room, "t", text, "n", name, "s", "" if seat is None else seat, "p", player_id or "", "v", version]))
+            self.per_room, "t", text, "n", name, "s", "" if seat is None else seat, "p", player_id or "", "v", version,
+            "w", writer or ""]))
         if entry_id is None:
             raise RoomFull(game_id, room)
-        return Message(entry_id.decode(), room, text, name, seat, player_id, version)
+        return Message(entry_id.decode(), room, text, name, seat, player_id, version, writer=writer)
 
     def page(self, game_id: str, room: str, after: str, limit: int) -> list[Message]:
         """The room's messages after the id `after`, oldest first, at most `limit`, in one round trip."""
@@ -149,4 +152,4 @@ def _hidden(room: str, message_id: str) -> str:
 def _message(room: str, entry_id: bytes, fields: dict[bytes, bytes], hidden: bool) -> Message:
     seat, player = fields[b"s"].decode(), fields[b"p"].decode()
     return Message(entry_id.decode(), room, fields[b"t"].decode(), fields[b"n"].decode(),
-                   int(seat) if seat else None, player or None, int(fields[b"v"]), hidden)
+                   int(seat) if seat else None, player or None, int(fields[b"v"]), hidden, fields.get(b"w", b"").decode() or None)

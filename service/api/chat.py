@@ -6,10 +6,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from application import chat
+from application import chat, moderation
 from events.chat import ROOMS, ChatStore, Message
 from events.envelope import GameRecord
-from events.seats import hash_token
 from players.moderation import Mutes
 from service import auth, limits
 from service.api.context import executor, invitations, json_body, known_game, players, visible_version
@@ -67,18 +66,25 @@ def _player_id() -> str | None:
     return None if found is None else found.id
 
 
-def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
-    """Who writes, and whose count of messages (and mute) this one is: their player's, or a guest seat's token's."""
+def speaker(record: GameRecord, action: str) -> tuple[int | None, str | None, str]:
+    """Who writes or reports (`action`): the seat they hold here, their registered player, and the key their
+    quota, reports and mutes go by (application.moderation.speaker); 401 without a seat's or a player's token."""
     if auth.bearer_token() is None:
-        raise auth.unauthorized("token_missing", "Writing needs a seat's or a player's token.")
-    seat, player = _seat(record), players().by_token(auth.bearer_token() or "")
-    mutes = Mutes(executor().store.redis)
-    if seat is not None:
-        writer = record.holders.get(seat) or hash_token(auth.bearer_token() or "")
-        return chat.Writer(seat, record.holders.get(seat), record.names[seat] or "", mutes.until(writer)), writer
-    if player is None:
-        raise auth.unauthorized("token_unknown", "The admin token writes in no chat.")
-    return chat.Writer(None, player.id, player.name, mutes.until(player.id)), player.id
+        raise auth.unauthorized("token_missing", f"{action} needs a seat's or a player's token.")
+    seat = _seat(record)
+    player = record.holders.get(seat) if seat is not None else _player_id()
+    key = moderation.speaker(record, seat, player)
+    if key is None:
+        raise auth.unauthorized("token_unknown", f"The admin token is no writer: {action.lower()} needs a seat's or a player's token.")
+    return seat, player, key
+
+
+def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
+    """Who writes, and the key their count of messages and mute go by."""
+    seat, player, key = speaker(record, "Writing")
+    found = players().get(player) if seat is None and player is not None else None
+    name = record.names[seat] or "" if seat is not None else found.name if found else ""
+    return chat.Writer(seat, player, name, Mutes(executor().store.redis).until(key), key), key
 
 
 @bp.get("/games/<game:game_id>/chat/<room>")

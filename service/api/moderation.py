@@ -10,11 +10,10 @@ from flask import Blueprint, Response, current_app, request
 from application import moderation
 from application.reports import report_chat, report_player
 from events.chat import ROOMS
-from events.seats import hash_token
 from players.conversations import Conversations
 from players.moderation import Mutes, Report, Reports
 from service import auth, limits
-from service.api.chat import chat_store, reader
+from service.api.chat import chat_store, reader, speaker
 from service.api.context import executor, json_body, known_game, players
 from service.errors import ApiError
 from service.schemas.common import parse
@@ -61,13 +60,8 @@ def report_chat_message(game_id: str, room: str, message_id: str) -> tuple[dict[
         raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
     record = executor().store.games.get(known_game(game_id))
     reason = parse(ReportSchema, json_body())["reason"]
-    token = auth.bearer_token()
-    if token is None:
-        raise auth.unauthorized("token_missing", "Reporting needs a seat's or a player's token.")
+    _, _, reporter = speaker(record, "Reporting")
     found_reader = reader(record)
-    holder = record.holders.get(found_reader.seat) if found_reader.seat is not None else None
-    player = players().by_token(token)
-    reporter = holder or (player.id if player else hash_token(token))
     limits.limit_chat(executor().store.redis, reporter, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
     found = report_chat(chat_store(), filing(), record, room, message_id, found_reader, reporter, reason)
     return report_answer(found), 201

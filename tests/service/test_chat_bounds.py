@@ -174,3 +174,21 @@ def test_hiding_a_message_hides_it_in_its_own_room_only(client: redis.Redis) -> 
     assert [(m.text, m.hidden) for m in chat.page("g1", "spectators", START, 10)] == [("Nice move", False)]
     assert chat.message("g1", "spectators", said.id) == chat.page("g1", "spectators", START, 10)[0]
     assert chat.message("g1", "table", said.id).hidden  # type: ignore[union-attr]
+
+
+def test_a_guest_with_a_new_token_is_the_same_guest_for_its_quota_reports_and_mute(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_with(client, chat_per_minute=2)
+    game_id, (ann, guest) = table(api)
+    said = [say(api, game_id, "table", each, "hm").json["id"] for each in (ann, guest, guest)]  # type: ignore[index]
+    fresh = api.post(f"/v1/games/{game_id}/seats/1/token", headers=bearer(guest)).json["token"]
+    assert say(api, game_id, "table", fresh, "a third").json["code"] == "chat_limited"  # type: ignore[attr-defined]
+    api = api_with(client, open_reports_per_reporter=1)
+    assert api.post(f"/v1/games/{game_id}/chat/table/messages/{said[0]}/reports", json={"reason": "x"},
+                    headers=bearer(fresh)).status_code == 201
+    newer = api.post(f"/v1/games/{game_id}/seats/1/token", headers=bearer(fresh)).json["token"]
+    again = say(api, game_id, "table", ann, "another").json["id"]  # type: ignore[index]
+    refused = api.post(f"/v1/games/{game_id}/chat/table/messages/{again}/reports", json={"reason": "x"}, headers=bearer(newer))
+    assert refused.json["code"] == "too_many_reports"  # its open report counts, whatever token filed it
+    muted = api.put(f"/v1/admin/games/{game_id}/chat/table/messages/{said[1]}/mute", json={"minutes": 5}, headers=bearer(ADMIN))
+    assert muted.status_code == 200 and muted.json["seat"] == 1
+    assert say(api, game_id, "table", newer, "still me").json["code"] == "muted"  # type: ignore[attr-defined]

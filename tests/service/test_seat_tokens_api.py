@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import redis
 
-from events.seats import hash_token
 from players.moderation import Mutes
 from service.app import create_app
 from tests.contract import ContractClient
@@ -45,7 +44,7 @@ def test_a_muted_guest_keeps_its_token(client: redis.Redis) -> None:  # type: ig
     api = ContractClient(create_app(unlimited(), client=client).test_client())
     game_id = api.post("/v1/games", json={"game": "taki", "seats": 2}).json["id"]
     guest, _ = seat_all(api, game_id, 2)
-    Mutes(client).mute(hash_token(guest), 4_102_444_800_000)
+    Mutes(client).mute(f"{game_id}:0", 4_102_444_800_000)  # a guest is muted as its seat
     answer = api.post(f"/v1/games/{game_id}/seats/0/token", headers=bearer(guest))
     assert answer.status_code == 403 and answer.json["code"] == "muted"
     assert api.get(f"/v1/games/{game_id}", headers=bearer(guest)).json["you"] == 0
