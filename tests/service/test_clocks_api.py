@@ -60,15 +60,19 @@ def two_players(api: ContractClient, deadline: dict[str, Any], zones: tuple[str,
 
 
 def move(api: ContractClient, game_id: str, tokens: list[str]) -> None:
-    """The seat to move plays a number card if it can, else draws, else plays its first card, else sends its first
-    legal command: a number card or a draw only passes the turn on, so that the deal's luck changes no turn order."""
-    seat = api.get(f"/v1/games/{game_id}").json["to_move"][0]
-    legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
-    plays = [c for c in legal if c["type"] == "play"]
-    numbers = [c for c in plays if len(c["cards"]) == 1 and c["cards"][0].split(".")[1].isdigit()]
-    draws = [c for c in legal if c["type"] == "draw"]
-    command = next(iter(numbers + draws + plays), legal[0])
-    assert api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
+    """The seat to move ends its turn: it closes a run or ends a follow-up if it may, else plays a number card,
+    else draws, else sends its first legal command, until another seat is to move (a Stop in a game of two, say,
+    gives it the turn again), so that the deal's luck changes no turn order."""
+    seat = api.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json["to_move"][0]  # live, whatever the delay
+    for _ in range(6):
+        legal = api.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(tokens[seat])).json["commands"]
+        ends = [c for c in legal if c["type"] in ("taki.close_taki", "taki.end_turn")]
+        numbers = [c for c in legal if c["type"] == "taki.play" and c["card"].split(".")[1].isdigit()]
+        command = next(iter(ends + numbers + [c for c in legal if c["type"] == "taki.draw"]), legal[0])
+        assert api.post(f"/v1/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 201
+        if api.get(f"/v1/games/{game_id}", headers=bearer(tokens[0])).json["to_move"] != [seat]:
+            return
+    raise AssertionError(f"seat {seat} kept the turn")
 
 
 @pytest.mark.parametrize("deadline", [
