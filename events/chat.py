@@ -122,14 +122,17 @@ class ChatStore:
         return START
 
     def wait(self, game_id: str, version: int, rooms: dict[str, str], hidden: str, timeout_ms: int,
-             clocks: str | None = None) -> bool:
+             clocks: str | None = None) -> frozenset[str]:
         """Block until the game passes `version`, a room of `rooms` (room → the last id read) has a
         newer message, a message is hidden after the hide `hidden` or, if `clocks` is given, the game's
-        clocks move after that mark (events.feed.Feed.tell_clocks) (True), or `timeout_ms` goes by (False)."""
-        streams = ({keys.stream(game_id): f"{version}-0", keys.chat_hides(game_id): hidden}
-                   | {keys.chat(game_id, room): last for room, last in rooms.items()}
-                   | ({keys.clocks_moved(game_id): clocks} if clocks is not None else {}))
-        return bool(self.waiting.xread(streams, count=1, block=timeout_ms))  # type: ignore[arg-type]
+        clocks move after that mark (events.feed.Feed.tell_clocks), or `timeout_ms` goes by: what woke
+        it, of `events`, `chat`, `hides` and `clocks` (none for the timeout)."""
+        named = ({keys.stream(game_id): ("events", f"{version}-0"), keys.chat_hides(game_id): ("hides", hidden)}
+                 | {keys.chat(game_id, room): ("chat", last) for room, last in rooms.items()}
+                 | ({keys.clocks_moved(game_id): ("clocks", clocks)} if clocks is not None else {}))
+        woke = cast(list[tuple[bytes, _Entries]], self.waiting.xread(
+            {key: since for key, (_, since) in named.items()}, count=1, block=timeout_ms) or [])
+        return frozenset(named[key.decode()][0] for key, _ in woke)
 
     def notes(self, game_id: str, seat: int) -> str:
         """The seat's private notes on the game ('' for none)."""

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -30,3 +33,13 @@ def messages(lines: Iterable[str]) -> Iterator[Message]:
 
 def parse(text: str) -> list[Message]:
     return list(messages(text.split("\n")))
+
+
+def until(seconds: float, lines: Iterable[T]) -> Iterator[T]:
+    """The lines of a stream as they come, failing the test once `seconds` have gone by rather than reading
+    for ever (looked at as each line comes: a heartbeat's comment comes at least every heartbeat)."""
+    deadline = time.monotonic() + seconds
+    for line in lines:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the stream went on past {seconds} s")
+        yield line

@@ -44,6 +44,7 @@ bp = Blueprint("streams", __name__, url_prefix="/v1")
 
 LAST_EVENT_ID = re.compile(r"^\d{1,15}$")
 RECONNECT_MS = 3000  # how long a client waits before it reconnects
+CLOCK_WAKES = frozenset({"events", "clocks"})  # what wakes a game's stream to read its clocks again (and each heartbeat)
 
 
 def sse(data: dict[str, Any], event_id: str | int | None = None, event: str | None = None) -> str:
@@ -164,7 +165,7 @@ def _holder(record: GameRecord, seat: int | None) -> str | None:
 def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, heartbeat_ms: int) -> Iterator[str]:
     game_id = talk.game_id
     yield f"retry: {RECONNECT_MS}\n\n"
-    clocks = _Clocks(store, seat)
+    clocks, woken = _Clocks(store, seat), frozenset[str]()  # what woke the stream last (none: a heartbeat, or not waited yet)
     while True:
         record = store.games.get(game_id)
         if record.status is Lifecycle.CANCELLED:
@@ -181,8 +182,9 @@ def _game_messages(store: EventStore, talk: _Talk, seat: int | None, sent: int, 
         if finished:
             yield sse({"version": sent, "status": record.status}, event="end")
             return
-        yield from clocks.told(record, visible, sent != before)
-        if not talk.wait(record.version, heartbeat_ms, mark):
+        if not woken or sent != before or woken & CLOCK_WAKES:  # not for a chat message alone
+            yield from clocks.told(record, visible, mark, sent != before)
+        if not (woken := talk.wait(record.version, heartbeat_ms, mark)):
             yield ": still here\n\n"
 
 
@@ -194,17 +196,22 @@ class _Clocks:
     def __init__(self, store: EventStore, seat: int | None) -> None:
         self.store, self.seat = store, seat
         self.shown: str | None = None  # what the clocks showed when last told, or sent with an event
+        self.read_at: tuple[int, str | None] | None = None  # the past version and clocks mark they were last read at
 
     def mark(self, record: GameRecord) -> str | None:
         """The latest mark that the game's clocks moved, for the stream to wait past; None without a time control."""
         return self.store.feed.clocks_told(record.id) if record.deadline is not None else None
 
-    def told(self, record: GameRecord, visible: int, evented: bool) -> Iterator[str]:
+    def told(self, record: GameRecord, visible: int, mark: str | None, evented: bool) -> Iterator[str]:
         """A `clock` message if what the clocks show at `visible` changed since last told and no event was
-        just sent (a reader reads the game again for an event)."""
-        if record.deadline is None or visible == 0:
+        just sent (a reader reads the game again for an event); at a past version (a spectator's delay)
+        they are read once for each mark that the clocks moved, as only a vacation moves them."""
+        if record.deadline is None or visible == 0 or (visible != record.version and self.read_at == (visible, mark)):
             return
         loaded = executor().load(record.id, None if visible == record.version else visible)
+        if loaded.version != visible:
+            return  # an event was appended since the record was read: the stream sends it first
+        self.read_at = (visible, mark) if visible != record.version else None
         fields = responses.shown_clocks(self.store, loaded, self.seat)
         if (marks := responses.clock_marks(fields)) != self.shown and not evented:
             yield sse({"version": visible, **fields}, event="clock")
@@ -243,9 +250,9 @@ class _Talk:
             if hide.room in self.readable:
                 yield sse({"id": hide.message_id, "room": hide.room}, event="chat_hidden")
 
-    def wait(self, version: int, heartbeat_ms: int, clocks: str | None = None) -> bool:
+    def wait(self, version: int, heartbeat_ms: int, clocks: str | None = None) -> frozenset[str]:
         """Block until the game passes `version`, a room with nothing held back has a new message, one is
-        hidden or, past the mark `clocks` if given, the game's clocks move."""
+        hidden or, past the mark `clocks` if given, the game's clocks move: what woke it (events.chat.ChatStore.wait)."""
         rooms = {room: self.last[room] for room in self.readable if room not in self.waiting}
         return self.chat.wait(self.game_id, version, rooms, self.hidden, heartbeat_ms, clocks)
 

@@ -10,6 +10,7 @@ from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
 from tests.service.test_games_api import bearer, seat_all
+from tests.sse import until
 
 
 def test_a_seat_token_replaced_acts_no_more_and_its_stream_ends(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -30,7 +31,7 @@ def test_a_seat_token_replaced_acts_no_more_and_its_stream_ends(client: redis.Re
     assert refused.status_code == 401 and refused.json["reason"] == "token_unknown"
     assert api.get(f"/v1/games/{game_id}", headers=bearer(old)).status_code == 401
     assert api.post("/v1/stream-tickets", json={"stream": "game", "game_id": game_id}, headers=bearer(old)).status_code == 401
-    list(lines)  # returns once the stream ends by itself, within a heartbeat of the token's replacement
+    list(until(10, lines))  # the stream ends by itself, within a heartbeat of the token's replacement
     assert api.post(f"/v1/games/{game_id}/commands", json=legal[0], headers=bearer(new)).status_code == 201
 
     for token, seat in ((old, 0), (other, 0), (new, 1)):  # gone, another seat's, or for another seat
