@@ -172,9 +172,20 @@ def caught_up(page: list[Message], reader: Reader, after: str) -> tuple[list[Mes
         if message.version > reader.visible:
             return seen, after, True
         after = message.id
-        if reader.admin or not (message.hidden or message.player_id in reader.blocked):
+        if shown(message, reader):
             seen.append(message)
     return seen, after, False
+
+
+def shown(message: Message, reader: Reader) -> bool:
+    """Whether `reader` is shown the message (written at a version they see): hidden ones to the admin only, none
+    of the players they block."""
+    return reader.admin or not (message.hidden or message.player_id in reader.blocked)
+
+
+def may_see(message: Message, reader: Reader) -> bool:
+    """Whether `reader` sees the message now."""
+    return message.version <= reader.visible and shown(message, reader)
 
 
 def mentioned(record: GameRecord, message: Message) -> list[str]:

@@ -24,7 +24,7 @@ def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str,
     if (refusal := chat.may_read(record, room, reader)) is not None:
         raise refusal
     found = store.message(record.id, room, message_id)
-    if found is None or not chat.caught_up([found], reader, "0-0")[0]:
+    if found is None or not chat.may_see(found, reader):
         raise _not_found()
     reported = Reported("game", f"{record.id} {room}", found.id, found.player_id, found.name, found.text)
     return report(filing, reported, reason, reporter)

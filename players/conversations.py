@@ -14,7 +14,7 @@ from typing import Any, cast
 import redis
 
 from events import keys
-from events.chat import written_at
+from events.chat import START, written_at
 
 LISTED = 100  # the conversations a player's list gives, latest first
 COUNTED = 100  # the unread messages counted in one conversation, at most
@@ -85,7 +85,7 @@ class Conversations:
     def page(self, one: str, other: str, after: str, limit: int) -> list[PrivateMessage]:
         """The pair's messages after the id `after`, oldest first, at most `limit`, in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(keys.conversation(one, other), f"({after}" if after != "0-0" else "-", "+", count=limit)
+        pipe.xrange(keys.conversation(one, other), f"({after}" if after != START else "-", "+", count=limit)
         pipe.smembers(keys.conversation_hidden(one, other))
         entries, hidden = pipe.execute()
         return [_message(entry_id, fields, entry_id in hidden) for entry_id, fields in cast(_Entries, entries)]
@@ -123,9 +123,9 @@ class Conversations:
         listed, delivered, read = cast(tuple[list[tuple[bytes, float]], dict[bytes, bytes], dict[bytes, bytes]],
                                        pipe.execute())
         shown = [(other.decode(), int(latest)) for other, latest in listed if other.decode() not in leaving_out][:LISTED]
-        unread = self._unread(player_id, {other: read.get(other.encode(), b"0-0").decode() for other, _ in shown
-                                          if _after(delivered.get(other.encode(), b"0-0").decode(),
-                                                    read.get(other.encode(), b"0-0").decode())})
+        unread = self._unread(player_id, {other: read.get(other.encode(), START.encode()).decode() for other, _ in shown
+                                          if _after(delivered.get(other.encode(), START.encode()).decode(),
+                                                    read.get(other.encode(), START.encode()).decode())})
         return [Conversation(other, latest, unread.get(other, 0)) for other, latest in shown]
 
     def _unread(self, player_id: str, marks: dict[str, str]) -> dict[str, int]:
@@ -133,7 +133,7 @@ class Conversations:
         but those the admin hid."""
         pipe = self.redis.pipeline(transaction=False)
         for other, mark in marks.items():
-            pipe.xrevrange(keys.conversation(player_id, other), "+", f"({mark}" if mark != "0-0" else "-", count=COUNTED)
+            pipe.xrevrange(keys.conversation(player_id, other), "+", f"({mark}" if mark != START else "-", count=COUNTED)
             pipe.smembers(keys.conversation_hidden(player_id, other))
         found: list[Any] = pipe.execute() if marks else []
         return {other: sum(fields[b"a"].decode() == other and entry_id not in hidden for entry_id, fields in entries)
@@ -151,7 +151,7 @@ class Letters:
     def position(self) -> str:
         """Where the announcements stand now: the newest one's id."""
         newest = cast(_Entries, self.redis.xrevrange(keys.letters(), "+", "-", count=1))
-        return newest[0][0].decode() if newest else "0-0"
+        return newest[0][0].decode() if newest else START
 
     def follow(self, after: str, timeout_ms: int) -> tuple[str, list[str]]:
         """The players whose unread messages changed since the position `after`, and the position after them,

@@ -133,9 +133,9 @@ class Reports:
         return [(report_id, ms) for report_id, ms in later
                 if ms != int(time) or (report_id > last if oldest_first else report_id < last)][:QUEUE]
 
-    def close(self, report: Report, status: str, now_ms: int) -> list[str]:
+    def close(self, report: Report, status: str, now_ms: int) -> None:
         """Close the report as `status` and, when the message is hidden, every open report of it too, each
-        kept `kept_days` from now; the ids closed. Reports closed longer ago leave the closed list."""
+        kept `kept_days` from now. Reports closed longer ago leave the closed list."""
         closing = [report.id]
         if status == "hidden":
             closing = sorted({member.decode() for member in cast(set[bytes], self.redis.smembers(
@@ -154,7 +154,6 @@ class Reports:
             pipe.zadd(keys.reports("closed"), {report_id: now_ms})
         pipe.zremrangebyscore(keys.reports("closed"), "-inf", f"({now_ms - self.kept_ms}")
         pipe.execute()
-        return closing
 
 
 class Mutes:

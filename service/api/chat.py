@@ -30,7 +30,8 @@ def chat_message(said: Message) -> dict[str, Any]:
             "player_id": said.player_id, "version": said.version, "time": said.time, "hidden": said.hidden}
 
 
-def _game(game_id: str, room: str | None = None) -> GameRecord:
+def game_with_room(game_id: str, room: str | None = None) -> GameRecord:
+    """The game's record, if it is a game and `room` (if given) is one of its chat's rooms; 404 otherwise."""
     if room is not None and room not in ROOMS:
         raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
     return executor().store.games.get(known_game(game_id))
@@ -90,7 +91,7 @@ def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
 @bp.get("/games/<game:game_id>/chat/<room>")
 def read_chat(game_id: str, room: str) -> dict[str, Any]:
     """A page of a room, oldest first, after the message `after`, as the caller may read it."""
-    record = _game(game_id, room)
+    record = game_with_room(game_id, room)
     query = parse(ChatQuerySchema, request.args.to_dict())
     messages, following = chat.read(chat_store(), record, room, reader(record), query["after"], query["limit"])
     return {"messages": [chat_message(said) for said in messages], "next": following}
@@ -99,7 +100,7 @@ def read_chat(game_id: str, room: str) -> dict[str, Any]:
 @bp.post("/games/<game:game_id>/chat/<room>")
 def write_chat(game_id: str, room: str) -> tuple[dict[str, Any], int]:
     """Write a message in a room: the table's with a seat's token, the spectators' with a player token holding no seat."""
-    record = _game(game_id, room)
+    record = game_with_room(game_id, room)
     text = parse(ChatMessageSchema, json_body())["text"]
     writer, counted = _writer(record)
     limits.limit_chat(executor().store.redis, counted, current_app.config["MEEPLE_CHAT_PER_MINUTE"])
@@ -121,14 +122,14 @@ def _noting(record: GameRecord) -> int | None:
 @bp.get("/games/<game:game_id>/seats/<int:seat>/notes")
 def read_notes(game_id: str, seat: int) -> dict[str, Any]:
     """The seat's private notes, to the one who holds it only."""
-    record = _game(game_id)
+    record = game_with_room(game_id)
     return {"seat": seat, "text": chat.notes(chat_store(), record, seat, _noting(record))}
 
 
 @bp.put("/games/<game:game_id>/seats/<int:seat>/notes")
 def keep_notes(game_id: str, seat: int) -> dict[str, Any]:
     """Replace the seat's private notes, for the one who holds it only."""
-    record = _game(game_id)
+    record = game_with_room(game_id)
     text = parse(NotesSchema, json_body())["text"]
     chat.keep_notes(chat_store(), record, seat, _noting(record), text)
     return {"seat": seat, "text": text}

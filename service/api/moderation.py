@@ -9,12 +9,11 @@ from flask import Blueprint, Response, current_app, request
 
 from application import moderation
 from application.reports import report_chat, report_player
-from events.chat import ROOMS
 from players.conversations import Conversations
 from players.moderation import Mutes, Report, Reports
 from service import auth, limits
-from service.api.chat import chat_store, reader, speaker
-from service.api.context import executor, json_body, known_game, players
+from service.api.chat import chat_store, game_with_room, reader, speaker
+from service.api.context import executor, json_body, players
 from service.errors import ApiError
 from service.schemas.common import parse
 from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema
@@ -56,9 +55,7 @@ def _admin() -> None:
 @bp.post("/games/<game:game_id>/chat/<room>/messages/<message_id>/reports")
 def report_chat_message(game_id: str, room: str, message_id: str) -> tuple[dict[str, Any], int]:
     """Report a message of a game's chat that the caller reads, for the admin."""
-    if room not in ROOMS:
-        raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
-    record = executor().store.games.get(known_game(game_id))
+    record = game_with_room(game_id, room)
     reason = parse(ReportSchema, json_body())["reason"]
     _, _, reporter = speaker(record, "Reporting")
     found_reader = reader(record)
@@ -129,9 +126,7 @@ def unmute_writer(game_id: str, room: str, message_id: str) -> Response:
 
 
 def _writer(game_id: str, room: str, message_id: str) -> tuple[str | None, int | None, str]:
-    if room not in ROOMS:
-        raise ApiError(404, "room_not_found", f"A game's chat has the rooms {' and '.join(ROOMS)}.")
-    return moderation.writer(chat_store(), executor().store.games.get(known_game(game_id)), room, message_id)
+    return moderation.writer(chat_store(), game_with_room(game_id, room), room, message_id)
 
 
 @bp.delete("/admin/mutes/<player_id>")
