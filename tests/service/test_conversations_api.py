@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -131,17 +132,28 @@ def test_the_hundred_and_first_message_in_a_minute_is_refused(client: redis.Redi
 
 
 def test_the_inbox_stream_tells_the_unread_count(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    api = ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+    api = streaming(client)
     ann, bo = register(api, "ann"), register(api, "bo")
     write(api, ann["token"], bo["id"], "one")
-    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
-    chunks = iter(answer.response)
-    assert _data(chunks, "inbox")["unread_messages"] == 1
+    answer, chunks = inbox_stream(api, bo["token"], 1)
     write(api, ann["token"], bo["id"], "two")
     assert _data(chunks, "messages") == {"unread_messages": 2}
     conversation(api, bo["token"], ann["id"])
     assert _data(chunks, "messages") == {"unread_messages": 0}
     answer.close()
+
+
+def streaming(client: redis.Redis) -> ContractClient:  # type: ignore[type-arg]
+    """The API, its streams' heartbeats quick."""
+    return ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+
+
+def inbox_stream(api: ContractClient, token: str, unread: int) -> tuple[Any, Iterator[bytes | str]]:
+    """The player's inbox stream opened, and its chunks past its first message, which says `unread`."""
+    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(token), buffered=False)
+    chunks = iter(answer.response)
+    assert _data(chunks, "inbox")["unread_messages"] == unread
+    return answer, chunks
 
 
 def _data(chunks: Iterator[bytes | str], event: str) -> dict[str, object]:
@@ -176,13 +188,11 @@ def test_conversations_with_blocked_players_crowd_out_no_other(client: redis.Red
 
 
 def test_a_hidden_message_counts_unread_no_more_and_the_inbox_stream_is_told(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    api = ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+    api = streaming(client)
     ann, bo = register(api, "ann"), register(api, "bo")
     rude = write(api, ann["token"], bo["id"], "rude").json
     write(api, ann["token"], bo["id"], "sorry")
-    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
-    chunks = iter(answer.response)
-    assert _data(chunks, "inbox")["unread_messages"] == 2
+    answer, chunks = inbox_stream(api, bo["token"], 2)
     players.conversations.Conversations(client, 100).hide(ann["id"], bo["id"], rude["id"])
     assert _data(chunks, "messages") == {"unread_messages": 1}
     assert unread(api, bo["token"]) == 1
@@ -190,12 +200,10 @@ def test_a_hidden_message_counts_unread_no_more_and_the_inbox_stream_is_told(cli
 
 
 def test_blocking_and_unblocking_tell_the_blockers_inbox_stream(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    api = ContractClient(create_app(unlimited(admin_token=ADMIN, stream_heartbeat_ms=200), client=client).test_client())
+    api = streaming(client)
     ann, bo = register(api, "ann"), register(api, "bo")
     write(api, bo["token"], ann["id"], "hello")
-    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(ann["token"]), buffered=False)
-    chunks = iter(answer.response)
-    assert _data(chunks, "inbox")["unread_messages"] == 1
+    answer, chunks = inbox_stream(api, ann["token"], 1)
     assert api.put(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(ann["token"])).status_code == 204
     assert _data(chunks, "messages") == {"unread_messages": 0}
     assert api.delete(f"/v1/players/me/blocks/{bo['id']}", headers=bearer(ann["token"])).status_code == 204
