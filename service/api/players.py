@@ -70,10 +70,12 @@ def start_vacation() -> dict[str, Any]:
     Each day it spans, begun or whole, is spent from the player's yearly allowance."""
     player = caller()
     until = parse(VacationSchema, json_body())["until"]
-    limit_vacations(executor().store.redis, player.id, current_app.config["MEEPLE_VACATIONS_PER_PLAYER"])
     now = clock.now()
     if not now < until <= now + 366 * 86_400_000:
         raise ApiError(422, "validation_error", "A vacation ends within a year from now.", errors={"until": ["Out of range."]})
+    if (underway := vacations().allowance(player.id, now)).until == until:
+        return _vacation(underway)  # nothing moves, nothing is announced: not counted
+    limit_vacations(executor().store.redis, player.id, current_app.config["MEEPLE_VACATIONS_PER_PLAYER"])
     try:
         return _vacation(go_on_vacation(executor().store, vacations(), player.id, until, now))
     except VacationRefused as error:

@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from events import clock
+from service import limits
 from tests.contract import ContractClient
 from tests.service.test_games_api import bearer
 from tests.service.test_players_api import register
@@ -207,12 +209,18 @@ def test_a_vacation_past_the_days_left_is_refused(api: ContractClient, moments: 
     assert api.get("/v1/players/me", headers=bearer(token)).json["time_zone"] == "UTC"
 
 
-def test_a_player_begins_or_moves_a_few_vacations_an_hour(api: ContractClient, moments: Moments) -> None:
+def test_a_player_begins_or_moves_a_few_vacations_an_hour(
+        api: ContractClient, moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: 1_800_001_800.0))  # mid-hour: one window throughout
     token = register(api, "ann")["token"]
+    far = api.put("/v1/players/me/vacation", json={"until": moments.now + 400 * DAY}, headers=bearer(token))
+    assert far.status_code == 422 and "vacation" not in far.headers.get("RateLimit", "")  # refused first: not counted
     for n in range(6):
         answer = api.put("/v1/players/me/vacation", json={"until": moments.now + DAY + n * HOUR}, headers=bearer(token))
         assert answer.status_code == 200 and f'"vacation";r={5 - n};' in answer.headers["RateLimit"]
         assert '"vacation";q=6;w=3600' in answer.headers["RateLimit-Policy"]
+    same = api.put("/v1/players/me/vacation", json={"until": moments.now + DAY + 5 * HOUR}, headers=bearer(token))
+    assert same.status_code == 200 and "vacation" not in same.headers.get("RateLimit", "")  # nothing moved: not counted
     refused = api.put("/v1/players/me/vacation", json={"until": moments.now + 2 * DAY}, headers=bearer(token))
     assert refused.status_code == 429 and refused.json["code"] == "vacation_limited" and refused.json["limit"] == 6
     assert int(refused.headers["Retry-After"]) > 0
