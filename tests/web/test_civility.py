@@ -72,7 +72,7 @@ def test_players_write_to_each_other_and_a_blocked_players_words_leave_the_block
     ann.goto(f"{server}/messages")
     expect(ann.get_by_role("navigation", name="Account")).to_contain_text("Messages (1 unread)")
     expect(ann.get_by_role("list", name="Conversations")).to_contain_text("bo · 1 unread")
-    ann.get_by_role("link", name="bo").click()
+    ann.get_by_role("list", name="Conversations").get_by_role("link", name="bo").click()
     talk = ann.get_by_role("log", name="Messages with bo")
     expect(talk).to_contain_text("bo: TAKI again <b>tomorrow</b>?")  # drawn as text
     expect(ann.get_by_role("navigation", name="Account").get_by_role("link", name="Messages")).to_have_text("Messages")
