@@ -12,7 +12,7 @@ from domain.tournaments.standings import standings
 from events import clock
 from events.envelope import Lifecycle
 from events.errors import GameNotFound
-from events.execute import Executor
+from events.execute import Executor, recorded
 from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
 
@@ -125,8 +125,9 @@ def _result(executor: Executor, table: Table) -> Result | None:
     status = loaded.game.status(loaded.state)
     if loaded.version == 0 or not status.finished:
         return None
+    forfeits = {f"deadline:{seat}": recorded(loaded.game, loaded.game.forfeit_command(seat)) for seat in range(len(table.entrants))}
     out_of_time = {int(envelope.actor.partition(":")[2]) for envelope in executor.store.streams.read(table.game_id)
-                   if envelope.actor.startswith("deadline:")}  # a tournament's time control forfeits
+                   if envelope.actor in forfeits and envelope.cause == forfeits[envelope.actor]}  # the clock's forfeits, not a rule's window
     return Result(tuple(tuple(table.entrants[seat] for seat in place) for place in status.ranking),
                   tuple(table.entrants[seat] for seat in sorted(out_of_time)))
 

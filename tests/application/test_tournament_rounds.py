@@ -129,3 +129,26 @@ def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_m
         assert tournaments.rounds(record.id) == []  # the job waits while another holds the tournament
     job.join(timeout=10)
     assert len(tournaments.rounds(record.id)) == 1
+
+
+def test_only_a_forfeit_by_the_clock_counts_as_out_of_time_not_a_rule_window_closed_under_the_same_actor(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    players = PlayerStore(executor.store.redis)
+    for name in ("ann", "bo"):
+        desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
+    started(executor, record, monkeypatch)
+    table = tournaments.rounds(record.id)[0].tables[0]
+    loaded = executor.load(table.game_id)
+    first = loaded.game.status(loaded.state).to_move[0]
+    # a lapsed response window (TAKI's +3) is applied as apply_deadline applies a skip: under "deadline:<seat>"
+    executor.execute(table.game_id, loaded.game.timeout_command(loaded.state, first), actor=f"deadline:{first}")
+    loaded = executor.load(table.game_id)
+    second = loaded.game.status(loaded.state).to_move[0]
+    assert second != first
+    executor.execute(table.game_id, loaded.game.forfeit_command(second), actor=f"deadline:{second}")
+    tournament_rounds.advance(executor, tournaments, record.id)
+    withdrawn = {entrant.id: entrant.withdrawn for entrant in tournaments.entrants(record.id)}
+    assert withdrawn[table.entrants[first]] is None and withdrawn[table.entrants[second]] is not None
+    assert tournaments.results(record.id)[table.game_id].timed_out == (table.entrants[second],)
