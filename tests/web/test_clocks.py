@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
@@ -120,3 +120,30 @@ def test_a_table_open_hears_the_opponent_go_on_vacation_and_come_back(page: Page
     api.call("DELETE", "/v1/players/me/vacation", ann["token"])
     expect(seats.nth(0).locator("time.clock")).to_have_text(re.compile(r"^(3 days|2 days \d+ hours) left$"))
     assert page.evaluate("window.stillTheSamePage") is True  # heard on the stream, not by reloading
+
+
+def test_a_clock_message_heard_while_the_table_is_read_is_not_lost(page: Page, api: Client, server: str) -> None:
+    register(page, server, "bo")
+    bo = signed_in(page)
+    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+    control = {"clock": "fischer", "seconds": 3 * 86400, "increment": 86400, "maximum": 5 * 86400, "policy": "skip"}
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control}).json()["id"]
+    for player in (ann, bo):
+        api.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": player["name"]})
+    page.goto(f"{server}/games/{game_id}")
+    expect(page.locator(".live")).to_contain_text("Live")
+    held: list[tuple[Route, APIResponse]] = []
+    view = re.compile(rf"/v1/games/{game_id}(\?.*)?$")  # the table's read, not its stream's nor its commands'
+    page.route(view, lambda route: route.continue_() if held else held.append((route, route.fetch())))  # the first held
+    api.call("POST", f"/v1/games/{game_id}/commands", ann["token"], json={"type": "taki.draw"})  # the page reads the table
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page did not read the table"
+    api.call("PUT", "/v1/players/me/vacation", bo["token"], json={"until": int(time.time() * 1000) + 4 * 86_400_000})
+    page.wait_for_timeout(1000)  # the stream's clock message comes while the read is under way
+    route, answer = held[0]
+    route.fulfill(response=answer)  # answered before bo went on vacation
+    seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(1).locator(".clock")).to_contain_text("on vacation")

@@ -154,8 +154,10 @@ function listen(page) {
   }, hear, (clock) => retimed(page, clock));
 }
 
-/** The clocks and deadlines of a `clock` message drawn, if of the version shown and no read is under way. */
+/** The clocks and deadlines of a `clock` message drawn, if of the version shown; one that comes while a read
+ * is under way has the page read again, as the read may have been answered before the clocks moved. */
 function retimed(page, { version, clocks, deadlines }) {
+  if (page.running) page.again = true;
   if (version !== page.view.version || page.running) return;
   Object.assign(page.view, { clocks, deadlines });
   draw(page);
