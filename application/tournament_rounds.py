@@ -31,9 +31,12 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
 
 
 def planned(record: TournamentRecord, entrants: int) -> int | None:
-    """The rounds the tournament plays: a Swiss's as set, a round robin's as its `entrants` need once it has started."""
-    if record.rounds is not None or record.stage is Stage.SIGNING_UP:
+    """The rounds the tournament plays: a Swiss's as set, a round robin's as its `entrants` need once it
+    has started with enough of them to fill a table (None before, and for one cancelled)."""
+    if record.rounds is not None:
         return record.rounds
+    if record.stage not in (Stage.RUNNING, Stage.FINISHED) or entrants < record.seats:
+        return None
     return round_robin_rounds(entrants, record.seats)
 
 
@@ -50,7 +53,7 @@ def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) ->
             entrants = tournaments.entrants(tournament_id)
             active = [entrant.id for entrant in entrants if entrant.withdrawn is None]
             if len(rounds) >= (planned(record, len(entrants)) or 0) or len(active) < record.seats:
-                tournaments.end(tournament_id, Stage.FINISHED)
+                tournaments.end(tournament_id, Stage.FINISHED if rounds else Stage.CANCELLED)
                 return
             pairing = _pairing(tournaments, record, entrants, active, rounds)
             number = len(rounds) + 1

@@ -152,3 +152,14 @@ def test_only_a_forfeit_by_the_clock_counts_as_out_of_time_not_a_rule_window_clo
     withdrawn = {entrant.id: entrant.withdrawn for entrant in tournaments.entrants(record.id)}
     assert withdrawn[table.entrants[first]] is None and withdrawn[table.entrants[second]] is not None
     assert tournaments.results(record.id)[table.game_id].timed_out == (table.entrants[second],)
+
+
+def test_a_tournament_begun_by_a_job_cut_short_before_its_entrants_were_counted_is_cancelled_by_the_next(
+        executor: Executor) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(3):
+        desk.enter_ai(tournaments, record, "boss", "random")
+    tournaments.begin(record.id)  # a job cut short here
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert tournaments.get(record.id).stage is Stage.CANCELLED  # type: ignore[union-attr]

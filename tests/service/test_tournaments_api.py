@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from events.tournaments import Stage, Tournaments
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
@@ -121,6 +122,19 @@ def test_players_sign_up_and_withdraw_and_the_creator_enters_and_withdraws_ais(a
     gone = api.delete(f"{entrants}/{bo['id']}", headers=bearer(bo["token"]))
     assert (gone.status_code, gone.json["code"]) == (404, "entrant_not_found")
     assert api.get(f"/v1/tournaments/{tournament_id}").json["entrants"] == []
+
+
+@pytest.mark.parametrize(("game", "seats"), [("djambi", 4), ("taki", 2)])
+def test_a_cancelled_round_robin_reads_with_no_rounds_planned(api: ContractClient, client: redis.Redis,  # type: ignore[type-arg]
+                                                               game: str, seats: int) -> None:
+    ann = register(api, "ann")
+    tournament_id = create(api, ann["token"], game=game, seats=seats, format="round_robin", rounds=None).json["id"]
+    api.post(f"/v1/tournaments/{tournament_id}/entrants", json={"level": "random"}, headers=bearer(ann["token"]))
+    tournaments = Tournaments(client)
+    tournaments.begin(tournament_id)  # its start came with one entrant: cancelled
+    tournaments.end(tournament_id, Stage.CANCELLED)
+    tournament = api.get(f"/v1/tournaments/{tournament_id}")
+    assert tournament.status_code == 200 and (tournament.json["stage"], tournament.json["rounds"]) == ("cancelled", None)
 
 
 def test_a_full_tournament_refuses_one_more(api: ContractClient) -> None:
