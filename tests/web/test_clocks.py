@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect
@@ -99,14 +100,7 @@ def test_a_player_takes_the_time_zone_of_their_device_for_their_weekends(chromiu
 
 def test_a_table_open_hears_the_opponent_go_on_vacation_and_come_back(page: Page, api: Client, server: str,
                                                                        tmp_path: Path) -> None:
-    register(page, server, "bo")
-    bo = signed_in(page)
-    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
-    control = {"clock": "fischer", "seconds": 3 * 86400, "increment": 86400, "maximum": 5 * 86400, "policy": "skip"}
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control}).json()["id"]
-    for player in (ann, bo):
-        api.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": player["name"]})
-    page.goto(f"{server}/games/{game_id}")
+    game_id, ann, bo = table_of_ann_and_bo(page, api, server)
     seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
     expect(seats.nth(0).locator("time.clock")).to_have_text(re.compile(r"^(3 days|2 days \d+ hours) left$"))  # ann's runs
     expect(page.locator(".live")).to_contain_text("Live")
@@ -123,14 +117,7 @@ def test_a_table_open_hears_the_opponent_go_on_vacation_and_come_back(page: Page
 
 
 def test_a_clock_message_heard_while_the_table_is_read_is_not_lost(page: Page, api: Client, server: str) -> None:
-    register(page, server, "bo")
-    bo = signed_in(page)
-    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
-    control = {"clock": "fischer", "seconds": 3 * 86400, "increment": 86400, "maximum": 5 * 86400, "policy": "skip"}
-    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control}).json()["id"]
-    for player in (ann, bo):
-        api.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": player["name"]})
-    page.goto(f"{server}/games/{game_id}")
+    game_id, ann, bo = table_of_ann_and_bo(page, api, server)
     expect(page.locator(".live")).to_contain_text("Live")
     held: list[tuple[Route, APIResponse]] = []
     view = re.compile(rf"/v1/games/{game_id}(\?.*)?$")  # the table's read, not its stream's nor its commands'
@@ -147,3 +134,16 @@ def test_a_clock_message_heard_while_the_table_is_read_is_not_lost(page: Page, a
     route.fulfill(response=answer)  # answered before bo went on vacation
     seats = page.locator("#table").get_by_role("list", name="Seats").get_by_role("listitem")
     expect(seats.nth(1).locator(".clock")).to_contain_text("on vacation")
+
+
+def table_of_ann_and_bo(page: Page, api: Client, server: str) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """A TAKI game with a Fischer clock of days between ann (seat 0) and bo (seat 1), open on bo's page: its id, ann, bo."""
+    register(page, server, "bo")
+    bo = signed_in(page)
+    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+    control = {"clock": "fischer", "seconds": 3 * 86400, "increment": 86400, "maximum": 5 * 86400, "policy": "skip"}
+    game_id = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "turn_deadline": control}).json()["id"]
+    for player in (ann, bo):
+        api.call("POST", f"/v1/games/{game_id}/join", player["token"], json={"name": player["name"]})
+    page.goto(f"{server}/games/{game_id}")
+    return game_id, ann, bo
