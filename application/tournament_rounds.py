@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from application.lobby import Bot, GameSettings, rated_by_default
 from application.lobby import start as start_game
+from application.tournaments import forfeit
 from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, swiss
 from domain.tournaments.standings import standings
 from events import clock
-from events.envelope import Lifecycle
+from events.envelope import GameRecord, Lifecycle
 from events.errors import GameNotFound
 from events.execute import Executor, recorded
 from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
@@ -95,7 +96,8 @@ def _pairing(tournaments: Tournaments, record: TournamentRecord, entrants: list[
 
 def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord, table: Table,
           entrants: dict[str, Entrant]) -> None:
-    """Open the table's game, seat its entrants and start it, each step unless it was done already."""
+    """Open the table's game, seat its entrants and start it, each step unless it was done already, and
+    forfeit the seats of entrants withdrawn meanwhile (a withdrawal before the game was opened forfeits nothing)."""
     store = executor.store
     try:
         game = store.games.get(table.game_id)
@@ -107,17 +109,24 @@ def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord
             reserved={seat: each.id for seat, each in enumerate(seated) if each.level is None}), record.seats)
         game = store.games.create(table.game_id, record.game, record.options, record.seats, record.deadline,
                                   unlisted=record.unlisted, creator=record.creator, rated=rated)
-    if game.status is not Lifecycle.WAITING:
-        return
-    players = PlayerStore(store.redis)
+    if game.status is Lifecycle.WAITING:
+        _seat(executor, table, game, entrants)
+    for seat, entrant_id in enumerate(table.entrants):
+        if entrants[entrant_id].withdrawn is not None:
+            forfeit(executor, table.game_id, seat)
+
+
+def _seat(executor: Executor, table: Table, game: GameRecord, entrants: dict[str, Entrant]) -> None:
+    """Seat the table's entrants not seated yet in `game` and start it."""
+    players = PlayerStore(executor.store.redis)
     for seat, entrant_id in enumerate(table.entrants):
         entrant = entrants[entrant_id]
         if game.names[seat] is not None:
             continue
         if entrant.level is not None:
-            store.seats.claim(table.game_id, seat, entrant.name, None, bot=entrant.level)
+            executor.store.seats.claim(table.game_id, seat, entrant.name, None, bot=entrant.level)
         else:
-            store.seats.claim(table.game_id, seat, entrant.name, None, player_id=entrant.id)
+            executor.store.seats.claim(table.game_id, seat, entrant.name, None, player_id=entrant.id)
             players.joined(entrant.id, table.game_id)
     start_game(executor, table.game_id)
 

@@ -18,6 +18,7 @@ from domain.tournaments.pairing import Round
 from domain.tournaments.standings import Standing, standings
 from events import clock, keys
 from events.envelope import DeadlinePolicy, TurnDeadline
+from events.errors import GameNotFound
 from events.execute import Executor
 from events.tournaments import Entrant, Entry, Format, Result, Stage, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
@@ -149,14 +150,17 @@ def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRec
         raise Forbidden("not_your_entrant", "A player withdraws themselves; the creator withdraws the AIs they entered.")
     if record.stage is Stage.SIGNING_UP and tournaments.leave(record.id, entrant_id) is Entry.DONE:
         return
-    record = find(tournaments, record.id)  # started since it was read, if it signed up then
-    if record.stage is not Stage.RUNNING:
-        raise NotNow("tournament_over", "The tournament is over.")
-    rounds = tournaments.rounds(record.id)
-    tournaments.withdraw(record.id, entrant, after=len(rounds))
-    for table in rounds[-1].tables if rounds else ():
-        if entrant_id in table.entrants:
-            forfeit(executor, table.game_id, table.entrants.index(entrant_id))
+    with tournaments.pairing(record.id) as held:  # not while a round is paired: it would seat the entrant
+        if not held:
+            raise NotNow("tournament_pairing", "The tournament is pairing its next round: withdraw again in a moment.")
+        record = find(tournaments, record.id)  # started since it was read, if it signed up then
+        if record.stage is not Stage.RUNNING:
+            raise NotNow("tournament_over", "The tournament is over.")
+        rounds = tournaments.rounds(record.id)
+        tournaments.withdraw(record.id, entrant, after=len(rounds))
+        for table in rounds[-1].tables if rounds else ():
+            if entrant_id in table.entrants:
+                forfeit(executor, table.game_id, table.entrants.index(entrant_id))
 
 
 def decline(tournaments: Tournaments, tournament_id: str, player_id: str) -> None:
@@ -166,8 +170,11 @@ def decline(tournaments: Tournaments, tournament_id: str, player_id: str) -> Non
 
 
 def forfeit(executor: Executor, game_id: str, seat: int) -> None:
-    """Make the seat leave its game, if it is still playing."""
-    loaded = executor.load(game_id)
+    """Make the seat leave its game, if it is opened and still playing."""
+    try:
+        loaded = executor.load(game_id)
+    except GameNotFound:  # paired, not opened yet: opening it forfeits the seat (tournament_rounds._open)
+        return
     if loaded.version == 0 or loaded.game.status(loaded.state).finished:
         return
     with contextlib.suppress(DomainError):  # the seat left already

@@ -91,6 +91,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "entrant_not_found": "No such entrant is in the tournament, or it withdrew already.",
     "not_your_entrant": "A player withdraws themselves; the tournament's creator withdraws the AIs they entered.",
     "tournament_over": "The tournament is over.",
+    "tournament_pairing": "The tournament is pairing its next round: an entrant withdraws once it is paired.",
     "tournament_invitation_not_found": "The player has no invitation to this tournament (none, or declined).",
     "not_found": "No such path.",
     "method_not_allowed": "The path does not take this method.",

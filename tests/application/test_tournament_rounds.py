@@ -163,3 +163,31 @@ def test_a_tournament_begun_by_a_job_cut_short_before_its_entrants_were_counted_
     tournaments.begin(record.id)  # a job cut short here
     tournament_rounds.advance(executor, tournaments, record.id)
     assert tournaments.get(record.id).stage is Stage.CANCELLED  # type: ignore[union-attr]
+
+
+def test_an_entrant_withdrawn_after_the_round_was_paired_but_before_its_game_opened_forfeits_it_once_opened(
+        executor: Executor) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(2)]
+    tournaments.begin(record.id)
+    tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
+    desk.withdraw(executor, tournaments, tournaments.get(record.id), ais[0].id, by="boss")  # type: ignore[arg-type]
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert tournaments.results(record.id)["cup-1-0"].places == ((ais[1].id,), (ais[0].id,))
+
+
+def test_a_withdrawal_waits_while_the_tournament_is_paired(executor: Executor) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(3)]
+    tournaments.begin(record.id)
+    running = tournaments.get(record.id)
+    withdrawal = threading.Thread(target=desk.withdraw, args=(executor, tournaments, running, ais[0].id, "boss"))
+    with tournaments.pairing(record.id) as held:
+        assert held
+        withdrawal.start()
+        time.sleep(0.3)
+        assert all(entrant.withdrawn is None for entrant in tournaments.entrants(record.id))
+    withdrawal.join(timeout=10)
+    assert [entrant.withdrawn for entrant in tournaments.entrants(record.id)] == [0, None, None]
