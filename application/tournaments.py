@@ -70,12 +70,15 @@ class TournamentView:
 def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller, creator: str,
            settings: TournamentSettings) -> TournamentRecord:
     """Open a tournament signing up, created by the registered player `creator`, and tell the players
-    it invites (by id, or by name among the creator's contacts) unless they block its creator. Refused
+    it invites (by id, or by name among the creator's contacts; MAX_INVITED in all) unless they block its creator. Refused
     for a time control that does not forfeit, a start in the past or past MAX_START_DAYS, and by the
     caller's bounds (counted as one game created, and its invitations to strangers)."""
     _check(settings)
     named = invitees.by_name(players, invitations, creator, dict(enumerate(settings.named)))
     invited = list(dict.fromkeys([*settings.invited, *named.values()]))
+    if len(invited) > MAX_INVITED:
+        raise Invalid("validation_error", "The request is not valid.",
+                      errors={"invited": [f"A tournament invites up to {MAX_INVITED} players, by id and by name together."]})
     if unknown := [player_id for player_id in invited if players.get(player_id) is None]:
         raise Invalid("validation_error", "The request is not valid.",
                       errors={"invited": [f"No registered player {player_id!r}." for player_id in unknown]})

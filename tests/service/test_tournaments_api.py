@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from application import invitees
 from events.tournaments import Stage, Tournaments
 from service.app import create_app
 from tests.contract import ContractClient
@@ -93,6 +94,13 @@ def test_a_tournament_that_cannot_be_is_refused_naming_its_field(api: ContractCl
     refused = create(api, ann["token"], **settings)
     assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
     assert field is None or field in refused.json["errors"]
+
+
+def test_players_invited_by_id_and_by_name_are_bounded_together(api: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann = register(api, "ann")
+    monkeypatch.setattr(invitees, "by_name", lambda *_: {index: f"named{index}" for index in range(20)})
+    refused = create(api, ann["token"], invited=[f"id{index}" for index in range(40)], invited_names=["zed"] * 20)
+    assert refused.status_code == 422 and "50" in refused.json["errors"]["invited"][0]
 
 
 def test_creating_needs_a_player_token_and_an_unknown_tournament_is_a_404(api: ContractClient) -> None:
