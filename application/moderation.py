@@ -16,7 +16,7 @@ from events.chat import MESSAGE_ID, ChatStore
 from events.clock import now
 from events.envelope import GameRecord
 from players.conversations import Conversations
-from players.moderation import Mutes, Report, Reported, Reports
+from players.moderation import Filer, Mutes, Report, Reported, Reports, TooManyOpen
 
 MAX_REASON = 500  # characters of a report's reason
 MAX_MUTE_MINUTES = 366 * 24 * 60  # the longest mute: a year
@@ -46,22 +46,28 @@ def mute_refusal(until: int | None) -> Forbidden | None:
 @dataclass(frozen=True, slots=True)
 class Filing:
     """Where reports are filed: the reports, the mutes (a muted player reports nothing, as they write
-    nothing), and how many open reports one reporter may hold (MEEPLE_OPEN_REPORTS_PER_REPORTER)."""
+    nothing), how many open reports one reporter may hold (MEEPLE_OPEN_REPORTS_PER_REPORTER), the client address
+    the report comes from (hashed) and how many open reports one address may hold (MEEPLE_OPEN_REPORTS_PER_ADDRESS):
+    guests of many games, each a reporter of its own, from one address fill the admin's queue no further."""
 
     reports: Reports
     mutes: Mutes
     per_reporter: int
+    address: str
+    per_address: int
 
 
 def report(filing: Filing, message: Reported, reason: str, reporter: str) -> Report:
     """File a report of a message its reporter may read."""
     if (refusal := mute_refusal(filing.mutes.until(reporter))) is not None:
         raise refusal
-    filed = filing.reports.add(message, reason, reporter, now(), filing.per_reporter)
-    if filed is None:
-        raise NotNow("too_many_reports", f"You have {filing.per_reporter} reports open: wait for the admin to decide "
-                     "some before you report more.", limit=filing.per_reporter)
-    return filed
+    try:
+        return filing.reports.add(message, reason, Filer(reporter, filing.address, filing.per_reporter, filing.per_address),
+                                  now())
+    except TooManyOpen as full:
+        whose = "You have" if full.whose == "reporter" else "Your address has"
+        raise NotNow("too_many_reports", f"{whose} {full.limit} reports open: wait for the admin to decide some before "
+                     "you report more.", limit=full.limit) from None
 
 
 def decide(reports: Reports, found: Report, hide: bool, chat: ChatStore, conversations: Conversations) -> None:

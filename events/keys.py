@@ -186,6 +186,11 @@ def reports_by(reporter: str) -> str:
     return f"{PREFIX}:reporter:{{{reporter}}}:open"
 
 
+def reports_from(address: str) -> str:
+    """Set: the ids of the open reports filed from one client address (its hash)."""
+    return f"{PREFIX}:report-address:{{{address}}}:open"
+
+
 def reported(message: str) -> str:
     """Set: the ids of the open reports of one message (players.moderation.Reported.ref)."""
     return f"{PREFIX}:reported:{message}"

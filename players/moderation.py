@@ -15,12 +15,13 @@ from events import keys
 
 QUEUE = 100  # the reports a read of the queue gives at most, of each status
 
-# A reporter's open reports are counted and added to in one step: their set is in a slot of its own.
+# A reporter's (or an address's) open reports are counted and added to in one step: each set is in a slot of its
+# own. 0: the set is full; 1: the report was in it already; 2: added.
 _CLAIM = """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
-return 1
+return 2
 """
 
 # A report is written only while it is absent or open, in one step with that check: a report the admin
@@ -53,6 +54,25 @@ class Reported:
 
 
 @dataclass(frozen=True, slots=True)
+class Filer:
+    """Who files a report, as the caps on open reports count them: the reporter and the client address they file from
+    (service.limits.client_address), each holding at most its many open reports."""
+
+    reporter: str
+    address: str
+    per_reporter: int
+    per_address: int
+
+
+class TooManyOpen(Exception):
+    """A report refused as its reporter (`whose` is "reporter") or its client address ("address") holds `limit` open reports."""
+
+    def __init__(self, whose: str, limit: int) -> None:
+        super().__init__(whose, limit)
+        self.whose, self.limit = whose, limit
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """A report of a message or a player: why, by whom (a player's id, or a seat token's hash), when, and whether
     the admin has decided it (`open`, `hidden` or `dismissed`)."""
@@ -75,33 +95,44 @@ class Reports:
         self._claim = client.register_script(_CLAIM)
         self._file = client.register_script(_FILE)
 
-    def add(self, message: Reported, reason: str, reporter: str, now_ms: int, limit: int) -> Report | None:
+    def add(self, message: Reported, reason: str, filer: Filer, now_ms: int) -> Report:
         """File a report; the same reporter reporting the same message again replaces their reason while
-        the report is open, and finds it as it was once it is closed (never opened again while it is kept);
-        None when the reporter already holds `limit` open reports, however many file at once."""
+        the report is open, and finds it as it was once it is closed (never opened again while it is kept).
+        Raises TooManyOpen when the reporter, or the address they file from, already holds as many open reports as
+        it may, however many file at once."""
+        reporter = filer.reporter
         report_id = hashlib.sha256(f"{reporter} {message.ref}".encode()).hexdigest()[:24]
         filed = self.get(report_id)
         if filed is not None and filed.status != "open":
             return filed
-        if not self._claim(keys=[keys.reports_by(reporter)], args=[report_id, limit]):
-            return None
-        fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "time": now_ms, "status": "open",
-                                        **{name: str(value or "") for name, value in asdict(message).items()}}
+        self._take(report_id, filer)
+        fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "address": filer.address, "time": now_ms,
+                                        "status": "open", **{name: str(value or "") for name, value in asdict(message).items()}}
         pipe = self.redis.pipeline(transaction=False)  # listed before it is written: a decision meanwhile unlists it
         pipe.zadd(keys.reports("open"), {report_id: now_ms})
         pipe.sadd(keys.reported(message.ref), report_id)
         pipe.execute()
         if not self._file(keys=[keys.report(report_id)], args=[part for pair in fields.items() for part in pair]):
-            self._unlist(report_id, reporter, message)
-            return self.get(report_id)
+            self._unlist(report_id, filer, message)
+            return cast(Report, self.get(report_id))
         return Report(report_id, reason, reporter, now_ms, "open", message)
 
-    def _unlist(self, report_id: str, reporter: str, message: Reported) -> None:
+    def _take(self, report_id: str, filer: Filer) -> None:
+        """Count the report among its reporter's open ones, then its address's, or in neither if either is full."""
+        if not (claimed := self._claim(keys=[keys.reports_by(filer.reporter)], args=[report_id, filer.per_reporter])):
+            raise TooManyOpen("reporter", filer.per_reporter)
+        if not self._claim(keys=[keys.reports_from(filer.address)], args=[report_id, filer.per_address]):
+            if claimed == 2:
+                self.redis.srem(keys.reports_by(filer.reporter), report_id)
+            raise TooManyOpen("address", filer.per_address)
+
+    def _unlist(self, report_id: str, filer: Filer, message: Reported) -> None:
         """Take a decided report out of the lists of open ones, where a filing racing the decision put it."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(keys.reports("open"), report_id)
         pipe.srem(keys.reported(message.ref), report_id)
-        pipe.srem(keys.reports_by(reporter), report_id)
+        pipe.srem(keys.reports_by(filer.reporter), report_id)
+        pipe.srem(keys.reports_from(filer.address), report_id)
         pipe.execute()
 
     def get(self, report_id: str) -> Report | None:
@@ -142,11 +173,13 @@ class Reports:
                 keys.reported(report.message.ref)))} | {report.id})
         pipe = self.redis.pipeline(transaction=False)
         for report_id in closing:
-            pipe.hget(keys.report(report_id), "reporter")
-        reporters = cast(list[bytes | None], pipe.execute())
-        for report_id, reporter in zip(closing, reporters, strict=True):
+            pipe.hmget(keys.report(report_id), "reporter", "address")
+        filers = cast(list[list[bytes | None]], pipe.execute())
+        for report_id, (reporter, address) in zip(closing, filers, strict=True):
             if reporter is not None:
                 pipe.srem(keys.reports_by(reporter.decode()), report_id)
+            if address is not None:
+                pipe.srem(keys.reports_from(address.decode()), report_id)
             pipe.hset(keys.report(report_id), "status", status)
             pipe.pexpire(keys.report(report_id), self.kept_ms)
             pipe.srem(keys.reported(report.message.ref), report_id)  # the message's open reports, as hiding it closes

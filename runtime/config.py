@@ -101,6 +101,7 @@ class Config:
     # a player is mailed the words of one writer in one game's chat (a mention) or one conversation once in this long
     chat_mail_seconds: int = 600
     open_reports_per_reporter: int = 20  # reports one reporter may have open, waiting for the admin
+    open_reports_per_address: int = 100  # reports filed from one client address that may be open, whoever filed them
     closed_reports_days: int = 90  # how long a report the admin decided is kept
     conversation_kept: int = 1000  # the latest messages kept of a conversation between two players
     # confirmation mails one player may ask for a day, one mail address may be sent, whoever asks, and one
@@ -169,10 +170,10 @@ class Config:
         if self.smtp_url is not None and not _is_smtp_url(self.smtp_url):
             raise ValueError("MEEPLE_SMTP_URL is smtp://[user:password@]host[:port], smtp://host[:port]?starttls=off "
                              "(plain text, no password) or smtps://[user:password@]host[:port]")
-        if min(self.confirmations_per_player, self.chat_mail_seconds, self.open_reports_per_reporter,
+        if min(self.confirmations_per_player, self.chat_mail_seconds, self.open_reports_per_reporter, self.open_reports_per_address,
                self.closed_reports_days, self.conversation_kept) < 1:
             raise ValueError("MEEPLE_CONFIRMATIONS_PER_PLAYER, MEEPLE_CHAT_MAIL_SECONDS, MEEPLE_OPEN_REPORTS_PER_REPORTER, "
-                             "MEEPLE_CLOSED_REPORTS_DAYS and MEEPLE_CONVERSATION_KEPT are 1 or more")
+                             "MEEPLE_OPEN_REPORTS_PER_ADDRESS, MEEPLE_CLOSED_REPORTS_DAYS and MEEPLE_CONVERSATION_KEPT are 1 or more")
         if not self.public_url.startswith(("http://", "https://")) or self.mail_hold_seconds < 1:
             raise ValueError("MEEPLE_PUBLIC_URL is an http(s) URL, MEEPLE_MAIL_HOLD_SECONDS 1 or more")
 
@@ -217,6 +218,7 @@ class Config:
             registrations_per_address=Rate.parse_all(env["MEEPLE_REGISTRATIONS_PER_ADDRESS"])
             if "MEEPLE_REGISTRATIONS_PER_ADDRESS" in env else cls.registrations_per_address,
             open_reports_per_reporter=int(env.get("MEEPLE_OPEN_REPORTS_PER_REPORTER", cls.open_reports_per_reporter)),
+            open_reports_per_address=int(env.get("MEEPLE_OPEN_REPORTS_PER_ADDRESS", cls.open_reports_per_address)),
             closed_reports_days=int(env.get("MEEPLE_CLOSED_REPORTS_DAYS", cls.closed_reports_days)),
             conversation_kept=int(env.get("MEEPLE_CONVERSATION_KEPT", cls.conversation_kept)),
             confirmations_per_player=int(env.get("MEEPLE_CONFIRMATIONS_PER_PLAYER", cls.confirmations_per_player)),

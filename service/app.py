@@ -83,6 +83,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_CHAT_SECONDS_AFTER_END"] = config.chat_seconds_after_end
     app.config["MEEPLE_REGISTRATIONS_PER_ADDRESS"] = config.registrations_per_address
     app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"] = config.open_reports_per_reporter
+    app.config["MEEPLE_OPEN_REPORTS_PER_ADDRESS"] = config.open_reports_per_address
     app.config["MEEPLE_CLOSED_REPORTS_DAYS"] = config.closed_reports_days
     app.config["MEEPLE_CONVERSATION_KEPT"] = config.conversation_kept
     app.config["MEEPLE_CONFIRMATIONS_PER_PLAYER"] = config.confirmations_per_player

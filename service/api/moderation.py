@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, request
 
 from application import moderation
 from application.reports import report_chat, report_player
+from events.seats import hash_token
 from players.conversations import Conversations
 from players.moderation import Mutes, Report, Reports
 from service import auth, limits
@@ -28,7 +29,8 @@ def reports() -> Reports:
 def filing() -> moderation.Filing:
     """Where the request's report is filed."""
     redis = executor().store.redis
-    return moderation.Filing(reports(), Mutes(redis), current_app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"])
+    return moderation.Filing(reports(), Mutes(redis), current_app.config["MEEPLE_OPEN_REPORTS_PER_REPORTER"],
+                             hash_token(limits.client_address()), current_app.config["MEEPLE_OPEN_REPORTS_PER_ADDRESS"])
 
 
 def report_answer(report: Report) -> dict[str, Any]:

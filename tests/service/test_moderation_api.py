@@ -239,6 +239,19 @@ def test_a_reporter_holds_a_bounded_number_of_open_reports(client: redis.Redis) 
     assert report(api, paths[2], ann).status_code == 201
 
 
+def test_guests_of_many_games_from_one_address_hold_a_bounded_number_of_open_reports(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = ContractClient(create_app(unlimited(admin_token=ADMIN, open_reports_per_address=2), client=client).test_client())
+    filed, path, guest = [], "", ""
+    for _ in range(3):  # a guest seat in each game, each a reporter of its own, all from one address
+        game_id, (ann, guest) = table(api)
+        path = f"/v1/games/{game_id}/chat/table/messages/{say(api, game_id, 'table', ann, 'hm').json['id']}"  # type: ignore[attr-defined]
+        filed.append(report(api, path, guest))
+    assert [answer.status_code for answer in filed] == [201, 201, 409]  # type: ignore[attr-defined]
+    assert filed[2].json["code"] == "too_many_reports" and filed[2].json["limit"] == 2  # type: ignore[attr-defined]
+    decide(api, filed[0].json["id"], hide=False)  # type: ignore[attr-defined]
+    assert report(api, path, guest).status_code == 201  # type: ignore[attr-defined]  # a decided one makes room
+
+
 def test_the_queue_reads_page_by_page(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     monkeypatch.setattr(players.moderation, "QUEUE", 2)
     api = api_on(client)
