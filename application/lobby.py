@@ -160,7 +160,7 @@ class Lobby:
         if code is not None and (player_id is None or bot):
             raise Invalid("validation_error", "A seat's invitation link is taken by a registered player.",
                           errors={"invite": ["Send a player token: register first (POST /v1/players)."]})
-        if player_id is None and not bot and self.executor.store.games.get(game_id).rated:
+        if player_id is None and not bot and _open_to_guests_but_rated(self.executor.store.games.get(game_id)):
             raise Invalid("validation_error", "A seat of a rated game is taken by a registered player or an AI.",
                           errors={"player": ["Send a player token: register first (POST /v1/players)."]})
         token = None if bot else new_token()
@@ -189,6 +189,12 @@ class Lobby:
         if seated.taken == seated.seats:
             with contextlib.suppress(NotReplicated):
                 start(self.executor, game_id)
+
+
+def _open_to_guests_but_rated(record: GameRecord) -> bool:
+    """Whether a guest would be refused only because the game is rated: a seat is free for anyone
+    (else the seats' own refusal, reserved or taken, is the one to say)."""
+    return record.rated and any(name is None and seat not in record.reserved for seat, name in enumerate(record.names))
 
 
 def rated_by_default(settings: GameSettings, seats: int) -> bool:
