@@ -31,20 +31,11 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
     advance(executor, tournaments, tournament_id)
 
 
-def planned(record: TournamentRecord, entrants: int) -> int | None:
-    """The rounds the tournament plays: a Swiss's as set, a round robin's as its `entrants` need once it
-    has started with enough of them to fill a table (None before, and for one cancelled)."""
-    if record.rounds is not None:
-        return record.rounds
-    if record.stage not in (Stage.RUNNING, Stage.FINISHED) or entrants < record.seats:
-        return None
-    return round_robin_rounds(entrants, record.seats)
-
-
 def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
     """Keep the results of the round's finished tables; once every table has ended, withdraw whoever
     ran out of time in all their games of it, then pair the next round, or end the tournament after
-    its last round or once its active entrants fill no table. Does nothing while another holds it."""
+    its last round or once its active entrants fill no table (cancelled if that is before its first).
+    Does nothing while another holds it."""
     with tournaments.pairing(tournament_id) as held:
         record = tournaments.get(tournament_id)
         if not held or record is None or record.stage is not Stage.RUNNING:
@@ -53,14 +44,26 @@ def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) ->
         while not rounds or _ended(executor, tournaments, record, rounds):
             entrants = tournaments.entrants(tournament_id)
             active = [entrant.id for entrant in entrants if entrant.withdrawn is None]
-            if len(rounds) >= (planned(record, len(entrants)) or 0) or len(active) < record.seats:
+            if len(active) < record.seats:
                 tournaments.end(tournament_id, Stage.FINISHED if rounds else Stage.CANCELLED)
+                return
+            if len(rounds) >= _planned(tournaments, record, len(entrants)):
+                tournaments.end(tournament_id, Stage.FINISHED)
                 return
             pairing = _pairing(tournaments, record, entrants, active, rounds)
             number = len(rounds) + 1
             tournaments.pair(tournament_id, number, Round(tuple(
                 Table(f"{tournament_id}-{number}-{index}", table) for index, table in enumerate(pairing.tables)), pairing.byes))
             rounds = tournaments.rounds(tournament_id)
+
+
+def _planned(tournaments: Tournaments, record: TournamentRecord, entrants: int) -> int:
+    """The rounds the tournament plays: a Swiss's as set, a round robin's as its `entrants` need,
+    worked out once, before its first round, and kept."""
+    if record.rounds is None:
+        tournaments.plan(record.id, round_robin_rounds(entrants, record.seats))
+        record = tournaments.get(record.id) or record
+    return record.rounds or 0
 
 
 def _ended(executor: Executor, tournaments: Tournaments, record: TournamentRecord, rounds: list[Round]) -> bool:

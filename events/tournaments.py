@@ -64,7 +64,7 @@ class TournamentRecord:
     starts: int  # ms since the epoch: sign-up closes and the first round is paired
     creator: str
     unlisted: bool = False
-    rounds: int | None = None  # a Swiss's rounds; a round robin's are worked out at the start
+    rounds: int | None = None  # a Swiss's rounds; a round robin's once worked out at its start (Tournaments.plan)
     created: int = 0
     stage: Stage = Stage.SIGNING_UP
 
@@ -115,7 +115,8 @@ class Tournaments:
         settings = json.loads(stored[b"record"])
         return TournamentRecord(**{**settings, "format": Format(settings["format"]),
                                    "deadline": TurnDeadline.from_json(settings["deadline"]),
-                                   "stage": Stage(stored[b"stage"].decode())})
+                                   "stage": Stage(stored[b"stage"].decode()),
+                                   "rounds": int(stored[b"rounds"]) if b"rounds" in stored else settings["rounds"]})
 
     def listed(self, limit: int) -> list[str]:
         """The listed tournaments' ids, latest start first."""
@@ -128,6 +129,10 @@ class Tournaments:
     def running(self) -> list[str]:
         """The tournaments under way."""
         return sorted(each.decode() for each in cast(set[bytes], self.redis.smembers(keys.tournaments_running())))
+
+    def plan(self, tournament_id: str, rounds: int) -> None:
+        """Keep the rounds a round robin plays, worked out as it starts; the first kept stays."""
+        self.redis.hsetnx(keys.tournament(tournament_id), "rounds", rounds)
 
     def begin(self, tournament_id: str) -> None:
         """Mark the tournament under way: its entrants are those signed up now (`enter` and `leave` refuse from now on)."""

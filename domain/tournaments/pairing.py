@@ -11,6 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 STARTS = 6  # the most arrangements a round's search starts from
+PASSES = 12  # the most rounds of swaps a search makes from one arrangement
+MET = 20  # what a pair that met before costs a round robin's round, besides the square of its meetings
+ROBIN_MOST = 3  # a round robin of larger tables plays at most this many times the fewest rounds that could meet every pair
 REPEAT = 100_000  # what two entrants meeting again costs a Swiss round: more than any gap in scores could
 
 
@@ -51,25 +54,41 @@ def byes_taken(rounds: Sequence[Round]) -> Counter[str]:
 
 def round_robin_rounds(entrants: int, seats: int) -> int:
     """The rounds of a round robin: at two seats one per opponent (one more for a bye each when odd),
-    at more enough tables for each pair to meet about once."""
+    at more as many as its pairing takes until every pair has met (played out ahead among stand-ins,
+    as the pairing depends on the rounds alone), at most ROBIN_MOST times the fewest that could."""
     if seats == 2:
         return entrants if entrants % 2 else entrants - 1
-    tables = entrants // seats
-    return math.ceil(entrants * (entrants - 1) / (tables * seats * (seats - 1)))
+    if entrants < seats:
+        return 0
+    field = [str(number) for number in range(entrants)]
+    pairs = entrants * (entrants - 1) // 2
+    fewest = math.ceil(pairs / (entrants // seats * seats * (seats - 1) // 2))
+    rounds: list[Round] = []
+    while len(met(rounds)) < pairs and len(rounds) < ROBIN_MOST * fewest:
+        pairing = round_robin(field, field, seats, rounds)
+        rounds.append(Round(tuple(Table("", table) for table in pairing.tables), pairing.byes))
+    return len(rounds)
 
 
 def round_robin(entrants: Sequence[str], active: Sequence[str], seats: int, rounds: Sequence[Round]) -> Pairing:
     """The next round of a round robin of `entrants` (in sign-up order) among those still `active`.
 
     Two seats: the circle method over every entrant, so each pair meets exactly once; a table
-    whose other entrant withdrew is a bye. More seats: tables formed so that pairs who met least
-    sit together (a pair's cost the square of its meetings, so that meetings spread), the byes going to those who had fewest, last in a rotation of sign-up order."""
+    whose other entrant withdrew is a bye. More seats: tables formed so that as many pairs as can
+    meet for the first time, and then so that pairs who met least sit together (a pair that met
+    costs MET and the square of its meetings), the byes going to those who had fewest, last in a
+    rotation of sign-up order."""
     if seats == 2:
         return _circle(entrants, set(active), len(rounds))
     shift = len(rounds) % max(len(active), 1)
     order = [*active[shift:], *active[:shift]]
     shared = met(rounds)
-    return _tables(order, seats, byes_taken(rounds), lambda one, other: shared[frozenset((one, other))] ** 2)
+
+    def cost(one: str, other: str) -> int:
+        meetings = shared[frozenset((one, other))]
+        return MET + meetings ** 2 if meetings else 0
+
+    return _tables(order, seats, byes_taken(rounds), cost)
 
 
 def swiss(standing: Sequence[str], points: Mapping[str, float], seats: int, rounds: Sequence[Round]) -> Pairing:
@@ -124,19 +143,24 @@ def _sitting_out(order: Sequence[str], byes: Mapping[str, int], count: int) -> s
 
 
 def _rearranged(tables: list[list[str]], cost: Callable[[str, str], int]) -> list[list[str]]:
-    """`tables`, entrants swapped between two while a swap lowers their cost (a pair's cost summed over each table)."""
-    improved = True
-    while improved:
+    """`tables`, entrants swapped between two while a swap lowers their cost (a pair's cost summed over
+    each table), for at most PASSES passes over every swap."""
+    for _ in range(PASSES):
         improved = False
         for one, other in itertools.combinations(tables, 2):
             for here, there in itertools.product(range(len(one)), range(len(other))):
-                before = _cost(one, cost) + _cost(other, cost)
-                one[here], other[there] = other[there], one[here]
-                if _cost(one, cost) + _cost(other, cost) < before:
-                    improved = True
-                else:
+                if _change(one, here, other[there], cost) + _change(other, there, one[here], cost) < 0:
                     one[here], other[there] = other[there], one[here]
+                    improved = True
+        if not improved:
+            break
     return tables
+
+
+def _change(table: list[str], place: int, coming: str, cost: Callable[[str, str], int]) -> int:
+    """How the table's cost changes when `coming` takes the entrant at `place`."""
+    going = table[place]
+    return sum(cost(coming, each) - cost(going, each) for index, each in enumerate(table) if index != place)
 
 
 def _cost(table: list[str], cost: Callable[[str, str], int]) -> int:

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 
 from application import tournaments as desk
-from application.tournament_rounds import planned
 from application.tournaments import RULES, TournamentSettings, TournamentView
 from domain import GAMES
 from events.envelope import TurnDeadline
@@ -137,7 +136,7 @@ def _tournament(view: TournamentView) -> dict[str, Any]:
     names = {entrant.id: entrant.name for entrant in view.entrants}
     return _summary(record) | {
         "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
-        "created": record.created, "rounds": planned(record, len(view.entrants)),
+        "created": record.created, "rounds": record.rounds,
         "entrants": [_entrant(entrant) for entrant in view.entrants],
         "paired": [{"number": number, "byes": list(paired.byes), "tables": [
             {"game_id": table.game_id, "entrants": list(table.entrants),
