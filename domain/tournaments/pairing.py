@@ -14,6 +14,7 @@ STARTS = 6  # the most arrangements a round's search starts from
 PASSES = 12  # the most rounds of swaps a search makes from one arrangement
 MET = 20  # what a pair that met before costs a round robin's round, besides the square of its meetings
 ROBIN_MOST = 3  # a round robin of larger tables plays at most this many times the fewest rounds that could meet every pair
+MATCHING = 200_000  # the most steps a two-seat Swiss spends looking for a pairing with no pair that met
 REPEAT = 100_000  # what two entrants meeting again costs a Swiss round: more than any gap in scores could
 
 
@@ -94,14 +95,41 @@ def round_robin(entrants: Sequence[str], active: Sequence[str], seats: int, roun
 def swiss(standing: Sequence[str], points: Mapping[str, float], seats: int, rounds: Sequence[Round]) -> Pairing:
     """The next round of a Swiss among `standing` (the active entrants, best first): tables taken
     in standings order (score groups), then rearranged so that nobody meets an entrant again where
-    that can be avoided, and then so that the points at each table lie as close as can be. The
-    byes go to those who had fewest, the lowest in the standings first."""
+    that can be avoided, and then so that the points at each table lie as close as can be. At two
+    seats the first arrangement is the first pairing in standings order with no pair that met, if
+    one is found within MATCHING steps, so that no pair meets again where any pairing avoids it; at
+    more seats the search does what it can. The byes go to those who had fewest, the lowest in the
+    standings first."""
     shared = met(rounds)
 
     def cost(one: str, other: str) -> int:
         return REPEAT * shared[frozenset((one, other))] + round(2 * abs(points[one] - points[other]))
 
-    return _tables(standing, seats, byes_taken(rounds), cost)
+    def unrepeated(playing: list[str]) -> list[list[str]] | None:
+        return _unrepeated(playing, shared) if seats == 2 else None
+
+    return _tables(standing, seats, byes_taken(rounds), cost, unrepeated)
+
+
+def _unrepeated(playing: list[str], shared: Counter[frozenset[str]]) -> list[list[str]] | None:
+    """Pairs of `playing`, none of whom met, the first left paired with the first free after it
+    that it has not met (backtracking); None if there are none, or none found within MATCHING steps."""
+    steps = 0
+
+    def paired(left: list[str]) -> list[list[str]] | None:
+        nonlocal steps
+        if not left:
+            return []
+        first, rest = left[0], left[1:]
+        for place, other in enumerate(rest):
+            steps += 1
+            if steps > MATCHING:
+                return None
+            if not shared[frozenset((first, other))] and (found := paired(rest[:place] + rest[place + 1:])) is not None:
+                return [[first, other], *found]
+        return None
+
+    return paired(playing)
 
 
 def _circle(entrants: Sequence[str], active: set[str], index: int) -> Pairing:
@@ -117,12 +145,16 @@ def _circle(entrants: Sequence[str], active: set[str], index: int) -> Pairing:
     return Pairing(tuple((str(one), str(other)) for one, other in tables), tuple(str(each) for each in byes))
 
 
-def _tables(order: Sequence[str], seats: int, byes: Mapping[str, int], cost: Callable[[str, str], int]) -> Pairing:
-    """Whole tables of `order` (byes for the rest), rearranged by `cost`."""
+def _tables(order: Sequence[str], seats: int, byes: Mapping[str, int], cost: Callable[[str, str], int],
+            first: Callable[[list[str]], list[list[str]] | None] = lambda playing: None) -> Pairing:
+    """Whole tables of `order` (byes for the rest), rearranged by `cost` from `first` of those
+    playing if it gives an arrangement, else from a few (_starts)."""
     sitting_out = _sitting_out(order, byes, len(order) % seats)
     playing = [entrant for entrant in order if entrant not in sitting_out]
-    tried = [_rearranged([playing[start:start + seats] for start in range(0, len(playing), seats)], cost)
-             for playing in _starts(playing, seats)]
+    found = first(playing)
+    starts = [found] if found is not None else [
+        [playing[start:start + seats] for start in range(0, len(playing), seats)] for playing in _starts(playing, seats)]
+    tried = [_rearranged(tables, cost) for tables in starts]
     tables = min(tried, key=lambda tables: sum(_cost(table, cost) for table in tables))  # the first of the cheapest
     return Pairing(tuple(tuple(table) for table in tables), tuple(entrant for entrant in order if entrant in sitting_out))
 

@@ -108,11 +108,39 @@ def test_a_swiss_of_four_seat_tables_repeats_no_pair_a_better_arrangement_avoids
             results[table.game_id] = tuple((entrant,) for entrant in order)
 
 
+def pairings(entrants: list[str]) -> Iterator[list[tuple[str, str]]]:
+    """Every way to pair `entrants` (an even number of them)."""
+    if not entrants:
+        yield []
+        return
+    for place in range(1, len(entrants)):
+        for rest in pairings(entrants[1:place] + entrants[place + 1:]):
+            yield [(entrants[0], entrants[place]), *rest]
+
+
+@pytest.mark.parametrize("seed", [55, *range(6)])
+def test_a_two_seat_swiss_repeats_no_pair_where_any_pairing_avoids_it(seed: int) -> None:
+    chance = random.Random(seed)
+    entrants = [f"e{number}" for number in range(12)]
+    rounds: list[Round] = []
+    results: dict[str, Places] = {}
+    for number in range(11):
+        rows = standings(entrants, 2, rounds, results)
+        pairing = swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, 2, rounds)
+        shared = met(rounds)
+        if any(not any(shared[frozenset(pair)] for pair in each) for each in pairings(entrants)):
+            assert not any(shared[frozenset(table)] for table in pairing.tables), number
+        rounds.append(played(pairing, number))
+        for table in rounds[-1].tables:
+            order = list(table.entrants)
+            chance.shuffle(order)
+            results[table.game_id] = tuple((entrant,) for entrant in order)
+
+
 def test_a_swiss_seats_score_groups_together_when_no_one_met() -> None:
     entrants = [f"e{number}" for number in range(8)]
     points = {"e0": 3, "e1": 0, "e2": 3, "e3": 0, "e4": 3, "e5": 0, "e6": 3, "e7": 0}
-    ranked = sorted(entrants, key=lambda entrant: -points[entrant])
-    pairing = swiss(ranked, points, 4, [])
+    pairing = swiss(entrants, points, 4, [])  # not in standings order: the points alone group them
     assert {frozenset(table) for table in pairing.tables} == {frozenset({"e0", "e2", "e4", "e6"}), frozenset({"e1", "e3", "e5", "e7"})}
 
 
