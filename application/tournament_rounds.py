@@ -1,12 +1,14 @@
 """A tournament's rounds: the first paired when its sign-up closes, each next one once the last
-table of the round before has ended. A round is written once (Tournaments.pair) and its games are
-opened under the tournament's hold with ids named for their round and table, so a job run twice,
-or cut short and run again, pairs nothing twice and opens each game once."""
+table of the round before has ended. A round is written once (Tournaments.pair), each table with
+a fresh game id (none names its tournament, which may be unlisted), and its games are opened
+under the tournament's hold with the ids written, so a job run twice, or cut short and run
+again, pairs nothing twice and opens each game once."""
 
 from __future__ import annotations
 
 from application.lobby import Bot, GameSettings, rated_by_default
 from application.lobby import start as start_game
+from application.tokens import new_id
 from application.tournaments import forfeit
 from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, swiss
 from domain.tournaments.standings import standings
@@ -52,8 +54,7 @@ def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) ->
                 return
             pairing = _pairing(tournaments, record, entrants, active, rounds)
             number = len(rounds) + 1
-            tournaments.pair(tournament_id, number, Round(tuple(
-                Table(f"{tournament_id}-{number}-{index}", table) for index, table in enumerate(pairing.tables)), pairing.byes))
+            tournaments.pair(tournament_id, number, Round(tuple(Table(new_id(), table) for table in pairing.tables), pairing.byes))
             rounds = tournaments.rounds(tournament_id)
 
 

@@ -191,3 +191,13 @@ def test_a_withdrawal_waits_while_the_tournament_is_paired(executor: Executor) -
         assert all(entrant.withdrawn is None for entrant in tournaments.entrants(record.id))
     withdrawal.join(timeout=10)
     assert [entrant.withdrawn for entrant in tournaments.entrants(record.id)] == [0, None, None]
+
+
+def test_a_table_s_game_id_does_not_name_its_tournament(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(4):
+        desk.enter_ai(tournaments, record, "boss", "random")
+    started(executor, record, monkeypatch)
+    [table] = tournaments.rounds(record.id)[0].tables
+    assert record.id not in table.game_id and tournaments.of_game(table.game_id) == record.id
