@@ -31,11 +31,14 @@ MAX_START_DAYS = 90  # how far ahead a tournament may start
 RULES = (
     "Points by finishing place: one for each seat you finish above, half for each you tie with (4 seats: 3, 2, 1, 0).",
     "A bye (when the entrants do not fill whole tables) scores half of first place's points.",
-    "Standings: points, then Buchholz (your opponents' points summed over every table you sat at), then first places, "
-    "then sign-up order.",
+    "Standings: points, then Buchholz (your opponents' points summed over every table you sat at; a bye adds nothing "
+    "to it), then first places, then sign-up order.",
     "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits.",
-    "Withdrawing forfeits your running games and you are paired no more; your points stay.",
+    "Withdrawing forfeits your running games (the others at the table play on; at two seats your opponent wins) and "
+    "you are paired no more; your points stay. In a two-seat round robin, those you were yet to meet have a bye in "
+    "your place.",
     "Running out of time in every game of a round withdraws you.",
+    "The tournament ends early once its entrants still in cannot fill a table.",
 )
 
 

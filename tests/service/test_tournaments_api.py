@@ -45,7 +45,8 @@ def test_a_registered_player_creates_a_tournament_that_lists_and_reads_with_its_
     tournament = api.get(f"/v1/tournaments/{created.json['id']}").json
     assert (tournament["stage"], tournament["creator"], tournament["rounds"], tournament["entrants"]) == (
         "signing_up", ann["id"], 3, [])
-    assert any("Buchholz" in rule for rule in tournament["rules"])
+    assert any("Buchholz" in rule and "a bye adds nothing" in rule for rule in tournament["rules"])
+    assert any("ends early" in rule for rule in tournament["rules"]) and any("bye in your place" in rule for rule in tournament["rules"])
     assert listed(api) == [created.json["id"]]
 
 
