@@ -151,6 +151,23 @@ def read(chat: ChatStore, record: GameRecord, room: str, reader: Reader, after: 
     return messages, None if held or len(page) < limit else last
 
 
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """The ids of a room's messages hidden since a hide, oldest first, and the latest hide read (to ask after next)."""
+
+    ids: list[str]
+    last: str
+
+
+def hidden_since(chat: ChatStore, record: GameRecord, room: str, after: str | None) -> Hidden:
+    """The messages of `room` hidden after the hide `after` (None: none asked, only the latest hide). Read before the
+    page it goes with, a hide made while the page is read is told again next time rather than missed."""
+    if after is None:
+        return Hidden([], chat.last_hide(record.id))
+    hides = chat.hides(record.id, after)
+    return Hidden([hide.message_id for hide in hides if hide.room == room], hides[-1].id if hides else after)
+
+
 def transcript(chat: ChatStore, record: GameRecord, reader: Reader) -> list[Message]:
     """The whole of the table's room as `reader` may read it (none in a game with its chat off)."""
     messages, after = [], START

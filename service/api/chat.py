@@ -13,7 +13,7 @@ from players.moderation import Mutes
 from service import auth, limits
 from service.api.context import executor, invitations, json_body, known_game, players, visible_version
 from service.errors import ApiError
-from service.schemas.chat import ChatMessageSchema, ChatQuerySchema, NotesSchema
+from service.schemas.chat import ChatMessageSchema, NotesSchema, RoomQuerySchema
 from service.schemas.common import parse
 
 bp = Blueprint("chat", __name__, url_prefix="/v1")
@@ -92,9 +92,12 @@ def _writer(record: GameRecord) -> tuple[chat.Writer, str]:
 def read_chat(game_id: str, room: str) -> dict[str, Any]:
     """A page of a room, oldest first, after the message `after`, as the caller may read it."""
     record = game_with_room(game_id, room)
-    query = parse(ChatQuerySchema, request.args.to_dict())
-    messages, following = chat.read(chat_store(), record, room, reader(record), query["after"], query["limit"])
-    return {"messages": [chat_message(said) for said in messages], "next": following}
+    query = parse(RoomQuerySchema, request.args.to_dict())
+    store = chat_store()
+    hidden = chat.hidden_since(store, record, room, query.get("hides_after"))  # before the page: see hidden_since
+    messages, following = chat.read(store, record, room, reader(record), query["after"], query["limit"])
+    return {"messages": [chat_message(said) for said in messages], "next": following, "hidden": hidden.ids,
+            "hides": hidden.last}
 
 
 @bp.post("/games/<game:game_id>/chat/<room>")

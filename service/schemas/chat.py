@@ -47,3 +47,9 @@ class ChatQuerySchema(Schema):
     after = fields.String(load_default=START, validate=FullMatch(MESSAGE_ID), metadata={
         "description": "Only messages after the one with this id (the page's `next`); left out, from the first."})
     limit = fields.Integer(validate=validate.Range(min=1, max=PAGE), load_default=50)
+
+
+class RoomQuerySchema(ChatQuerySchema):
+    hides_after = fields.String(validate=FullMatch(MESSAGE_ID), metadata={
+        "description": "Also list in `hidden` the room's messages the admin hid after this hide (a page's `hides`; `0-0`: "
+                       "every hide): what a client that was away reads to catch up, with `after` its last message."})

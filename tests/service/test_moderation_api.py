@@ -160,6 +160,24 @@ def test_a_hidden_message_is_told_to_the_open_streams_of_those_who_read_its_room
     seat.close()
 
 
+def test_a_client_that_was_away_reads_the_hides_since_its_last_read_with_the_messages_since(
+        client: redis.Redis) -> None:  # type: ignore[type-arg]
+    api = api_on(client)
+    game_id, (ann, bo) = table(api)
+    rude, luck = (say(api, game_id, "table", bo, text).json["id"] for text in ("You fool", "Good luck"))  # type: ignore[index]
+    first = api.get(f"/v1/games/{game_id}/chat/table", headers=bearer(ann)).json
+    assert (first["hidden"], first["hides"]) == ([], "0-0")  # no hide asked for, and none made yet
+    decide(api, report(api, f"/v1/games/{game_id}/chat/table/messages/{rude}", ann).json["id"], hide=True)  # type: ignore[attr-defined]
+    later = say(api, game_id, "table", bo, "Sorry").json["id"]  # type: ignore[index]
+    back = api.get(f"/v1/games/{game_id}/chat/table?after={luck}&hides_after={first['hides']}", headers=bearer(ann)).json
+    assert [message["id"] for message in back["messages"]] == [later] and back["hidden"] == [rude]
+    again = api.get(f"/v1/games/{game_id}/chat/table?after={later}&hides_after={back['hides']}", headers=bearer(ann)).json
+    assert (again["messages"], again["hidden"], again["hides"]) == ([], [], back["hides"])  # told once
+    spectators = api.get(f"/v1/games/{game_id}/chat/spectators?hides_after=0-0", headers=bearer(ADMIN)).json
+    assert spectators["hidden"] == [] and spectators["hides"] == back["hides"]  # the table's hide is not this room's
+    assert api.get(f"/v1/games/{game_id}/chat/table?hides_after=x", headers=bearer(ann)).status_code == 422
+
+
 def sent(lines: object, kind: str) -> dict[str, object]:
     """The data of the stream's next message of `kind`, within 20 s."""
     chunk = ""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -236,6 +237,9 @@ def test_a_message_hidden_while_a_seats_stream_is_down_leaves_its_page_once_it_i
     with serving(tmp_path, SETTINGS) as own, requests.Session() as http, \
             browsers(chromium, tmp_path, ("ann", "bo"), WIDE) as opened:
         api, ann = Client(http, own), opened["ann"]
+        reads: list[tuple[str, str | None]] = []  # the reads of ann's table room and their tokens, from the page's start
+        ann.on("request", lambda request: reads.append((request.url, request.headers.get("authorization")))
+               if "/chat/table?" in request.url else None)
         game_id = seated(opened, api, own)
         say(opened["bo"], "You fool")
         say(opened["bo"], "Good luck")
@@ -253,6 +257,10 @@ def test_a_message_hidden_while_a_seats_stream_is_down_leaves_its_page_once_it_i
         expect(ann.get_by_role("status").filter(has_text="Live")).to_be_visible(timeout=20_000)
         expect(table(ann)).not_to_contain_text("You fool")
         expect(table(ann)).to_contain_text("Good luck")
+        whole = [token for url, token in reads if "hides_after=" not in url]  # a first reading, from the room's start
+        assert len(whole) == len(set(whole)), reads  # read from its start once for each reader (a spectator, then the seat)
+        query = parse_qs(urlsplit(reads[-1][0]).query)  # reopened, it reads on from the last message it heard
+        assert query["after"] == [table(ann).get_by_role("listitem").last.get_attribute("data-id")] and "hides_after" in query, reads
         ann.screenshot(path=str(tmp_path / "hidden-while-away-1280.png"), full_page=True)
         ann.set_viewport_size(PHONE)
         fits(ann, tmp_path / "hidden-while-away-375.png")

@@ -164,7 +164,8 @@ export const rematch = (id, token) => call("POST", `${games(id)}/rematch`, { tok
 
 /** Where a finished game's log downloads from (JSON Lines, as an import takes it). */
 export const exportUrl = (id) => `${games(id)}/export`;
-export const chat = (id, room, after, token) => call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100`, { token });
+export const chat = (id, room, after, token, hidesAfter) =>
+  call("GET", `${games(id)}/chat/${room}?after=${after}&limit=100${hidesAfter ? `&hides_after=${hidesAfter}` : ""}`, { token });
 export const say = (id, room, text, token) => call("POST", `${games(id)}/chat/${room}`, { token, body: { text } });
 export const reportChat = (id, room, message, reason, token) =>
   call("POST", `${games(id)}/chat/${room}/messages/${message}/reports`, { token, body: { reason } });

@@ -31,7 +31,7 @@ export function showChat(panel, view, token) {
   for (const type of ["focusin", "pointerdown", "toggle"]) details.addEventListener(type, () => markRead(chat));
   details.addEventListener("forgotten", () => count(chat, details.querySelectorAll(".chat-log .unread").length));
   fill(panel, details);
-  Object.values(chat.rooms).forEach((each) => load(chat, each).catch(() => {})); // what was read stays
+  Object.values(chat.rooms).forEach((each) => load(chat, each)); // what was read stays
 }
 
 /** A message the game's stream brought, or (`hidden`) one the admin hid, which leaves the room. */
@@ -39,8 +39,10 @@ export function hearChat(panel, message, hidden) {
   const chat = CHATS.get(panel);
   const where = chat?.rooms[message.room];
   if (!where) return;
-  if (!hidden) add(chat, where, message, true);
-  else hide(chat, where, message.id);
+  if (hidden) return hide(chat, where, message.id);
+  add(chat, where, message, true);
+  where.heard = later(where.heard, message.id);
+  if (where.following) where.last = later(where.last, message.id);
 }
 
 function hide(chat, where, id) {
@@ -56,35 +58,47 @@ function room(chat, name) {
   const hint = name === "spectators" && chat.view.you === null ? "Sign in to write here." : null;
   const section = h("section", { class: "chat-room", dataset: { room: name } },
     h("h3", {}, ROOMS[name]), log, token ? form(chat, name) : hint && h("p", { class: "hint" }, hint));
-  chat.rooms[name] = { name, log, section, seen: new Set() };
+  // `last`: the message read up to, by reads and by the stream once it is caught up (`following`); `heard`: the latest
+  // message the stream open now brought; `hides`: the hide read up to; `opened`: the stream's openings counted
+  chat.rooms[name] = { name, log, section, seen: new Set(), last: "0-0", heard: "0-0", hides: null, following: false,
+    opened: 0, reading: Promise.resolve() };
   return chat.rooms[name];
 }
 
-/** Read each room again from its start: a stream that opens again may have missed messages, and hides, so a
- * message drawn before that the reading no longer gives leaves the page. */
+/** Catch each room up on what a stream that (re)opens may have missed: the messages after the last one read and
+ * the hides after the last one read, once the room's first reading is done. */
 export function catchUpChat(panel) {
   const chat = CHATS.get(panel);
-  Object.values(chat?.rooms ?? {}).forEach((where) => reread(chat, where).catch(() => {}));
+  for (const where of Object.values(chat?.rooms ?? {})) {
+    const opened = ++where.opened;
+    Object.assign(where, { following: false, heard: "0-0" }); // what this stream brings follows on from its opening
+    load(chat, where).then(() => {
+      if (where.opened !== opened) return; // opened again meanwhile: that opening's reading follows on
+      Object.assign(where, { following: true, last: later(where.last, where.heard) });
+    });
+  }
 }
 
-async function reread(chat, where) {
-  const drawn = [...where.log.children].map((line) => line.dataset.id); // those heard live meanwhile stay
-  const given = new Set();
-  await load(chat, where, "0-0", (message) => given.add(message.id));
-  drawn.filter((id) => !given.has(id)).forEach((id) => hide(chat, where, id));
+/** Read the room page by page after where it was read up to, and the hides since, after any reading under way. */
+function load(chat, where) {
+  where.reading = where.reading.then(() => readOn(chat, where)).catch(() => {});
+  return where.reading;
 }
 
-/** Read the room page by page, after the message `after`, telling `each` of every message given. */
-async function load(chat, where, after = "0-0", each = () => {}) {
+async function readOn(chat, where) {
+  let page;
   do {
-    const page = await api.chat(chat.view.id, where.name, after, reader(chat));
-    page.messages.forEach((message) => { each(message); add(chat, where, message, false); });
-    after = page.next;
-  } while (after);
+    page = await api.chat(chat.view.id, where.name, where.last, reader(chat), where.hides);
+    page.hidden.forEach((id) => hide(chat, where, id));
+    page.messages.forEach((message) => add(chat, where, message, false));
+    where.last = page.next ?? page.messages.at(-1)?.id ?? where.last;
+    where.hides = page.hides;
+  } while (page.next);
 }
 
 const order = (id) => id.split("-").map(Number);
 const before = (a, b) => order(a)[0] < order(b)[0] || (order(a)[0] === order(b)[0] && order(a)[1] < order(b)[1]);
+const later = (a, b) => (before(a, b) ? b : a);
 
 /** Put a message in its place in the room's log, once; one from someone else heard live is unread. */
 function add(chat, where, message, live) {
