@@ -23,9 +23,9 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """An identity's rating after one rated game: the game, its time, and mu and sigma after it."""
+    """An identity's rating after one rated game: the game (none if unlisted), its time, and mu and sigma after it."""
 
-    game_id: str
+    game_id: str | None
     at: int
     rating: Rating
 
@@ -70,10 +70,11 @@ def careers(ratings: Ratings, games: list[str], identity: str, provisional_sigma
         history = ratings.history(game, identity)
         if not history:
             continue
-        points = [Point(game_id, at, Rating(mu, sigma, number, at))
+        results = {result.game_id: result for result in ratings.results([game_id for game_id, _, _, _ in history])}
+        points = [Point(results[game_id].public_id if game_id in results else None, at, Rating(mu, sigma, number, at))
                   for number, (game_id, at, mu, sigma) in enumerate(history, start=1)]
         now = ratings.now(game)[identity]
-        counted = Counter(result.place_of(identity) for result in ratings.results([point.game_id for point in points]))
+        counted = Counter(result.place_of(identity) for result in results.values())
         places = [counted[place] for place in range(1, max(counted, default=0) + 1)]
         found.append(Career(game, Standing(identity, name, now, now.sigma > provisional_sigma), points, places))
     return found

@@ -34,13 +34,20 @@ def shown_name(identity: str, name: str | None) -> str:
 @dataclass(frozen=True, slots=True)
 class Result:
     """A finished rated game's places, best first, each a tuple of identities sharing it, and the
-    time (ms since the epoch) of its last event; `names` shows each identity as it sat."""
+    time (ms since the epoch) of its last event; `names` shows each identity as it sat. An unlisted
+    game (or a copy of one) is `unlisted`: what the ratings show never names it."""
 
     game_id: str
     game: str
     at: int
     places: tuple[tuple[str, ...], ...]
     names: dict[str, str]
+    unlisted: bool = False
+
+    @property
+    def public_id(self) -> str | None:
+        """The game's id as the ratings show it: none for an unlisted game."""
+        return None if self.unlisted else self.game_id
 
     def identities(self) -> list[str]:
         return [identity for place in self.places for identity in place]
@@ -51,12 +58,14 @@ class Result:
 
     def to_json(self) -> str:
         return json.dumps({"game_id": self.game_id, "game": self.game, "at": self.at,
-                           "places": [list(place) for place in self.places], "names": self.names}, sort_keys=True)
+                           "places": [list(place) for place in self.places], "names": self.names,
+                           "unlisted": self.unlisted}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Result:
         data: dict[str, Any] = json.loads(text)
-        return cls(data["game_id"], data["game"], data["at"], tuple(tuple(place) for place in data["places"]), data["names"])
+        return cls(data["game_id"], data["game"], data["at"], tuple(tuple(place) for place in data["places"]), data["names"],
+                   data.get("unlisted", False))
 
 
 def seat_identities(record: GameRecord) -> list[str | None]:
@@ -81,7 +90,7 @@ def result_of(executor: Executor, game_id: str) -> Result | None:
     unranked = tuple(seat for seat in range(record.seats) if seat not in ranked)  # none, as the rules rank every seat
     places = tuple(tuple(str(identities[seat]) for seat in place) for place in (*ranking, unranked) if place)
     names = {str(identity): shown_name(str(identity), name) for identity, name in zip(identities, record.names, strict=True)}
-    return Result(game_id, record.game, events[-1].time, places, names)
+    return Result(game_id, record.game, events[-1].time, places, names, record.unlisted or record.private_origin)
 
 
 def _moves(events: list[Envelope], seats: int) -> list[int]:

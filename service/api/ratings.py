@@ -56,7 +56,7 @@ def _point(point: Point) -> dict[str, Any]:
 
 
 def _result(result: Result, identity: str) -> dict[str, Any]:
-    return {"game_id": result.game_id, "game": result.game, "at": result.at, "place": result.place_of(identity),
+    return {"game_id": result.public_id, "game": result.game, "at": result.at, "place": result.place_of(identity),
             "places": [[{"player": each, "name": result.names.get(each, each)} for each in place] for place in result.places]}
 
 

@@ -47,10 +47,10 @@ def test_a_seat_of_a_rated_game_is_refused_to_a_guest(lobby: Lobby) -> None:
     assert lobby.join(game_id, 0, "Ann", player_id="ann").seat == 0
 
 
-def _played(lobby: Lobby, levels: tuple[str, str], seed: int) -> str:
+def _played(lobby: Lobby, levels: tuple[str, str], seed: int, unlisted: bool = False) -> str:
     """A rated two-seat TAKI game between AIs at `levels`, played to its end here."""
-    game_id = lobby.open("taki", {}, 2, _settings(bots=tuple(Bot(seat, level) for seat, level in enumerate(levels))),
-                         Asking()).game_id
+    bots = tuple(Bot(seat, level) for seat, level in enumerate(levels))
+    game_id = lobby.open("taki", {}, 2, _settings(bots=bots, unlisted=unlisted), Asking()).game_id
     game, rng = GAMES["taki"], SeededRng(seed)
     while not (status := game.status((loaded := lobby.executor.load(game_id)).state)).finished:
         seat = status.to_move[0]
@@ -67,6 +67,13 @@ def test_a_finished_rated_game_counts_its_identities_in_the_rules_places(lobby: 
     winner = loaded.game.status(loaded.state).ranking[0][0]
     assert result.places[0] == (ai_identity(("random", "greedy")[winner]),)
     assert result.names == {"ai:random": "AI (random)", "ai:greedy": "AI (greedy)"}
+    assert not result.unlisted and result.public_id == game_id
+
+
+def test_an_unlisted_game_counts_and_its_result_names_it_to_nobody(lobby: Lobby) -> None:
+    result = result_of(lobby.executor, _played(lobby, ("random", "greedy"), 1, unlisted=True))
+    assert result is not None and result.unlisted and result.public_id is None
+    assert Result.from_json(result.to_json()) == result
 
 
 def test_a_game_given_up_before_each_seat_moved_twice_counts_for_nothing(lobby: Lobby) -> None:

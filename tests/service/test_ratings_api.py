@@ -71,3 +71,15 @@ def test_a_player_page_gives_each_rating_after_each_game_places_results_and_head
     assert api.get("/v1/players/ai:random/ratings").json == {"player": "ai:random", "name": "AI (random)", "ai": True, "games": []}
     assert api.get("/v1/players/nobody/ratings").status_code == 404
     assert api.get("/v1/players/ai:nobody/results").status_code == 404
+
+
+def test_an_unlisted_game_counts_on_a_player_page_without_its_id(api: ContractClient) -> None:
+    ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
+    ratings = _ratings(api)
+    ratings.record(Result("secret1", "taki", int(time.time() * 1000), ((ann,), (bo,)), {ann: "ann", bo: "bo"}, unlisted=True))
+    ratings.fold()
+    [taki] = api.get(f"/v1/players/{ann}/ratings").json["games"]
+    assert taki["games"] == 1 and taki["won"] == 1 and [point["game_id"] for point in taki["history"]] == [None]
+    [result] = api.get(f"/v1/players/{bo}/results").json["results"]
+    assert result["game_id"] is None and result["place"] == 2
+    assert "secret1" not in api.get(f"/v1/players/{ann}/results").text

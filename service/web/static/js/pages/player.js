@@ -43,8 +43,8 @@ const suffix = (place) => ({ 1: "st", 2: "nd", 3: "rd" })[place % 100 > 10 && pl
 /** The rating after each game as a line of points, each point carrying its game and its exact rating. */
 function chart(history, title) {
   const ratings = history.map((point) => point.rating);
-  const low = Math.min(...ratings, 0);
-  const high = Math.max(...ratings, low + 1);
+  const low = ratings.reduce((least, rating) => Math.min(least, rating), 0);
+  const high = ratings.reduce((most, rating) => Math.max(most, rating), low + 1);
   const x = (index) => PAD + (history.length > 1 ? index * (WIDTH - 2 * PAD) / (history.length - 1) : (WIDTH - 2 * PAD) / 2);
   const y = (rating) => HEIGHT - PAD - (rating - low) * (HEIGHT - 2 * PAD) / (high - low);
   const first = ratingText(ratings[0]);
@@ -58,13 +58,14 @@ function chart(history, title) {
   }, svg("title", {}, `${ratingText(point.rating)} after ${new Date(point.at).toLocaleDateString()}`))));
 }
 
-/** A rated game: its replay, the day it ended, the place, and every seat by place. */
+/** A rated game: its replay (none for an unlisted game), the day it ended, the place, and every seat by place. */
 function resultLine(result) {
   const title = GAME_TITLES[result.game] ?? result.game;
   const places = result.places.map((place, index) => [index ? " · " : "", `${index + 1}. `,
     place.map((seat, at) => [at ? ", " : "", playerLink(seat)])]);
-  return h("li", {}, h("a", { href: `/games/${encodeURIComponent(result.game_id)}/replay` },
-    `${title}, ${new Date(result.at).toLocaleDateString()}: place ${result.place}`), " — ", places);
+  const line = `${title}, ${new Date(result.at).toLocaleDateString()}: place ${result.place}`;
+  return h("li", {}, result.game_id === null ? line
+    : h("a", { href: `/games/${encodeURIComponent(result.game_id)}/replay` }, line), " — ", places);
 }
 
 /** A choice of the opponents of the latest games, and this player's record against the one chosen. */
