@@ -39,11 +39,14 @@ class PlayerStore:
         return None if player_id is None else self.get(player_id)
 
     def get(self, player_id: str) -> Player | None:
-        fields = cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id)))
-        if not fields:
-            return None
-        return Player(player_id, fields[b"name"].decode(), int(fields[b"created"]),
-                      fields.get(b"time_zone", b"UTC").decode())
+        return _player(player_id, cast(dict[bytes, bytes], self.redis.hgetall(keys.player(player_id))))
+
+    def many(self, player_ids: list[str]) -> list[Player | None]:
+        """The players of these ids, in their order (None for an id no player has), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hgetall(keys.player(player_id))
+        return [_player(player_id, fields) for player_id, fields in zip(player_ids, pipe.execute(), strict=True)]
 
     def set_time_zone(self, player_id: str, zone: str) -> None:
         """Set the player's time zone (an IANA name), fixed for each game as it starts."""
@@ -55,3 +58,10 @@ class PlayerStore:
     def games(self, player_id: str) -> list[str]:
         """The games the player holds a seat in or is invited to, newest first."""
         return [game_id.decode() for game_id in cast(list[bytes], self.redis.zrevrange(keys.player_games(player_id), 0, -1))]
+
+
+def _player(player_id: str, fields: dict[bytes, bytes]) -> Player | None:
+    """The player as stored in `fields` (none: no player has the id)."""
+    if not fields:
+        return None
+    return Player(player_id, fields[b"name"].decode(), int(fields[b"created"]), fields.get(b"time_zone", b"UTC").decode())

@@ -39,7 +39,7 @@ def _other(player_id: str) -> Player:
 def list_conversations() -> dict[str, Any]:
     """The caller's conversations, latest first, each with how many of its messages they have not read."""
     listed = conversations.listing(messages(), caller().id)
-    found = [(players().get(conversation.other), conversation) for conversation in listed]
+    found = list(zip(players().many([conversation.other for conversation in listed]), listed, strict=True))
     return {"conversations": [{"player": {"id": other.id, "name": other.name}, "latest": conversation.latest,
                                "unread": conversation.unread} for other, conversation in found if other],
             "unread": sum(conversation.unread for _, conversation in found)}
