@@ -10,8 +10,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from domain import GAMES
 from events.envelope import Envelope, GameRecord, Lifecycle
-from events.execute import Executor
+from events.execute import Executor, recorded
 
 AI = "ai:"  # an AI level's identity is `ai:<level>`: a player's id never holds a colon
 MIN_MOVES = 2  # the moves each seat makes before a rated game counts
@@ -82,7 +83,7 @@ def result_of(executor: Executor, game_id: str) -> Result | None:
     if None in identities or len(set(identities)) != len(identities):
         return None
     events = executor.store.streams.read(game_id)
-    if not events or min(_moves(events, record.seats)) < MIN_MOVES:
+    if not events or min(_moves(events, record.seats, _leaving(record.game))) < MIN_MOVES:
         return None
     loaded = executor.load(game_id)
     ranking = loaded.game.status(loaded.state).ranking
@@ -93,8 +94,16 @@ def result_of(executor: Executor, game_id: str) -> Result | None:
     return Result(game_id, record.game, events[-1].time, places, names, record.unlisted or record.private_origin)
 
 
-def _moves(events: list[Envelope], seats: int) -> list[int]:
-    """How many moves each seat made itself (or its AI made): commands, not the deadlines applied to it."""
-    commands = {(event.command_id, event.actor) for event in events}
+def _leaving(game: str) -> str:
+    """The type of the command by which a seat of `game` leaves it (forfeits or resigns)."""
+    rules = GAMES[game]
+    return str(recorded(rules, rules.forfeit_command(0))["type"])
+
+
+def _moves(events: list[Envelope], seats: int, leaving: str) -> list[int]:
+    """How many moves each seat made itself (or its AI made): commands, not the deadlines applied to
+    it nor the command by which it left the game."""
+    left = {event.command_id for event in events if isinstance(event.cause, dict) and event.cause.get("type") == leaving}
+    commands = {(event.command_id, event.actor) for event in events if event.command_id not in left}
     made = Counter(int(actor.partition(":")[2]) for _, actor in commands if actor.startswith(("seat:", "bot:")))
     return [made[seat] for seat in range(seats)]

@@ -86,6 +86,33 @@ def test_a_game_given_up_before_each_seat_moved_twice_counts_for_nothing(lobby: 
     assert result_of(lobby.executor, finished_game(lobby)) is None  # not rated: its seats were for anyone
 
 
+def _moved(lobby: Lobby, made: tuple[int, int]) -> str:
+    """A rated TAKI game of ann and bo in which seat 0 made at least and seat 1 exactly the moves `made`
+    gives them, then seat 1 forfeits (dealt again while a deal's turns make that impossible)."""
+    return next(game_id for _ in range(50) if (game_id := _dealt(lobby, made)) is not None)
+
+
+def _dealt(lobby: Lobby, made: tuple[int, int]) -> str | None:
+    game_id = lobby.open("taki", {}, 2, _settings(reserved={0: "ann", 1: "bo"}), Asking("cy")).game_id
+    for seat, player in enumerate(("ann", "bo")):
+        lobby.join(game_id, seat, player, player_id=player)
+    game, rng, moves = GAMES["taki"], SeededRng(3), [0, 0]
+    while moves[0] < made[0] or moves[1] < made[1]:
+        seat = game.status((loaded := lobby.executor.load(game_id)).state).to_move[0]
+        if seat == 1 and moves[1] == made[1]:
+            return None
+        lobby.executor.execute(game_id, game.bot("random")(loaded.state, seat, rng), actor=f"seat:{seat}")
+        moves[seat] += 1
+    lobby.executor.execute(game_id, game.forfeit_command(1), actor="seat:1")
+    return game_id
+
+
+def test_the_command_that_forfeits_a_seat_is_not_one_of_its_moves(lobby: Lobby) -> None:
+    assert result_of(lobby.executor, _moved(lobby, (2, 1))) is None
+    counted = result_of(lobby.executor, _moved(lobby, (2, 2)))
+    assert counted is not None and counted.places == (("ann",), ("bo",))
+
+
 def _results(count: int) -> list[Result]:
     """Results of four-seat games among six identities, several ending in the same millisecond."""
     chooser = random.Random(7)
