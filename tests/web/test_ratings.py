@@ -21,17 +21,25 @@ GAMES = 3
 
 def rated_games(api: Client) -> list[dict[str, object]]:
     """GAMES rated TAKI games between the random and the greedy AI, played to the end by the workers;
-    the greedy level's rating history once it counts them all."""
-    before = len(history(api))
+    the greedy level's rating history once it counts each of them that counts (a game may end before
+    each seat moved twice), and at least one."""
+    before, played = len(history(api)), []
     for number in range(GAMES):
         levels = ["random", "greedy"][::1 if number % 2 else -1]
         answer = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
             {"seat": seat, "level": level} for seat, level in enumerate(levels)]})
         assert answer.json()["rated"]
+        played.append(answer.json()["id"])
     until = time.monotonic() + 60
-    while len(points := history(api)) < before + GAMES:
+    while any(api.call("GET", f"/v1/games/{game_id}").json()["status"] != "finished" for game_id in played):
+        assert time.monotonic() < until
+        time.sleep(0.2)
+    points, settled = history(api), time.monotonic() + 2
+    while time.monotonic() < settled or len(points) == before:  # the keeper records each finished game once
         assert time.monotonic() < until, points
         time.sleep(0.2)
+        if len(latest := history(api)) != len(points):
+            points, settled = latest, time.monotonic() + 2
     return points
 
 
