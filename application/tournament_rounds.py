@@ -24,6 +24,8 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
     """Close the sign-up of a tournament whose start has come and pair its first round, or cancel
     it if its entrants fill no table."""
     record = tournaments.get(tournament_id)
+    if record is not None and record.stage is not Stage.SIGNING_UP:
+        tournaments.file(tournament_id, record.stage)  # begun by a job cut short before it filed it
     if record is None or record.stage is not Stage.SIGNING_UP or clock.now() < record.starts:
         return
     tournaments.begin(tournament_id)
@@ -33,29 +35,51 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
     advance(executor, tournaments, tournament_id)
 
 
-def advance(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
+def advance(executor: Executor, tournaments: Tournaments, tournament_id: str, wait: bool = True) -> bool:
     """Keep the results of the round's finished tables; once every table has ended, withdraw whoever
     ran out of time in all their games of it, then pair the next round, or end the tournament after
     its last round or once its active entrants fill no table (cancelled if that is before its first).
-    Does nothing while another holds it."""
-    with tournaments.pairing(tournament_id) as held:
+    Does nothing while another holds it (waiting for it to let go only if `wait`): whether it held it."""
+    with tournaments.pairing(tournament_id, wait) as held:
         record = tournaments.get(tournament_id)
+        if held and record is not None and record.stage is not Stage.RUNNING:
+            tournaments.file(tournament_id, record.stage)  # ended by a job cut short before it filed it
         if not held or record is None or record.stage is not Stage.RUNNING:
-            return
+            return held
         rounds = tournaments.rounds(tournament_id)
-        while not rounds or _ended(executor, tournaments, record, rounds):
+        while not rounds or _close_round(executor, tournaments, record, rounds):
             entrants = tournaments.entrants(tournament_id)
             active = [entrant.id for entrant in entrants if entrant.withdrawn is None]
             if len(active) < record.seats:
                 tournaments.end(tournament_id, Stage.FINISHED if rounds else Stage.CANCELLED)
-                return
+                return True
             if len(rounds) >= _planned(tournaments, record, len(entrants)):
                 tournaments.end(tournament_id, Stage.FINISHED)
-                return
+                return True
             pairing = _pairing(tournaments, record, entrants, active, rounds)
             number = len(rounds) + 1
             tournaments.pair(tournament_id, number, Round(tuple(Table(new_id(), table) for table in pairing.tables), pairing.byes))
             rounds = tournaments.rounds(tournament_id)
+        return True
+
+
+def unrecorded(executor: Executor, tournaments: Tournaments, tournament_id: str) -> bool:
+    """Whether the tournament's latest round (if any) has a table whose result is not kept though
+    its game is over, or was never opened or started: what `advance` has to do, read from the games'
+    records rather than their logs."""
+    rounds = tournaments.rounds(tournament_id)
+    if not rounds:
+        return True
+    results = tournaments.results(tournament_id)
+    for table in rounds[-1].tables:
+        if table.game_id in results:
+            continue
+        try:
+            if executor.store.games.get(table.game_id).status is not Lifecycle.ACTIVE:
+                return True
+        except GameNotFound:
+            return True
+    return False
 
 
 def _planned(tournaments: Tournaments, record: TournamentRecord, entrants: int) -> int:
@@ -67,9 +91,9 @@ def _planned(tournaments: Tournaments, record: TournamentRecord, entrants: int) 
     return record.rounds or 0
 
 
-def _ended(executor: Executor, tournaments: Tournaments, record: TournamentRecord, rounds: list[Round]) -> bool:
-    """Whether every table of the latest round has ended (opening any a cut-short job left unopened, keeping
-    the results of those that ended); if so, its entrants out of time in every game of it are withdrawn."""
+def _close_round(executor: Executor, tournaments: Tournaments, record: TournamentRecord, rounds: list[Round]) -> bool:
+    """Open any table of the latest round a cut-short job left unopened and keep the results of those
+    that ended; once every one has, withdraw its entrants out of time in every game of it. Whether it closed."""
     latest = rounds[-1]
     entrants = {entrant.id: entrant for entrant in tournaments.entrants(record.id)}
     results = tournaments.results(record.id)

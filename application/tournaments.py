@@ -122,15 +122,27 @@ def sign_up(tournaments: Tournaments, record: TournamentRecord, player: Player) 
     return _enter(tournaments, record, Entrant(player.id, player.name, clock.now()))
 
 
-def enter_ai(tournaments: Tournaments, record: TournamentRecord, player_id: str, level: str) -> Entrant:
-    """Enter an AI of `level` as an entrant of its own; the creator's to do."""
+def enter_ai(tournaments: Tournaments, record: TournamentRecord, caller: Caller, player_id: str, level: str) -> Entrant:
+    """Enter an AI of `level` as an entrant of its own; the creator's to do, counted against the caller's
+    bound on games created as the games it adds (ai_games)."""
     if player_id != record.creator:
         raise Forbidden("not_tournament_creator", "Only the tournament's creator enters AI players.")
     if level not in GAMES[record.game].bots:
         raise Invalid("validation_error", "The request is not valid.",
                       errors={"level": [f"{GAMES[record.game].title}'s AI levels: {', '.join(GAMES[record.game].bots)}."]})
     number = len(tournaments.entrants(record.id)) + 1
+    for _ in range(ai_games(record, number - 1)):
+        caller.count_game()
     return _enter(tournaments, record, Entrant(f"ai-{new_id()}", f"{level} AI {number}", clock.now(), level=level))
+
+
+def ai_games(record: TournamentRecord, before: int) -> int:
+    """The games an AI entrant adds to a tournament of `before` entrants, as its creator's games created:
+    its share of its tables (a Swiss's rounds over the seats), or in a round robin the tables it needs to
+    meet each entrant before it (at two seats, one game each). At least one."""
+    if record.rounds is not None:
+        return max(1, -(-record.rounds // record.seats))
+    return max(1, -(-before // (record.seats - 1)))
 
 
 def _enter(tournaments: Tournaments, record: TournamentRecord, entrant: Entrant) -> Entrant:

@@ -135,22 +135,36 @@ class Tournaments:
         self.redis.hsetnx(keys.tournament(tournament_id), "rounds", rounds)
 
     def begin(self, tournament_id: str) -> None:
-        """Mark the tournament under way: its entrants are those signed up now (`enter` and `leave` refuse from now on)."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.tournament(tournament_id), "stage", Stage.RUNNING)
-        pipe.zrem(keys.tournaments_waiting(), tournament_id)
-        pipe.sadd(keys.tournaments_running(), tournament_id)
+        """Mark the tournament under way: its entrants are those signed up now (`enter` and `leave` refuse
+        from now on); then file it, and list it for each player who signed up (again, if a sign-up was
+        cut short before)."""
+        self.redis.hset(keys.tournament(tournament_id), "stage", Stage.RUNNING)
+        self.file(tournament_id, Stage.RUNNING)
+        pipe = self.redis.pipeline(transaction=False)
+        for entrant in self.entrants(tournament_id):
+            if entrant.level is None:
+                pipe.zadd(keys.player_tournaments(entrant.id), {tournament_id: entrant.joined})
         pipe.execute()
         self.tell(tournament_id)
 
     def end(self, tournament_id: str, stage: Stage) -> None:
-        """Mark the tournament finished or cancelled."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(keys.tournament(tournament_id), "stage", stage)
-        pipe.zrem(keys.tournaments_waiting(), tournament_id)
-        pipe.srem(keys.tournaments_running(), tournament_id)
-        pipe.execute()
+        """Mark the tournament finished or cancelled, then file it."""
+        self.redis.hset(keys.tournament(tournament_id), "stage", stage)
+        self.file(tournament_id, stage)
         self.tell(tournament_id)
+
+    def file(self, tournament_id: str, stage: Stage) -> None:
+        """Keep the tournament among those signing up, or under way, as long as its `stage` says it is,
+        and nowhere else. The indexes are global, on other cluster slots than the tournament's keys:
+        they follow its stage, and whoever finds one behind (a job cut short) files it again."""
+        pipe = self.redis.pipeline(transaction=False)
+        if stage is not Stage.SIGNING_UP:
+            pipe.zrem(keys.tournaments_waiting(), tournament_id)
+        if stage is Stage.RUNNING:
+            pipe.sadd(keys.tournaments_running(), tournament_id)
+        else:
+            pipe.srem(keys.tournaments_running(), tournament_id)
+        pipe.execute()
 
     def enter(self, tournament_id: str, entrant: Entrant, most: int) -> Entry:
         """Add the entrant while the tournament signs up, unless it is in already or the tournament holds `most`."""
@@ -158,8 +172,6 @@ class Tournaments:
 
         def add(pipe: Pipeline) -> None:
             pipe.hset(keys.tournament_entrants(tournament_id), entrant.id, _json(dataclasses.replace(entrant, joined=joined[0])))
-            if entrant.level is None:
-                pipe.zadd(keys.player_tournaments(entrant.id), {tournament_id: joined[0]})
 
         def check(pipe: Pipeline) -> Entry | None:
             stored = cast(dict[bytes, bytes], pipe.hgetall(keys.tournament_entrants(tournament_id)))
@@ -168,21 +180,26 @@ class Tournaments:
             joined[0] = max([entrant.joined, *(json.loads(each)["joined"] + 1 for each in stored.values())])
             return Entry.FULL if len(stored) >= most else None
 
-        return self._while_signing_up(tournament_id, check, add)
+        entry = self._while_signing_up(tournament_id, check, add)
+        if entry is Entry.DONE and entrant.level is None:  # the player's list is on their slot: after (begin lists again)
+            self.redis.zadd(keys.player_tournaments(entrant.id), {tournament_id: joined[0]})
+        return entry
 
     def leave(self, tournament_id: str, entrant_id: str) -> Entry:
         """Take back a sign-up while the tournament signs up."""
         def remove(pipe: Pipeline) -> None:
             pipe.hdel(keys.tournament_entrants(tournament_id), entrant_id)
-            pipe.zrem(keys.player_tournaments(entrant_id), tournament_id)
 
-        return self._while_signing_up(tournament_id, lambda pipe: None, remove)
+        entry = self._while_signing_up(tournament_id, lambda pipe: None, remove)
+        if entry is Entry.DONE:
+            self.redis.zrem(keys.player_tournaments(entrant_id), tournament_id)
+        return entry
 
     def _while_signing_up(self, tournament_id: str, check: Callable[[Pipeline], Entry | None],
                           change: Callable[[Pipeline], None]) -> Entry:
-        """Make `change` unless `check` refuses it or the tournament no longer signs up, as one
-        transaction that the tournament's start (`begin`) cannot come between."""
-        with self.redis.pipeline() as pipe:
+        """Make `change` (to the tournament's own keys, one cluster slot) unless `check` refuses it or the
+        tournament no longer signs up, as one transaction that the tournament's start (`begin`) cannot come between."""
+        with self.redis.pipeline(transaction=True) as pipe:  # a cluster client's watches only in a transaction's
             while True:
                 try:
                     pipe.watch(keys.tournament(tournament_id), keys.tournament_entrants(tournament_id))
@@ -265,11 +282,12 @@ class Tournaments:
         return list(dict.fromkeys([*entered, *invited]))[:limit], set(invited)
 
     @contextmanager
-    def pairing(self, tournament_id: str) -> Iterator[bool]:
+    def pairing(self, tournament_id: str, wait: bool = True) -> Iterator[bool]:
         """Hold the tournament while a round is paired and opened, once another holding it lets go (waiting
-        up to WAIT_SECONDS): whether this holds it. A job that waits sees the tables that ended meanwhile."""
+        up to WAIT_SECONDS, or not at all unless `wait`): whether this holds it. One that waits sees the
+        tables that ended meanwhile."""
         lock = self.redis.lock(keys.tournament_lock(tournament_id), timeout=LOCK_SECONDS, blocking_timeout=WAIT_SECONDS)
-        held = lock.acquire()
+        held = lock.acquire(blocking=wait)
         try:
             yield held
         finally:

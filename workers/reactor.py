@@ -27,6 +27,7 @@ from rq.job import JobStatus
 from application.clocks import Clock
 from application.deadlines import due, game_clocks
 from application.lobby import start
+from application.tournament_rounds import unrecorded
 from domain.core.game import GameStatus
 from events import clock
 from events.envelope import GameRecord, Lifecycle
@@ -132,14 +133,16 @@ class Reactor:
         """Enqueue the pairing of the next round of the tournament the finished game is a table of, if any."""
         tournament_id = self.tournaments.of_game(game_id)
         if tournament_id is not None:
-            self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}-{game_id}")
+            self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}")
 
     def _move_tournaments(self) -> None:
-        """Enqueue the start of every tournament whose sign-up closed, and the next round of every one under way."""
+        """Enqueue the start of every tournament whose sign-up closed, and the next step of every one under
+        way with a table ended (or never opened) whose result is not kept yet: one job a tournament."""
         for tournament_id in self.tournaments.due(clock.now()):
             self._enqueue_tournament(start_tournament, tournament_id, f"tournament-{tournament_id}-start")
         for tournament_id in self.tournaments.running():
-            self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}-sweep")
+            if unrecorded(self.executor, self.tournaments, tournament_id):
+                self._enqueue_tournament(advance_tournament, tournament_id, f"tournament-{tournament_id}")
 
     def _enqueue_tournament(self, job: Callable[[str], str], tournament_id: str, job_id: str) -> None:
         if not self._needs_no_copy(job_id, self.queue):

@@ -76,7 +76,7 @@ def add_entrant(tournament_id: str) -> tuple[dict[str, Any], int]:
     if body["level"] is None:
         entrant = desk.sign_up(found, record, player)
     else:
-        entrant = desk.enter_ai(found, record, player.id, body["level"])
+        entrant = desk.enter_ai(found, record, RequestCaller(), player.id, body["level"])
     return _entrant(entrant), 201
 
 

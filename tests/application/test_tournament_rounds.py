@@ -16,11 +16,12 @@ from application import tournament_rounds
 from application import tournaments as desk
 from application.errors import NotNow
 from domain.tournaments.pairing import Round, Table
-from events import clock
+from events import clock, keys
 from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
 from events.execute import Executor
 from events.tournaments import Entrant, Format, Stage, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
+from tests.application.conftest import Asking
 
 
 def opened(executor: Executor, seats: int = 4, form: Format = Format.SWISS, rounds: int | None = 3) -> TournamentRecord:
@@ -42,7 +43,7 @@ def test_the_first_round_is_paired_once_and_its_games_opened_once_however_often_
     record = opened(executor)
     tournaments = Tournaments(executor.store.redis)
     for _ in range(8):
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     tournament_rounds.start(executor, tournaments, record.id)  # before its start: nothing
     assert tournaments.rounds(record.id) == [] and tournaments.get(record.id).stage is Stage.SIGNING_UP  # type: ignore[union-attr]
     started(executor, record, monkeypatch)
@@ -61,7 +62,7 @@ def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(2)]
+    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
     tournaments.begin(record.id)
     tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
     tournament_rounds.advance(executor, tournaments, record.id)
@@ -72,7 +73,7 @@ def test_too_few_entrants_cancel_the_tournament_at_its_start(executor: Executor,
     record = opened(executor)
     tournaments = Tournaments(executor.store.redis)
     for _ in range(3):
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     started(executor, record, monkeypatch)
     assert tournaments.get(record.id).stage is Stage.CANCELLED and tournaments.rounds(record.id) == []  # type: ignore[union-attr]
     assert record.id not in tournaments.due(clock.now() + 10**9) and record.id not in tournaments.running()
@@ -88,7 +89,7 @@ def test_sign_up_closes_at_the_start_and_a_started_tournament_takes_no_sign_up_o
     desk.sign_up(tournaments, record, bo)
     monkeypatch.setattr(clock, "now", lambda: record.starts)
     with pytest.raises(NotNow) as refused:
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     assert refused.value.code == "sign_up_closed"
     tournaments.begin(record.id)
     assert tournaments.enter(record.id, Entrant("late", "late", clock.now()), 64).value == "closed"
@@ -109,7 +110,7 @@ def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_i
     tournaments.create(twins)
     monkeypatch.setattr(clock, "now", lambda: people.starts - 1)
     for _ in range(2):
-        desk.enter_ai(tournaments, twins, "boss", "greedy")
+        desk.enter_ai(tournaments, twins, Asking(), "boss", "greedy")
     started(executor, twins, monkeypatch)
     assert not executor.store.games.get(tournaments.rounds(twins.id)[0].tables[0].game_id).rated
 
@@ -119,7 +120,7 @@ def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_m
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments = Tournaments(executor.store.redis)
     for _ in range(2):
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     tournaments.begin(record.id)
     job = threading.Thread(target=tournament_rounds.advance, args=(executor, tournaments, record.id))
     with tournaments.pairing(record.id) as held:
@@ -159,7 +160,7 @@ def test_a_tournament_begun_by_a_job_cut_short_before_its_entrants_were_counted_
     record = opened(executor)
     tournaments = Tournaments(executor.store.redis)
     for _ in range(3):
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     tournaments.begin(record.id)  # a job cut short here
     tournament_rounds.advance(executor, tournaments, record.id)
     assert tournaments.get(record.id).stage is Stage.CANCELLED  # type: ignore[union-attr]
@@ -169,7 +170,7 @@ def test_an_entrant_withdrawn_after_the_round_was_paired_but_before_its_game_ope
         executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(2)]
+    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
     tournaments.begin(record.id)
     tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
     desk.withdraw(executor, tournaments, tournaments.get(record.id), ais[0].id, by="boss")  # type: ignore[arg-type]
@@ -180,7 +181,7 @@ def test_an_entrant_withdrawn_after_the_round_was_paired_but_before_its_game_ope
 def test_a_withdrawal_waits_while_the_tournament_is_paired(executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, "boss", "random") for _ in range(3)]
+    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(3)]
     tournaments.begin(record.id)
     running = tournaments.get(record.id)
     withdrawal = threading.Thread(target=desk.withdraw, args=(executor, tournaments, running, ais[0].id, "boss"))
@@ -197,7 +198,67 @@ def test_a_table_s_game_id_does_not_name_its_tournament(executor: Executor, monk
     record = opened(executor)
     tournaments = Tournaments(executor.store.redis)
     for _ in range(4):
-        desk.enter_ai(tournaments, record, "boss", "random")
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
     started(executor, record, monkeypatch)
     [table] = tournaments.rounds(record.id)[0].tables
     assert record.id not in table.game_id and tournaments.of_game(table.game_id) == record.id
+
+
+def test_a_job_that_would_not_wait_returns_at_once_while_another_pairs_the_tournament(executor: Executor) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    for _ in range(2):
+        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments.begin(record.id)
+    with tournaments.pairing(record.id) as held:
+        assert held
+        began = time.monotonic()
+        assert not tournament_rounds.advance(executor, tournaments, record.id, wait=False)
+        assert time.monotonic() - began < 1 and tournaments.rounds(record.id) == []
+    assert tournament_rounds.advance(executor, tournaments, record.id, wait=False)
+    assert len(tournaments.rounds(record.id)) == 1
+
+
+def test_a_tournament_has_work_unrecorded_only_while_a_table_of_its_round_is_over_or_unopened_without_its_result(
+        executor: Executor) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
+    tournaments.begin(record.id)
+    assert tournament_rounds.unrecorded(executor, tournaments, record.id)  # no round yet
+    tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))
+    assert tournament_rounds.unrecorded(executor, tournaments, record.id)  # not opened
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert not tournament_rounds.unrecorded(executor, tournaments, record.id)  # in play
+    desk.forfeit(executor, "cup-1-0", 0)
+    assert tournament_rounds.unrecorded(executor, tournaments, record.id)  # over, its result not kept
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert tournaments.get(record.id).stage is Stage.FINISHED  # type: ignore[union-attr]
+
+
+def test_a_tournament_whose_stage_moved_but_whose_indexes_did_not_is_filed_again_by_the_next_job(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    executor.store.redis.hset(keys.tournament(record.id), "stage", Stage.RUNNING)  # begin cut short here
+    monkeypatch.setattr(clock, "now", lambda: record.starts)
+    tournament_rounds.start(executor, tournaments, record.id)
+    assert record.id in tournaments.running() and record.id not in tournaments.due(record.starts)
+    executor.store.redis.hset(keys.tournament(record.id), "stage", Stage.FINISHED)  # end cut short here
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert record.id not in tournaments.running()
+
+
+def test_an_ai_entrant_counts_as_the_games_it_adds_against_its_creator_s_bound(executor: Executor) -> None:
+    tournaments = Tournaments(executor.store.redis)
+    robin = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    asking = Asking()
+    for _ in range(5):
+        desk.enter_ai(tournaments, robin, asking, "boss", "random")
+    assert asking.games == 1 + 1 + 2 + 3 + 4  # one game with each entrant before it (at least one)
+    swiss_cup = TournamentRecord("swiss-cup", "Swiss cup", "djambi", {}, 4, Format.SWISS, robin.deadline, robin.starts, "boss", rounds=9)
+    tournaments.create(swiss_cup)
+    asking = Asking()
+    for _ in range(8):
+        desk.enter_ai(tournaments, swiss_cup, asking, "boss", "random")
+    assert asking.games == 8 * 3  # its share of a table in each of 9 rounds, at 4 seats
