@@ -101,9 +101,7 @@ def writer(chat: ChatStore, record: GameRecord, room: str, message_id: str) -> t
 
 
 def _hide(message: Reported, chat: ChatStore, conversations: Conversations) -> None:
-    if message.place == "game":
-        game_id, room = message.where.split(" ")
-        chat.hide(game_id, room, message.message_id)
-    else:
-        one, other = message.where.split(" ")
-        conversations.hide(one, other, message.message_id)
+    if message.game_id is not None and message.room is not None:
+        chat.hide(message.game_id, message.room, message.message_id)
+    elif message.pair is not None:
+        conversations.hide(*message.pair, message.message_id)

@@ -26,7 +26,7 @@ def report_chat(store: ChatStore, filing: Filing, record: GameRecord, room: str,
     found = store.message(record.id, room, message_id)
     if found is None or not chat.may_see(found, reader):
         raise _not_found()
-    reported = Reported("game", f"{record.id} {room}", found.id, found.player_id, found.name, found.text)
+    reported = Reported("game", found.id, found.player_id, found.name, found.text, game_id=record.id, room=room)
     return report(filing, reported, reason, reporter)
 
 
@@ -37,8 +37,8 @@ def report_private(inbox: Inbox, players: PlayerStore, filing: Filing, reporter:
     if found is None or found.hidden:
         raise _not_found()
     author = players.get(found.author)
-    reported = Reported("conversation", " ".join(sorted((reporter, other))), found.id, found.author,
-                        author.name if author else "", found.text)
+    one, two = sorted((reporter, other))
+    reported = Reported("conversation", found.id, found.author, author.name if author else "", found.text, pair=(one, two))
     return report(filing, reported, reason, reporter)
 
 
@@ -50,7 +50,7 @@ def report_player(players: PlayerStore, filing: Filing, reporter: str, player_id
     found = players.get(player_id)
     if found is None:
         raise NotFound("player_not_found", "No registered player has this id.")
-    return report(filing, Reported("player", found.id, "", found.id, found.name, ""), reason, reporter)
+    return report(filing, Reported("player", "", found.id, found.name, ""), reason, reporter)
 
 
 def _not_found() -> NotFound:

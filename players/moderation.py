@@ -6,7 +6,7 @@ round trip whatever became of the message (a report of a player, a copy of their
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import cast
 
 import redis
@@ -37,15 +37,24 @@ return 1
 
 @dataclass(frozen=True, slots=True)
 class Reported:
-    """What a report names: a message, where it was written (`game` and a room, or `conversation` and the
-    pair's ids), its id, who wrote it and what it said; or a `player`, by their id and name (no message)."""
+    """What a report names: a message, where it was written (a `game` and its room, or a `conversation` and its
+    two players), its id, who wrote it and what it said; or a `player`, by their id (its `author`) and name."""
 
     place: str  # "game", "conversation" or "player"
-    where: str  # "<game id> <room>", "<player id> <player id>" or the reported player's id
     message_id: str  # empty for a player
-    author: str | None  # the writer's player id; None for a seat held without a player
+    author: str | None  # the writer's player id (the reported player's); None for a seat held without a player
     name: str
     text: str
+    game_id: str | None = None  # a game's message: its game and room
+    room: str | None = None
+    pair: tuple[str, str] | None = None  # a conversation's message: its two players' ids, sorted
+
+    @property
+    def where(self) -> str:
+        """Where it was written, as stored: "<game id> <room>", "<player id> <player id>" or the reported player's id."""
+        if self.place == "game":
+            return f"{self.game_id} {self.room}"
+        return " ".join(self.pair) if self.pair is not None else self.author or ""
 
     @property
     def ref(self) -> str:
@@ -107,7 +116,9 @@ class Reports:
             return filed
         self._take(report_id, filer)
         fields: dict[str, str | int] = {"reason": reason, "reporter": reporter, "address": filer.address, "time": now_ms,
-                                        "status": "open", **{name: str(value or "") for name, value in asdict(message).items()}}
+                                        "status": "open", "place": message.place, "where": message.where,
+                                        "message_id": message.message_id, "author": message.author or "",
+                                        "name": message.name, "text": message.text}
         pipe = self.redis.pipeline(transaction=False)  # listed before it is written: a decision meanwhile unlists it
         pipe.zadd(keys.reports("open"), {report_id: now_ms})
         pipe.sadd(keys.reported(message.ref), report_id)
@@ -210,6 +221,17 @@ class Mutes:
 
 def _report(report_id: str, fields: dict[bytes, bytes]) -> Report:
     text = {name.decode(): value.decode() for name, value in fields.items()}
-    message = Reported(text["place"], text["where"], text["message_id"], text["author"] or None, text["name"],
-                       text["text"])
+    message = _reported(text["place"], text["where"], text["message_id"], text["author"] or None, text["name"],
+                        text["text"])
     return Report(report_id, text["reason"], text["reporter"], int(text["time"]), text["status"], message)
+
+
+def _reported(place: str, where: str, message_id: str, author: str | None, name: str, text: str) -> Reported:
+    """What a report names, from its stored fields (`where` as Reported.where gives it)."""
+    if place == "game":
+        game_id, room = where.split(" ")
+        return Reported(place, message_id, author, name, text, game_id=game_id, room=room)
+    if place == "conversation":
+        one, other = where.split(" ")
+        return Reported(place, message_id, author, name, text, pair=(one, other))
+    return Reported(place, message_id, author, name, text)

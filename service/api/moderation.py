@@ -38,11 +38,10 @@ def report_answer(report: Report) -> dict[str, Any]:
     message = report.message
     answer = {"id": report.id, "reason": report.reason, "time": report.time, "status": report.status}
     if message.place == "player":
-        return answer | {"message": None, "player": {"id": message.where, "name": message.name}}
-    game_id, room = message.where.split(" ") if message.place == "game" else (None, None)
+        return answer | {"message": None, "player": {"id": message.author, "name": message.name}}
     return answer | {"player": None, "message": {
-        "place": message.place, "game_id": game_id, "room": room,
-        "players": message.where.split(" ") if message.place == "conversation" else None,
+        "place": message.place, "game_id": message.game_id, "room": message.room,
+        "players": list(message.pair) if message.pair is not None else None,
         "id": message.message_id, "author": message.author, "name": message.name, "text": message.text}}
 
 

@@ -15,7 +15,7 @@ DAY_MS = 86_400_000
 
 
 def reported(number: int) -> Reported:
-    return Reported("game", f"g{number} table", f"{number}-0", "bo", "bo", "rude")
+    return Reported("game", f"{number}-0", "bo", "bo", "rude", game_id=f"g{number}", room="table")
 
 
 def ann(per_reporter: int, address: str = "here", per_address: int = 100) -> Filer:
