@@ -163,6 +163,9 @@ class Lobby:
         if player_id is None and not bot and _open_to_guests_but_rated(self.executor.store.games.get(game_id)):
             raise Invalid("validation_error", "A seat of a rated game is taken by a registered player or an AI.",
                           errors={"player": ["Send a player token: register first (POST /v1/players)."]})
+        if budget is not None and self.executor.store.games.get(game_id).rated:
+            raise Invalid("validation_error", "An AI of a rated game thinks within its level's own budget.",
+                          errors={"budget": ["A rated game's AI takes no budget: its level is rated at its own."]})
         token = None if bot else new_token()
         seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot, player_id=None if bot else player_id,
                                                  budget=budget, code=code, device=None if bot else device)
@@ -201,21 +204,32 @@ def rated_by_default(settings: GameSettings, seats: int) -> bool:
     """Whether a new game is rated unless its creator says: every seat an AI's or kept for a
     registered player (reserved, by name or by link), and no AI level at two seats (one identity
     holding two seats is never rated)."""
-    levels = [bot.level for bot in settings.bots]
     kept = {bot.seat for bot in settings.bots} | set(settings.reserved) | set(settings.named) | set(settings.linked)
-    return len(set(levels)) == len(levels) and kept >= set(range(seats))
+    return _unratable(settings, None) is None and kept >= set(range(seats))
+
+
+def _unratable(settings: GameSettings, forked_from: Origin | None) -> str | None:
+    """Why a game opened with `settings` can never be rated, if it cannot: a fork (its opening was
+    played elsewhere), an AI level at two seats (one identity holding two seats), or an AI given a
+    budget (its level's identity would be rated on another strength)."""
+    levels = [bot.level for bot in settings.bots]
+    if forked_from is not None:
+        return "A forked game is never rated: its opening was played in another game."
+    if len(set(levels)) != len(levels):
+        return "A game with one AI level at two seats is never rated: one identity would hold two seats."
+    if any(bot.budget is not None for bot in settings.bots):
+        return "A game with an AI given a budget is never rated: its level is rated at the level's own budget."
+    return None
 
 
 def _rated(settings: GameSettings, seats: int, forked_from: Origin | None) -> bool:
-    """Whether the game opened with `settings` is rated: refused for a fork (its opening was played
-    elsewhere); never with an AI level at two seats (one identity holding two seats)."""
+    """Whether the game opened with `settings` is rated: as `rated_by_default` says unless its
+    creator said; refused (422) for a game that can never be rated."""
     if settings.rated is None:
         return forked_from is None and rated_by_default(settings, seats)
-    if settings.rated and forked_from is not None:
-        raise Invalid("validation_error", "The request is not valid.",
-                      errors={"rated": ["A forked game is never rated: its opening was played in another game."]})
-    levels = [bot.level for bot in settings.bots]
-    return settings.rated and len(set(levels)) == len(levels)
+    if settings.rated and (reason := _unratable(settings, forked_from)):
+        raise Invalid("validation_error", "The request is not valid.", errors={"rated": [reason]})
+    return settings.rated
 
 
 def _check_reserved(players: PlayerStore, reserved: Mapping[int, str]) -> None:
