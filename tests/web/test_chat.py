@@ -82,8 +82,8 @@ def test_the_seats_talk_live_and_the_spectators_room_opens_to_them_when_the_game
         expect(log(seat, "Table")).to_contain_text("said after the spectator")
         expect(log(seat, "Spectators")).to_have_count(0)
         expect(seat.locator("main")).not_to_contain_text("too slowly")
-        heard = seat.evaluate("window.heard")  # what the seat's streams brought, drawn or not
-        assert "said after the spectator" in heard and "ann plays too slowly" not in heard
+        seat.wait_for_function("window.heard.includes('said after the spectator')")  # ann drew hers as she sent it
+        assert "ann plays too slowly" not in seat.evaluate("window.heard")  # what the seat's streams brought, drawn or not
     ann.screenshot(path=str(tmp_path / "seat-1280.png"), full_page=True)
     cy.screenshot(path=str(tmp_path / "spectator-1280.png"), full_page=True)
 
@@ -125,6 +125,15 @@ def test_a_seat_keeps_notes_and_the_chat_fits_a_phone(chromium: Browser, api: Cl
     page.get_by_label("Message to table").fill("x" * 300)
     page.get_by_label("Message to table").press("Enter")
     expect(log(page, "Table")).to_contain_text("x" * 300)
+    page.get_by_label("Message to table").fill("😀" * 501)  # 1,002 UTF-16 units: counted as the server counts, 501
+    expect(page.get_by_text("501 of 500 characters")).to_be_visible()
+    page.get_by_label("Message to table").press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("at most 500 characters")
+    fits(page, tmp_path / "over-375.png")
+    page.get_by_label("Message to table").press("Backspace")  # one emoji off: 500, as many as a message holds
+    page.get_by_role("button", name="Send").click()
+    expect(log(page, "Table")).to_contain_text("😀" * 500)
+    expect(page.get_by_text("of 500 characters")).to_be_hidden()
     page.reload()
     page.get_by_text("My notes").click()
     expect(page.get_by_label("Only you read these notes")).to_have_value("Keep the +2 for bo's turn")

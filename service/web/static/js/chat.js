@@ -5,10 +5,10 @@
 
 import * as api from "./api.js";
 import { blockControl, forget, reportControl } from "./civility.js";
+import { messageForm } from "./compose.js";
 import { fill, h, notice, perform } from "./dom.js";
 
 const ROOMS = { table: "Table", spectators: "Spectators" };
-const MAX_LENGTH = 500; // characters of a message, as the server takes them
 const CHATS = new WeakMap(); // a page's chat panel → its chat
 
 const over = (view) => view.status === "finished" || view.status === "cancelled";
@@ -149,22 +149,14 @@ function markRead(chat) {
   count(chat, 0);
 }
 
-/** The form that writes in a room: Enter sends, Shift+Enter starts a new line. */
+/** The form that writes in a room. */
 function form(chat, name) {
   const room = ROOMS[name].toLowerCase();
-  const text = h("textarea", { rows: 2, maxlength: MAX_LENGTH, "aria-label": `Message to ${room}`, placeholder: `Write to the ${room}…` });
   const message = h("div", { class: "messages" });
-  const send = async (event) => {
-    event.preventDefault();
-    if (!text.value.trim()) return;
-    const sent = await perform(message, async () =>
-      add(chat, chat.rooms[name], await api.say(chat.view.id, name, text.value, writer(chat, name)), false));
-    if (sent) text.value = "";
-  };
-  text.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) send(event);
-  });
-  return h("form", { class: "chat-form", onsubmit: send }, text, h("button", { type: "submit" }, "Send"), message);
+  const send = async (text) => add(chat, chat.rooms[name], await api.say(chat.view.id, name, text, writer(chat, name)), false);
+  const written = messageForm(`Message to ${room}`, send, message, `Write to the ${room}…`);
+  written.append(message);
+  return written;
 }
 
 /** The seat's private notes: read when drawn, saved by their button. */

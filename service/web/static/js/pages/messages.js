@@ -6,7 +6,8 @@
 
 import * as api from "../api.js";
 import { playerControls, reportControl } from "../civility.js";
-import { fill, h, perform, problemNotice } from "../dom.js";
+import { messageForm } from "../compose.js";
+import { fill, h, problemNotice } from "../dom.js";
 import { followInbox } from "../stream.js";
 
 const link = (id) => `/messages/${encodeURIComponent(id)}`;
@@ -78,17 +79,7 @@ async function showConversation(main, me, other) {
     h("h1", { id: "talk-title" }, `Messages with ${player.name}`),
     h("p", {}, h("a", { href: "/messages" }, "All messages"), " ",
       playerControls(player, () => location.assign("/messages"))),
-    talk, writeForm(player, status, async (text) => shown(await api.write(other, text, me.token))), status));
+    talk, messageForm(`Message to ${player.name}`, async (text) => shown(await api.write(other, text, me.token)), status), status));
 }
 
-function writeForm(player, status, send) {
-  const text = h("textarea", { rows: 2, maxlength: 500, "aria-label": `Message to ${player.name}` });
-  const submit = async (event) => {
-    event.preventDefault();
-    if (text.value.trim() && await perform(status, () => send(text.value))) text.value = "";
-  };
-  text.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) submit(event);
-  });
-  return h("form", { class: "chat-form", onsubmit: submit }, text, h("button", { type: "submit" }, "Send"));
-}
+
