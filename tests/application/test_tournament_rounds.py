@@ -31,6 +31,12 @@ def opened(executor: Executor, seats: int = 4, form: Format = Format.SWISS, roun
     return record
 
 
+def entered(executor: Executor, record: TournamentRecord, count: int) -> tuple[Tournaments, list[Entrant]]:
+    """`count` random AIs entered in the tournament by its creator."""
+    tournaments = Tournaments(executor.store.redis)
+    return tournaments, [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(count)]
+
+
 def started(executor: Executor, record: TournamentRecord, monkeypatch: pytest.MonkeyPatch) -> Tournaments:
     monkeypatch.setattr(clock, "now", lambda: record.starts)
     tournaments = Tournaments(executor.store.redis)
@@ -38,12 +44,21 @@ def started(executor: Executor, record: TournamentRecord, monkeypatch: pytest.Mo
     return tournaments
 
 
+def people_started(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> tuple[TournamentRecord, Tournaments]:
+    """A two-seat round robin of the registered players ann and bo, started."""
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments = Tournaments(executor.store.redis)
+    players = PlayerStore(executor.store.redis)
+    for name in ("ann", "bo"):
+        desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
+    started(executor, record, monkeypatch)
+    return record, tournaments
+
+
 def test_the_first_round_is_paired_once_and_its_games_opened_once_however_often_the_jobs_run(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(8):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 8)
     tournament_rounds.start(executor, tournaments, record.id)  # before its start: nothing
     assert tournaments.rounds(record.id) == [] and tournaments.get(record.id).stage is Stage.SIGNING_UP  # type: ignore[union-attr]
     started(executor, record, monkeypatch)
@@ -61,8 +76,7 @@ def test_the_first_round_is_paired_once_and_its_games_opened_once_however_often_
 def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
+    tournaments, ais = entered(executor, record, 2)
     tournaments.begin(record.id)
     tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
     tournament_rounds.advance(executor, tournaments, record.id)
@@ -71,9 +85,7 @@ def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run(
 
 def test_too_few_entrants_cancel_the_tournament_at_its_start(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(3):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 3)
     started(executor, record, monkeypatch)
     assert tournaments.get(record.id).stage is Stage.CANCELLED and tournaments.rounds(record.id) == []  # type: ignore[union-attr]
     assert record.id not in tournaments.due(clock.now() + 10**9) and record.id not in tournaments.running()
@@ -99,12 +111,7 @@ def test_sign_up_closes_at_the_start_and_a_started_tournament_takes_no_sign_up_o
 
 def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_is_not(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
-    people = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    players = PlayerStore(executor.store.redis)
-    for name in ("ann", "bo"):
-        desk.sign_up(tournaments, people, players.register(name, name, f"{name}-token"))
-    started(executor, people, monkeypatch)
+    people, tournaments = people_started(executor, monkeypatch)
     assert executor.store.games.get(tournaments.rounds(people.id)[0].tables[0].game_id).rated
     twins = TournamentRecord("twins", "Twins", "taki", {}, 2, Format.ROUND_ROBIN, people.deadline, people.starts, "boss")
     tournaments.create(twins)
@@ -118,9 +125,7 @@ def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_i
 def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_moves_it_on(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(2):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 2)
     tournaments.begin(record.id)
     job = threading.Thread(target=tournament_rounds.advance, args=(executor, tournaments, record.id))
     with tournaments.pairing(record.id) as held:
@@ -134,12 +139,7 @@ def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_m
 
 def test_only_a_forfeit_by_the_clock_counts_as_out_of_time_not_a_rule_window_closed_under_the_same_actor(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
-    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    players = PlayerStore(executor.store.redis)
-    for name in ("ann", "bo"):
-        desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
-    started(executor, record, monkeypatch)
+    record, tournaments = people_started(executor, monkeypatch)
     table = tournaments.rounds(record.id)[0].tables[0]
     loaded = executor.load(table.game_id)
     first = loaded.game.status(loaded.state).to_move[0]
@@ -158,9 +158,7 @@ def test_only_a_forfeit_by_the_clock_counts_as_out_of_time_not_a_rule_window_clo
 def test_a_tournament_begun_by_a_job_cut_short_before_its_entrants_were_counted_is_cancelled_by_the_next(
         executor: Executor) -> None:
     record = opened(executor)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(3):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 3)
     tournaments.begin(record.id)  # a job cut short here
     tournament_rounds.advance(executor, tournaments, record.id)
     assert tournaments.get(record.id).stage is Stage.CANCELLED  # type: ignore[union-attr]
@@ -169,8 +167,7 @@ def test_a_tournament_begun_by_a_job_cut_short_before_its_entrants_were_counted_
 def test_an_entrant_withdrawn_after_the_round_was_paired_but_before_its_game_opened_forfeits_it_once_opened(
         executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
+    tournaments, ais = entered(executor, record, 2)
     tournaments.begin(record.id)
     tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
     desk.withdraw(executor, tournaments, tournaments.get(record.id), ais[0].id, by="boss")  # type: ignore[arg-type]
@@ -180,8 +177,7 @@ def test_an_entrant_withdrawn_after_the_round_was_paired_but_before_its_game_ope
 
 def test_a_withdrawal_waits_while_the_tournament_is_paired(executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(3)]
+    tournaments, ais = entered(executor, record, 3)
     tournaments.begin(record.id)
     running = tournaments.get(record.id)
     withdrawal = threading.Thread(target=desk.withdraw, args=(executor, tournaments, running, ais[0].id, "boss"))
@@ -196,9 +192,7 @@ def test_a_withdrawal_waits_while_the_tournament_is_paired(executor: Executor) -
 
 def test_a_table_s_game_id_does_not_name_its_tournament(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(4):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 4)
     started(executor, record, monkeypatch)
     [table] = tournaments.rounds(record.id)[0].tables
     assert record.id not in table.game_id and tournaments.of_game(table.game_id) == record.id
@@ -206,9 +200,7 @@ def test_a_table_s_game_id_does_not_name_its_tournament(executor: Executor, monk
 
 def test_a_job_that_would_not_wait_returns_at_once_while_another_pairs_the_tournament(executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    for _ in range(2):
-        desk.enter_ai(tournaments, record, Asking(), "boss", "random")
+    tournaments, _ = entered(executor, record, 2)
     tournaments.begin(record.id)
     with tournaments.pairing(record.id) as held:
         assert held
@@ -222,8 +214,7 @@ def test_a_job_that_would_not_wait_returns_at_once_while_another_pairs_the_tourn
 def test_a_tournament_has_work_unrecorded_only_while_a_table_of_its_round_is_over_or_unopened_without_its_result(
         executor: Executor) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
-    tournaments = Tournaments(executor.store.redis)
-    ais = [desk.enter_ai(tournaments, record, Asking(), "boss", "random") for _ in range(2)]
+    tournaments, ais = entered(executor, record, 2)
     tournaments.begin(record.id)
     assert tournament_rounds.unrecorded(executor, tournaments, record.id)  # no round yet
     tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))

@@ -86,26 +86,33 @@ def fewest_repeats(entrants: list[str], seats: int, rounds: list[Round]) -> int:
                for tables in arrangements(entrants, seats))
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_a_swiss_of_four_seat_tables_repeats_no_pair_a_better_arrangement_avoids(seed: int) -> None:
+def swiss_rounds(count: int, seats: int, played_rounds: int, seed: int) -> Iterator[tuple[Pairing, list[Round]]]:
+    """Each round of a Swiss of `count` entrants with places drawn at random, and the rounds before it."""
     chance = random.Random(seed)
-    entrants = [f"e{number}" for number in range(8)]
+    entrants = [f"e{number}" for number in range(count)]
     rounds: list[Round] = []
     results: dict[str, Places] = {}
-    for number in range(3):
-        rows = standings(entrants, 4, rounds, results)
-        pairing = swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, 4, rounds)
+    for number in range(played_rounds):
+        rows = standings(entrants, seats, rounds, results)
+        pairing = swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, seats, rounds)
+        yield pairing, list(rounds)
+        rounds.append(played(pairing, number))
+        for table in rounds[-1].tables:
+            order = list(table.entrants)
+            chance.shuffle(order)
+            results[table.game_id] = tuple((entrant,) for entrant in order)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_swiss_of_four_seat_tables_repeats_no_pair_a_better_arrangement_avoids(seed: int) -> None:
+    entrants = [f"e{number}" for number in range(8)]
+    for number, (pairing, rounds) in enumerate(swiss_rounds(8, 4, 3, seed)):
         shared = met(rounds)
         repeats = sum(shared[frozenset(pair)] for table in pairing.tables for pair in itertools.combinations(table, 2))
         if number == 0:
             assert pairing.tables == (tuple(entrants[:4]), tuple(entrants[4:]))
         else:
             assert repeats == fewest_repeats(entrants, 4, rounds)
-        rounds.append(played(pairing, number))
-        for table in rounds[-1].tables:
-            order = list(table.entrants)
-            chance.shuffle(order)
-            results[table.game_id] = tuple((entrant,) for entrant in order)
 
 
 def pairings(entrants: list[str]) -> Iterator[list[tuple[str, str]]]:
@@ -120,21 +127,11 @@ def pairings(entrants: list[str]) -> Iterator[list[tuple[str, str]]]:
 
 @pytest.mark.parametrize("seed", [55, *range(6)])
 def test_a_two_seat_swiss_repeats_no_pair_where_any_pairing_avoids_it(seed: int) -> None:
-    chance = random.Random(seed)
     entrants = [f"e{number}" for number in range(12)]
-    rounds: list[Round] = []
-    results: dict[str, Places] = {}
-    for number in range(11):
-        rows = standings(entrants, 2, rounds, results)
-        pairing = swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, 2, rounds)
+    for number, (pairing, rounds) in enumerate(swiss_rounds(12, 2, 11, seed)):
         shared = met(rounds)
         if any(not any(shared[frozenset(pair)] for pair in each) for each in pairings(entrants)):
             assert not any(shared[frozenset(table)] for table in pairing.tables), number
-        rounds.append(played(pairing, number))
-        for table in rounds[-1].tables:
-            order = list(table.entrants)
-            chance.shuffle(order)
-            results[table.game_id] = tuple((entrant,) for entrant in order)
 
 
 def test_a_swiss_seats_score_groups_together_when_no_one_met() -> None:
