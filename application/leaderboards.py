@@ -4,11 +4,14 @@ against another."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from application.ratings import Rating, Ratings
-from application.results import Result
+from application.results import Result, is_ai, shown_name
+from players.accounts import PlayerStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +55,29 @@ class Meetings:
     level: int
 
 
-def leaderboard(ratings: Ratings, game: str, since: int, provisional_sigma: float) -> tuple[list[Standing], list[Standing]]:
+def shown_names(players: PlayerStore, identities: Iterable[str], sat: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each identity's name as shown now: an AI level's own, a registered player's as the players'
+    store has it (as they sat, in `sat`, if the store no longer has them)."""
+    wanted = list(dict.fromkeys(identities))
+    people = [identity for identity in wanted if not is_ai(identity)]
+    found = {identity: player.name for identity, player in zip(people, players.many(people), strict=True) if player}
+    return {identity: shown_name(identity, found.get(identity) or (sat or {}).get(identity)) for identity in wanted}
+
+
+def leaderboard(ratings: Ratings, players: PlayerStore, game: str, since: int,
+                provisional_sigma: float) -> tuple[list[Standing], list[Standing]]:
     """The identities that played `game` since `since` (ms), best first (ties by identity):
     those established, and those still provisional."""
     active = {identity: rating for identity, rating in ratings.now(game).items() if rating.last >= since}
-    names = ratings.names(list(active))
+    names = shown_names(players, active)
     standings = [Standing(identity, names.get(identity, identity), rating, rating.sigma > provisional_sigma)
                  for identity, rating in sorted(active.items(), key=lambda item: (-item[1].value, item[0]))]
     return [each for each in standings if not each.provisional], [each for each in standings if each.provisional]
 
 
-def careers(ratings: Ratings, games: list[str], identity: str, provisional_sigma: float) -> list[Career]:
+def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, provisional_sigma: float) -> list[Career]:
     """The identity's career in each of `games` it played rated."""
-    name = ratings.names([identity]).get(identity, identity)
+    name = shown_names(players, [identity])[identity]
     found = []
     for game in games:
         history = ratings.history(game, identity)
@@ -85,10 +98,13 @@ def _game_ids(ratings: Ratings, games: list[str], identity: str) -> list[tuple[i
     return [(at, game_id) for game in games for game_id, at, _, _ in ratings.history(game, identity)]
 
 
-def recent(ratings: Ratings, games: list[str], identity: str, limit: int) -> list[Result]:
-    """The identity's latest `limit` rated results, newest first."""
+def recent(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, limit: int) -> list[Result]:
+    """The identity's latest `limit` rated results, newest first, each identity named as it is now."""
     latest = sorted(_game_ids(ratings, games, identity), reverse=True)[:limit]
-    return ratings.results([game_id for _, game_id in latest])
+    results = ratings.results([game_id for _, game_id in latest])
+    names = shown_names(players, (each for result in results for each in result.identities()),
+                        {each: name for result in results for each, name in result.names.items()})
+    return [dataclasses.replace(result, names={each: names[each] for each in result.identities()}) for result in results]
 
 
 def versus(ratings: Ratings, games: list[str], identity: str, other: str) -> list[Meetings]:

@@ -140,7 +140,6 @@ class Ratings:
             now[result.game].update(after)
             for identity, rating in after.items():
                 pipe.zadd(keys.rating_history(result.game, identity), {_entry(result.game_id, rating): result.at})
-            pipe.hset(keys.rating_names(), mapping={identity: name for identity, name in result.names.items()})
         for game, ratings in now.items():
             if ratings:
                 pipe.hset(keys.ratings(game), mapping={identity: rating.to_json() for identity, rating in ratings.items()})
@@ -183,12 +182,6 @@ class Ratings:
         if not game_ids:
             return []
         return [Result.from_json(raw) for raw in cast(list[bytes], self.redis.hmget(keys.rating_results(), game_ids)) if raw]
-
-    def names(self, identities: list[str]) -> dict[str, str]:
-        if not identities:
-            return {}
-        found = cast(list[bytes | None], self.redis.hmget(keys.rating_names(), identities))
-        return {identity: raw.decode() for identity, raw in zip(identities, found, strict=True) if raw is not None}
 
 
 def rebuild(executor: Executor) -> int:

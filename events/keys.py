@@ -370,11 +370,6 @@ def rating_history(game: str, identity: str) -> str:
     return f"{RATINGS}:{game}:history:{identity}"
 
 
-def rating_names() -> str:
-    """Hash: identity → the name it last sat with in a rated game."""
-    return f"{RATINGS}:names"
-
-
 def rating_swept() -> str:
     """String: ms since the epoch up to which the finished games were swept for results the feed lost."""
     return f"{RATINGS}:swept"

@@ -67,7 +67,7 @@ def leaderboard(game: str) -> dict[str, Any]:
         raise ApiError(404, "not_found", "No such path: the games are " + ", ".join(GAMES) + ".")
     query = parse(LeaderboardQuerySchema, request.args.to_dict())
     days = query["days"] or int(current_app.config["MEEPLE_RATING_DAYS"])
-    established, provisional = leaderboards.leaderboard(_ratings(), game, int(time.time() * 1000) - days * DAY_MS, _sigma())
+    established, provisional = leaderboards.leaderboard(_ratings(), players(), game, int(time.time() * 1000) - days * DAY_MS, _sigma())
     listed = provisional if query["provisional"] else established
     start, end = query["after"], query["after"] + query["limit"]
     return {"game": game, "days": days, "provisional": query["provisional"], "total": len(listed),
@@ -79,7 +79,7 @@ def leaderboard(game: str) -> dict[str, Any]:
 def player_ratings(player: str) -> dict[str, Any]:
     """A player's (or an AI level's) rating in each game, its history, and how often it finished at each place."""
     identity = _identity(player)
-    found = leaderboards.careers(_ratings(), list(GAMES), identity, _sigma())
+    found = leaderboards.careers(_ratings(), players(), list(GAMES), identity, _sigma())
     registered = None if is_ai(identity) else players().get(identity)
     name = found[0].standing.name if found else shown_name(identity, None if registered is None else registered.name)
     return {"player": identity, "name": name, "ai": is_ai(identity), "games": [
@@ -93,7 +93,7 @@ def player_results(player: str) -> dict[str, Any]:
     identity, query = _identity(player), parse(RecentQuerySchema, request.args.to_dict())
     games = [query["game"]] if query["game"] else list(GAMES)
     return {"player": identity, "results": [_result(result, identity)
-                                            for result in leaderboards.recent(_ratings(), games, identity, query["limit"])]}
+                                            for result in leaderboards.recent(_ratings(), players(), games, identity, query["limit"])]}
 
 
 @bp.get("/players/<player>/versus/<other>")

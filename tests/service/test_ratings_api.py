@@ -83,3 +83,16 @@ def test_an_unlisted_game_counts_on_a_player_page_without_its_id(api: ContractCl
     [result] = api.get(f"/v1/players/{bo}/results").json["results"]
     assert result["game_id"] is None and result["place"] == 2
     assert "secret1" not in api.get(f"/v1/players/{ann}/results").text
+
+
+def test_a_registered_player_is_named_as_registered_whatever_they_sat_as(api: ContractClient) -> None:
+    ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
+    ratings = _ratings(api)
+    ratings.record(Result("g1", "taki", int(time.time() * 1000), ((ann,), (bo,), ("ai:greedy",)),
+                          {ann: "AI (search)", bo: "bo", "ai:greedy": "AI (greedy)"}))
+    ratings.fold()
+    board = api.get("/v1/ratings/taki?provisional=true").json["ratings"]
+    assert [(each["player"], each["name"]) for each in board] == [(ann, "ann"), (bo, "bo"), ("ai:greedy", "AI (greedy)")]
+    assert api.get(f"/v1/players/{ann}/ratings").json["name"] == "ann"
+    [result] = api.get(f"/v1/players/{bo}/results").json["results"]
+    assert [seat["name"] for place in result["places"] for seat in place] == ["ann", "bo", "AI (greedy)"]

@@ -7,4 +7,5 @@ export const GAME_TITLES = { taki: "TAKI", djambi: "Djambi", bahama_taxi: "Baham
 export const ratingText = (rating) => rating.toFixed(1);
 
 /** A link to the page of a rated identity ({player, name, ai}), an AI level marked as one. */
-export const playerLink = ({ player, name }) => h("a", { href: `/players/${encodeURIComponent(player)}` }, name);
+export const playerLink = ({ player, name }) => h("a", { href: `/players/${encodeURIComponent(player)}` }, name,
+  player.startsWith("ai:") ? [" ", h("span", { class: "badge ai" }, "bot")] : null);
