@@ -269,7 +269,7 @@ def test_a_message_hidden_while_a_seats_stream_is_down_leaves_its_page_once_it_i
 def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the_messages_page(
         pages: dict[str, Page], api: Client, server: str, tmp_path: Path) -> None:
     ann, bo, admin = pages["ann"], pages["bo"], pages["admin"]
-    seated(pages, api, server)
+    game_id = seated(pages, api, server)
     say(bo, "hello from bo")
     expect(table(ann)).to_contain_text("hello from bo")
     expect(ann.locator("details.chat > summary")).to_have_text("Chat · 1 unread")
@@ -278,6 +278,11 @@ def test_a_player_is_reported_and_blocked_from_the_seats_and_offered_both_on_the
     theirs = seats.get_by_role("listitem").filter(has_text="bo")
     theirs.get_by_role("button", name="Report bo").click()
     ann.get_by_label("Why report bo?").fill("Stalls every game")
+    token = ann.evaluate(f"JSON.parse(localStorage.getItem('meeple.seats'))['{game_id}'].token")
+    api.call("POST", f"/v1/games/{game_id}/commands", token, json={"type": "taki.draw"})  # ann moves from elsewhere
+    expect(ann.locator(".headline")).to_have_text("Waiting for bo")  # and her table is drawn again
+    expect(ann.get_by_label("Why report bo?")).to_have_value("Stalls every game")  # the report she writes with it
+    expect(ann.get_by_label("Why report bo?")).to_be_focused()
     ann.get_by_role("button", name="Send report").click()
     expect(theirs).to_contain_text("Reported to the admin.")
 

@@ -52,8 +52,20 @@ export function playerControls(player, done = () => forget(player.id)) {
     `Why report ${player.name}?`), blockControl(player.name, () => api.block(player.id, me.token), done)];
 }
 
-/** Report and Block beside the player holding `seat` of the game `view`, unless it is free, an AI's, a guest's or the reader's. */
-export const seatCivility = (view, seat) => playerControls({ id: view.seats[seat]?.player, name: view.seats[seat]?.name });
+const seated = new Map(); // "<reader> <player>" → the controls beside that player's seat, kept across redraws
+
+/** Report and Block beside the player holding `seat` of the game `view`, unless it is free, an AI's, a guest's or the
+ * reader's. The same controls come back at each redraw of the table, so a report being written is not lost, nor its focus. */
+export function seatCivility(view, seat) {
+  const { player, name } = view.seats[seat] ?? {};
+  if (!player) return null;
+  const key = `${api.player()?.id} ${player}`;
+  if (!seated.has(key)) seated.set(key, playerControls({ id: player, name }));
+  const controls = seated.get(key);
+  const active = document.activeElement;
+  if (controls?.some((place) => place.contains(active))) requestAnimationFrame(() => active.isConnected && active.focus());
+  return controls;
+}
 
 /** Take the words of the player `id` off the page's chat, telling its log (its unread count follows). */
 export const forget = (id) => document.querySelectorAll(`.chat-log li[data-player="${CSS.escape(id)}"]`).forEach((line) => {
