@@ -15,6 +15,7 @@ from tests.web.conftest import DESKTOP, PHONE
 from tests.web.pages import browsers, fits, register, signed_in
 
 LATER = 30_000  # the start waits for the workers' next sweep (every 10 s), the rounds for the AIs' games
+SIGN_UP = 45_000  # how long bo has to sign up in the browser before the tournament starts, on a loaded machine too
 
 
 def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Page, server: str, tmp_path: Path) -> None:
@@ -36,6 +37,18 @@ def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Pag
     expect(page.get_by_text(re.compile(r"Swiss of Djambi, 4 seats a table .* signing up"))).to_be_visible()
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("table", name="Standings")).to_contain_text("ann")
+    page.get_by_label("AI level").select_option("random")
+    page.get_by_role("button", name="Enter an AI").click()
+    expect(page.get_by_role("table", name="Standings")).to_contain_text("random AI 2")
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "creator-375.png")
+    page.set_viewport_size(DESKTOP)
+    page.once("dialog", lambda dialog: dialog.dismiss())  # asked first: dismissed, nothing happens
+    page.get_by_role("button", name="Withdraw the AI").click()
+    expect(page.get_by_role("table", name="Standings")).to_contain_text("random AI 2")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Withdraw the AI").click()
+    expect(page.get_by_role("table", name="Standings")).not_to_contain_text("random AI 2")
     page.screenshot(path=str(tmp_path / "tournament-1280.png"), full_page=True)
     page.get_by_role("link", name="All tournaments").click()
     expect(page.get_by_role("link", name="Friday cup")).to_be_visible()
@@ -48,7 +61,7 @@ def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_pa
         ann, bo = signed_in(pages["ann"]), pages["bo"]
         bo.set_viewport_size(PHONE)
         register(bo, server, "bo")
-        body = {"name": "Quick cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + 15_000,
+        body = {"name": "Quick cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + SIGN_UP,
                 "turn_deadline": {"seconds": 3, "policy": "forfeit"}}
         invited = {"invited": [signed_in(bo)["id"]], "unlisted": True}
         tournament = api.call("POST", "/v1/tournaments", ann["token"], json=body | invited).json()
@@ -66,7 +79,7 @@ def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_pa
         standings = bo.get_by_role("table", name="Standings")
         expect(standings.get_by_role("row")).to_have_count(5)  # the heading, three AIs and bo
         fits(bo, tmp_path / "signed-up-375.png")
-        expect(bo.get_by_role("heading", name="Round 1")).to_be_visible(timeout=LATER)  # paired by the workers, drawn live
+        expect(bo.get_by_role("heading", name="Round 1")).to_be_visible(timeout=SIGN_UP + LATER)  # paired by the workers, drawn live
         expect(bo.get_by_text(re.compile(r"·\s*finished\s*·"))).to_be_visible(timeout=3 * LATER)
         expect(standings).to_contain_text("withdrawn after round")  # bo never moved: out of time, withdrawn
         fits(bo, tmp_path / "finished-375.png")

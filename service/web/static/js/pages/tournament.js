@@ -22,10 +22,13 @@ export async function showTournament(main, id) {
     h("h2", {}, "Standings"), parts.standings, h("h2", {}, "Rounds"), parts.rounds,
     h("h2", {}, "Rules"), h("ul", { class: "rules" }, tournament.rules.map((rule) => h("li", {}, rule))),
     h("p", {}, h("a", { href: "/tournaments" }, "All tournaments"))));
+  let acting = null;  // what the actions were drawn for: redrawn only when it changes, keeping focus and messages
   const draw = (now) => {
     document.title = `${now.name} · Meeple`;
     fill(parts.facts, `${factsLine(now)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
-    drawActions(parts.actions, now, types.find((type) => type.name === now.game).bots, draw);
+    const basis = JSON.stringify([now.stage, now.entrants.map((each) => [each.id, each.withdrawn])]);
+    if (basis !== acting) drawActions(parts.actions, now, types.find((type) => type.name === now.game).bots, draw);
+    acting = basis;
     fill(parts.standings, standingsTable(now));
     fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round)) : h("p", {}, "Round 1 is paired at the start."));
   };
@@ -41,7 +44,8 @@ function follow(id, draw) {
   addEventListener("pagehide", () => stream.close(), { once: true });
 }
 
-/** Sign up or withdraw for the signed-in player; for the creator while signing up, entering an AI. */
+/** Sign up or withdraw (once confirmed) for the signed-in player; for the creator, entering an AI while
+ *  signing up and withdrawing one. */
 function drawActions(place, tournament, levels, draw) {
   const me = api.player();
   const message = h("div", { "aria-live": "polite" });
@@ -55,17 +59,31 @@ function drawActions(place, tournament, levels, draw) {
   const controls = [];
   if (!me && open) controls.push(h("a", { href: "/#sign-in" }, "Sign in to sign up"));
   if (me && open && !mine) controls.push(button("Sign up", () => act(() => api.enterTournament(tournament.id, {}, me.token))));
-  if (mine && ["signing_up", "running"].includes(tournament.stage)) {
-    controls.push(button("Withdraw", () => act(() => api.withdrawEntrant(tournament.id, me.id, me.token))));
-  }
+  const going = ["signing_up", "running"].includes(tournament.stage);
+  if (mine && going) controls.push(button("Withdraw", () => withdraw(tournament, mine, act)));
   if (me?.id === tournament.creator && open) controls.push(aiControl(tournament, levels, act));
+  const ais = entrants.filter((each) => each.level !== null && each.withdrawn === null);
+  if (me?.id === tournament.creator && going && ais.length) controls.push(aiWithdrawal(tournament, ais, act));
   fill(place, h("p", {}, `${entrants.length} ${entrants.length === 1 ? "entrant" : "entrants"}`), controls.length ? h("div", { class: "buttons" }, controls) : null, message);
 }
 
 function aiControl(tournament, levels, act) {
   const level = h("select", { "aria-label": "AI level" }, levels.map((each) => h("option", { value: each }, each)));
   const add = () => act(() => api.enterTournament(tournament.id, { level: level.value }, api.player().token));
-  return [level, button("Enter an AI", add)];
+  return h("span", {}, level, " ", button("Enter an AI", add));  // kept together as the line wraps
+}
+
+/** Withdraw `entrant` once the player confirms it (after the start, their running games are forfeited). */
+function withdraw(tournament, entrant, act) {
+  const started = tournament.stage === "running" ? " Their running games are forfeited and they are paired no more." : "";
+  if (confirm(`Withdraw ${entrant.name} from ${tournament.name}?${started}`)) {
+    act(() => api.withdrawEntrant(tournament.id, entrant.id, api.player().token));
+  }
+}
+
+function aiWithdrawal(tournament, ais, act) {
+  const chosen = h("select", { "aria-label": "AI to withdraw" }, ais.map((each) => h("option", { value: each.id }, each.name)));
+  return h("span", {}, chosen, " ", button("Withdraw the AI", () => withdraw(tournament, ais.find((each) => each.id === chosen.value), act)));
 }
 
 function standingsTable(tournament) {
