@@ -113,6 +113,7 @@ def test_an_invitation_by_name_from_the_form_reaches_the_players_inbox(
     expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
     game_id = page.url.rsplit("/", 1)[1]
     expect(page.get_by_role("list", name="Seats")).to_contain_text("Seat 2: reserved for kim")
+    assert api.call("GET", f"/v1/games/{game_id}").json()["rated"]  # jo's seat was kept for jo, kim's for kim
     inbox = api.call("GET", "/v1/players/me/inbox", kim["token"]).json()["games"]
     assert [(entry["invitation"], entry["invited_by"]["name"]) for entry in inbox if entry["game"]["id"] == game_id] == [(1, "jo")]
     page.goto(f"{server}/")

@@ -256,7 +256,9 @@ function drawGame(body, type, me) {
     const turnDeadline = deadline.value();
     if (turnDeadline) chosen.turn_deadline = turnDeadline;
     table.read(chosen);
-    return { chosen, sit: table.sits() ? seats.mine() : null, name: table.name() };
+    const sit = table.sits() ? seats.mine() : null;
+    if (me && sit !== null && sit >= 0) chosen.reserved.push({ seat: sit, player: me.id }); // kept for me: rated as its seats say
+    return { chosen, sit, name: table.name() };
   };
 }
 
