@@ -22,6 +22,7 @@ from events import clock, keys
 from events.envelope import Lifecycle
 from events.errors import GameNotFound, GroupLost
 from events.execute import Executor
+from events.feed import Announcement
 from events.slots import AWAY
 
 log = logging.getLogger("meeple.ratings")
@@ -58,10 +59,26 @@ class RatingKeeper:
         except GroupLost:
             self.executor.store.feed.join(GROUP)
             return 0
-        kept = sum(self.keep(game_id) for game_id in dict.fromkeys(game_id for _, game_id in announced))
+        by_game: dict[str, list[Announcement]] = {}
+        for announcement in announced:
+            by_game.setdefault(announcement[1], []).append(announcement)
+        kept = 0
+        for game_id, announcements in by_game.items():
+            kept += self._kept(game_id)
+            self.executor.store.feed.ack(GROUP, announcements)  # its result recorded (or none is): the fold finds it
         self.ratings.fold()
-        self.executor.store.feed.ack(GROUP, announced)
         return kept
+
+    def _kept(self, game_id: str) -> bool:
+        """`keep`, logging a game that fails to be kept rather than leaving those after it (a store
+        away is raised, leaving the game's announcements pending)."""
+        try:
+            return self.keep(game_id)
+        except AWAY:
+            raise
+        except Exception:
+            log.exception("keeping the result of game %s failed", game_id)
+            return False
 
     def sweep(self) -> int:
         """Keep the results of the games filed as finished since the last sweep (every one, the first time); fold them."""
@@ -70,7 +87,7 @@ class RatingKeeper:
         kept = 0
         for shard in self.executor.store.shards.names:
             found = cast(list[bytes], self.redis.zrangebyscore(keys.games_with_status(Lifecycle.FINISHED, shard), since, "+inf"))
-            kept += sum(self.keep(game_id.decode()) for game_id in found)
+            kept += sum(self._kept(game_id.decode()) for game_id in found)
         self.ratings.fold()
         self.redis.set(keys.rating_swept(), started)
         return kept
