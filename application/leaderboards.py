@@ -80,13 +80,12 @@ def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: 
     name = shown_names(players, [identity])[identity]
     found = []
     for game in games:
-        history = ratings.history(game, identity)
-        if not history:
+        history, now = ratings.history(game, identity), ratings.rating(game, identity)
+        if not history or now is None:  # none, or a rebuild under way
             continue
         results = {result.game_id: result for result in ratings.results([game_id for game_id, _, _, _ in history])}
         points = [Point(results[game_id].public_id if game_id in results else None, at, Rating(mu, sigma, number, at))
                   for number, (game_id, at, mu, sigma) in enumerate(history, start=1)]
-        now = ratings.now(game)[identity]
         counted = Counter(result.place_of(identity) for result in results.values())
         places = [counted[place] for place in range(1, max(counted, default=0) + 1)]
         found.append(Career(game, Standing(identity, name, now, now.sigma > provisional_sigma), points, places))

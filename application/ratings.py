@@ -7,6 +7,7 @@ The model is OpenSkill's Plackett-Luce, its parameters stated below (docs/rating
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -14,9 +15,11 @@ from typing import cast
 
 import redis
 from openskill.models import PlackettLuce
+from redis.exceptions import LockNotOwnedError, WatchError
+from redis.lock import Lock
 
 from application.results import Result, result_of
-from events import keys, scripts
+from events import clock, keys, scripts
 from events.envelope import Lifecycle
 from events.execute import Executor
 
@@ -104,19 +107,24 @@ class Ratings:
         if not lock.acquire(blocking=False):
             return 0
         try:
-            return self._fold()
+            return self._fold(lock)
         finally:
-            lock.release()
+            _release(lock)
 
-    def rebuild(self, results: Iterable[Result]) -> int:
-        """Forget every result and rating and fold `results` afresh; how many count."""
+    def rebuild(self, results: Iterable[Result], swept: int) -> int:
+        """Forget every result and rating and fold `results` afresh, the finished games having been
+        read from `swept` (ms) on, so that the next sweep looks again at those filed since; how many count."""
         every = list(results)  # read before the lock is taken: the fold's lock is held for the writes only
         lock = self.redis.lock(keys.rating_lock(), timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
-        with lock:
+        lock.acquire()
+        try:
             self._forget()
             for result in every:
                 self.record(result)
-            return self._fold()
+            self.redis.set(keys.rating_swept(), swept)
+            return self._fold(lock)
+        finally:
+            _release(lock)
 
     def _forget(self) -> None:
         stale = [key for key in self.redis.scan_iter(match=f"{keys.RATINGS}:*", count=1000)
@@ -124,7 +132,9 @@ class Ratings:
         for start in range(0, len(stale), 500):
             self.redis.delete(*stale[start:start + 500])
 
-    def _fold(self) -> int:
+    def _fold(self, lock: Lock) -> int:
+        """Fold as `fold` says, holding `lock`: its writes are made only while the lock is still this
+        fold's (the lock key watched), so a fold whose lock expired and was taken writes nothing."""
         first = cast(list[tuple[bytes, float]], self.redis.zrange(keys.rating_unfolded(), 0, 0, withscores=True))
         if not first:
             return 0
@@ -132,8 +142,13 @@ class Ratings:
         start = (int(first[0][1]), first[0][0].decode())
         rank = cast(int, self.redis.zrank(keys.rating_order(), start[1]))
         ids = [raw.decode() for raw in cast(list[bytes], self.redis.zrange(keys.rating_order(), rank, -1))]
-        results = [Result.from_json(raw) for raw in cast(list[bytes], self.redis.hmget(keys.rating_results(), ids))]
+        results = self.results(ids)
         pipe = self.redis.pipeline(transaction=True)
+        pipe.watch(keys.rating_lock())
+        if pipe.get(keys.rating_lock()) != lock.local.token:
+            pipe.reset()
+            return 0
+        pipe.multi()
         now = self._undo(pipe, results, start)
         for result in results:
             after = rate(result, now[result.game])
@@ -144,7 +159,10 @@ class Ratings:
             if ratings:
                 pipe.hset(keys.ratings(game), mapping={identity: rating.to_json() for identity, rating in ratings.items()})
         pipe.zrem(keys.rating_unfolded(), *unfolded)
-        pipe.execute()
+        try:
+            pipe.execute()
+        except WatchError:  # the lock expired under this fold and another took it
+            return 0
         return len(unfolded)
 
     def _undo(self, pipe: redis.client.Pipeline, results: list[Result], start: tuple[int, str]) -> dict[str, dict[str, Rating]]:
@@ -173,18 +191,32 @@ class Ratings:
         return {identity.decode(): Rating.from_json(raw)
                 for identity, raw in cast(dict[bytes, bytes], self.redis.hgetall(keys.ratings(game))).items()}
 
+    def rating(self, game: str, identity: str) -> Rating | None:
+        """The identity's rating in `game`, if it has one."""
+        raw = cast(bytes | None, self.redis.hget(keys.ratings(game), identity))
+        return None if raw is None else Rating.from_json(raw)
+
     def history(self, game: str, identity: str) -> list[tuple[str, int, float, float]]:
         """The identity's history in `game`, oldest first: each game's id and time, and mu and sigma after it."""
         entries = cast(list[tuple[bytes, float]], self.redis.zrange(keys.rating_history(game, identity), 0, -1, withscores=True))
         return [parse_entry(entry, at) for entry, at in entries]
 
     def results(self, game_ids: list[str]) -> list[Result]:
+        """The recorded results of these games, in their order, leaving out any not recorded."""
         if not game_ids:
             return []
         return [Result.from_json(raw) for raw in cast(list[bytes], self.redis.hmget(keys.rating_results(), game_ids)) if raw]
 
 
+def _release(lock: Lock) -> None:
+    """Let go of `lock`, unless it expired already."""
+    with contextlib.suppress(LockNotOwnedError):
+        lock.release()
+
+
 def rebuild(executor: Executor) -> int:
     """Fold the ratings afresh from every finished game the store holds; how many results count."""
+    started = clock.now()
     finished = (game_id for game_id, _ in executor.store.games.indexed(Lifecycle.FINISHED))
-    return Ratings(executor.store.redis).rebuild(result for game_id in finished if (result := result_of(executor, game_id)))
+    return Ratings(executor.store.redis).rebuild((result for game_id in finished if (result := result_of(executor, game_id))),
+                                                 started)

@@ -11,11 +11,12 @@ import redis
 
 from application.errors import Invalid
 from application.lobby import Bot, GameSettings, Lobby
-from application.ratings import MU, Ratings
+from application.ratings import MU, Ratings, _release
 from application.results import Result, ai_identity, result_of
 from domain import GAMES
 from domain.core.game import Budget
 from domain.core.rng import SeededRng
+from events import keys
 from events.envelope import Origin
 from tests.application.conftest import Asking, finished_game
 
@@ -151,7 +152,29 @@ def test_results_arriving_in_any_order_or_twice_fold_into_the_same_ratings_as_a_
     live = _everything(ratings)
     assert not ratings.record(results[5]) and ratings.fold() == 0  # a re-run counts nothing twice
     assert _everything(ratings) == live
-    assert ratings.rebuild(results) == len(results)
+    assert ratings.rebuild(results, 0) == len(results)
     assert _everything(ratings) == live
     assert all(len(ratings.history("taki", identity)) == rating.games for identity, rating in ratings.now("taki").items())
     assert ratings.now("taki")["ann"].mu != MU
+
+
+def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(6)
+    for result in results:
+        ratings.record(result)
+    lock = client.lock(keys.rating_lock(), timeout=60)
+    assert lock.acquire(blocking=False)
+    client.set(keys.rating_lock(), "another folder's token")  # it expired and another took it
+    assert ratings._fold(lock) == 0 and ratings.now("taki") == {} and client.zcard(keys.rating_unfolded()) == 6
+    client.delete(keys.rating_lock())
+    _release(lock)  # expired: nothing to let go of, and no error
+    assert ratings.fold() == 6 and len(ratings.now("taki")) == 6
+
+
+def test_a_rebuild_marks_its_sweep_and_a_fold_passes_a_result_that_is_gone(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(6)
+    assert ratings.rebuild(results, 12_345) == 6 and client.get(keys.rating_swept()) == b"12345"
+    ratings.record(Result("g999", "taki", 999, (("ann",), ("bo",)), {}))
+    client.hdel(keys.rating_results(), "g001")  # as a rebuild under way leaves it, for a moment
+    kept = [result for result in results if result.game_id != "g001"]
+    assert ratings.fold() == 1 and ratings.now("taki")["ann"].games == 1 + sum("ann" in result.identities() for result in kept)
