@@ -66,6 +66,8 @@ def compose(mail: Mail, address: str, name: str, *, public_url: str, sender: str
                                "deadline": None, "link": public_url}
     if "game_id" in mail.data:
         context |= {"link": game_link(public_url, mail.data["game_id"]), "title": GAMES[mail.data["game"]].title}
+    if "tournament_id" in mail.data:
+        context |= {"link": f"{public_url}/tournaments/{mail.data['tournament_id']}", "title": GAMES[mail.data["game"]].title}
     context |= mail.data
     subject, _, text = _templates.get_template(f"{mail.kind}.txt").render(context).partition("\n\n")
     message = EmailMessage()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from application import invitees
 from application.errors import Forbidden, Invalid, NotFound, NotNow
 from application.lobby import Caller
+from application.outbox import mail_player
 from application.tokens import new_id
 from domain import GAMES
 from domain.core.errors import DomainError
@@ -73,7 +74,8 @@ class TournamentView:
 def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller, creator: str,
            settings: TournamentSettings) -> TournamentRecord:
     """Open a tournament signing up, created by the registered player `creator`, and tell the players
-    it invites (by id, or by name among the creator's contacts; MAX_INVITED in all) unless they block its creator. Refused
+    it invites (by id, or by name among the creator's contacts; MAX_INVITED in all), in their list and by mail,
+    unless they block its creator. Refused
     for a time control that does not forfeit, a start in the past or past MAX_START_DAYS, and by the
     caller's bounds (counted as one game created, and its invitations to strangers)."""
     _check(settings)
@@ -93,6 +95,10 @@ def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitati
                               settings.rounds, clock.now())
     tournaments.create(record)
     tournaments.invite(record.id, reached)
+    inviter = players.get(creator)
+    for player_id in reached:  # mailed as an invitation to a game is, if they chose to be (players.mail.KINDS)
+        mail_player(tournaments.redis, player_id, "invitation", f"{player_id}-invitation-{record.id}", tournament_id=record.id,
+                    tournament=record.name, game=record.game, inviter=inviter.name if inviter else None)
     return record
 
 

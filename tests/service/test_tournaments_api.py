@@ -11,6 +11,9 @@ import pytest
 import redis
 
 from application import invitees
+from application.letters import compose
+from application.outbox import Mail
+from events import keys
 from events.tournaments import Stage, Tournaments
 from service.app import create_app
 from tests.contract import ContractClient
@@ -67,6 +70,19 @@ def test_an_invited_player_declines_and_the_tournament_leaves_their_list(api: Co
     assert listed(api, bo["token"]) == []
     again = api.delete(declined, headers=bearer(bo["token"]))
     assert (again.status_code, again.json["code"]) == (404, "tournament_invitation_not_found")
+
+
+def test_an_invited_player_is_mailed_the_invitation_as_one_to_a_game_is(api: ContractClient,
+                                                                        client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
+    assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(cy["token"])).status_code == 204
+    created = create(api, ann["token"], unlisted=True, invited=[bo["id"], cy["id"]]).json
+    [mail] = [Mail.loads(raw) for raw in client.lrange(keys.mail_outbox(), 0, -1)]  # not to cy, who blocks ann
+    assert (mail.kind, mail.to_player, mail.data["tournament_id"]) == ("invitation", bo["id"], created["id"])
+    letter = compose(mail, "bo@example.org", "bo", public_url="https://play.example", sender="m@x", stop_token="tok")
+    assert letter["Subject"] == "ann invites you to Friday cup"
+    text = letter.get_body(("plain",)).get_content()
+    assert "invites you to Friday cup, a tournament of Djambi" in text and f"https://play.example/tournaments/{created['id']}" in text
 
 
 def test_a_player_who_blocks_the_creator_is_not_told_of_the_invitation(api: ContractClient) -> None:
