@@ -92,14 +92,14 @@ def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: 
     return found
 
 
-def _game_ids(ratings: Ratings, games: list[str], identity: str) -> list[tuple[int, str]]:
-    """Each rated game the identity played, as (time, game id)."""
-    return [(at, game_id) for game in games for game_id, at, _, _ in ratings.history(game, identity)]
+def _game_ids(ratings: Ratings, games: list[str], identity: str, latest: int | None = None) -> list[tuple[int, str]]:
+    """Each rated game the identity played (its `latest` in each game, if given), as (time, game id)."""
+    return [(at, game_id) for game in games for game_id, at, _, _ in ratings.history(game, identity, latest)]
 
 
 def recent(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, limit: int) -> list[Result]:
     """The identity's latest `limit` rated results, newest first, each identity named as it is now."""
-    latest = sorted(_game_ids(ratings, games, identity), reverse=True)[:limit]
+    latest = sorted(_game_ids(ratings, games, identity, limit), reverse=True)[:limit]
     results = ratings.results([game_id for _, game_id in latest])
     names = shown_names(players, (each for result in results for each in result.identities()),
                         {each: name for result in results for each, name in result.names.items()})

@@ -196,9 +196,11 @@ class Ratings:
         raw = cast(bytes | None, self.redis.hget(keys.ratings(game), identity))
         return None if raw is None else Rating.from_json(raw)
 
-    def history(self, game: str, identity: str) -> list[tuple[str, int, float, float]]:
-        """The identity's history in `game`, oldest first: each game's id and time, and mu and sigma after it."""
-        entries = cast(list[tuple[bytes, float]], self.redis.zrange(keys.rating_history(game, identity), 0, -1, withscores=True))
+    def history(self, game: str, identity: str, latest: int | None = None) -> list[tuple[str, int, float, float]]:
+        """The identity's history in `game` (its `latest` entries only, if given), oldest first: each
+        game's id and time, and mu and sigma after it."""
+        start = 0 if latest is None else -latest
+        entries = cast(list[tuple[bytes, float]], self.redis.zrange(keys.rating_history(game, identity), start, -1, withscores=True))
         return [parse_entry(entry, at) for entry, at in entries]
 
     def results(self, game_ids: list[str]) -> list[Result]:

@@ -178,3 +178,10 @@ def test_a_rebuild_marks_its_sweep_and_a_fold_passes_a_result_that_is_gone(clien
     client.hdel(keys.rating_results(), "g001")  # as a rebuild under way leaves it, for a moment
     kept = [result for result in results if result.game_id != "g001"]
     assert ratings.fold() == 1 and ratings.now("taki")["ann"].games == 1 + sum("ann" in result.identities() for result in kept)
+
+
+def test_a_history_read_latest_first_gives_its_last_entries_in_order(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings = Ratings(client)
+    ratings.rebuild(_results(12), 0)
+    whole = ratings.history("taki", "ann")
+    assert ratings.history("taki", "ann", latest=2) == whole[-2:] and len(whole) > 2
