@@ -46,13 +46,13 @@ class Career:
 
 @dataclass(frozen=True, slots=True)
 class Meetings:
-    """Two identities' rated games together in one game: how often the first finished ahead, behind or level."""
+    """Two identities' rated games together in one game: how often the first finished ahead, behind or tied."""
 
     game: str
     played: int
     ahead: int
     behind: int
-    level: int
+    tied: int
 
 
 def shown_names(players: PlayerStore, identities: Iterable[str], sat: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -68,7 +68,7 @@ def leaderboard(ratings: Ratings, players: PlayerStore, game: str, since: int,
                 provisional_sigma: float) -> tuple[list[Standing], list[Standing]]:
     """The identities that played `game` since `since` (ms), best first (ties by identity):
     those established, and those still provisional."""
-    active = {identity: rating for identity, rating in ratings.now(game).items() if rating.last >= since}
+    active = {identity: rating for identity, rating in ratings.current(game).items() if rating.last >= since}
     names = shown_names(players, active)
     standings = [Standing(identity, names.get(identity, identity), rating, rating.sigma > provisional_sigma)
                  for identity, rating in sorted(active.items(), key=lambda item: (-item[1].value, item[0]))]

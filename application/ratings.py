@@ -186,7 +186,7 @@ class Ratings:
                 before[game][identity] = Rating(mu, sigma, self.redis.zcard(history) - len(later), at)
         return before
 
-    def now(self, game: str) -> dict[str, Rating]:
+    def current(self, game: str) -> dict[str, Rating]:
         """Every identity's rating in `game`."""
         return {identity.decode(): Rating.from_json(raw)
                 for identity, raw in cast(dict[bytes, bytes], self.redis.hgetall(keys.ratings(game))).items()}

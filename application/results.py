@@ -87,9 +87,7 @@ def result_of(executor: Executor, game_id: str) -> Result | None:
         return None
     loaded = executor.load(game_id)
     ranking = loaded.game.status(loaded.state).ranking
-    ranked = {seat for place in ranking for seat in place}
-    unranked = tuple(seat for seat in range(record.seats) if seat not in ranked)  # none, as the rules rank every seat
-    places = tuple(tuple(str(identities[seat]) for seat in place) for place in (*ranking, unranked) if place)
+    places = tuple(tuple(str(identities[seat]) for seat in place) for place in ranking)  # the rules rank every seat
     names = {str(identity): shown_name(str(identity), name) for identity, name in zip(identities, record.names, strict=True)}
     return Result(game_id, record.game, events[-1].time, places, names, record.unlisted or record.private_origin)
 

@@ -4,7 +4,6 @@ and record against another (application.leaderboards)."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from flask import Blueprint, current_app, request
@@ -14,6 +13,7 @@ from application.leaderboards import Point, Standing
 from application.ratings import Ratings
 from application.results import AI, Result, is_ai, shown_name
 from domain import GAMES
+from events import clock
 from service.api.context import executor, players
 from service.errors import ApiError
 from service.schemas.common import parse
@@ -67,7 +67,7 @@ def leaderboard(game: str) -> dict[str, Any]:
         raise ApiError(404, "not_found", "No such path: the games are " + ", ".join(GAMES) + ".")
     query = parse(LeaderboardQuerySchema, request.args.to_dict())
     days = query["days"] or int(current_app.config["MEEPLE_RATING_DAYS"])
-    established, provisional = leaderboards.leaderboard(_ratings(), players(), game, int(time.time() * 1000) - days * DAY_MS, _sigma())
+    established, provisional = leaderboards.leaderboard(_ratings(), players(), game, clock.now() - days * DAY_MS, _sigma())
     listed = provisional if query["provisional"] else established
     start, end = query["after"], query["after"] + query["limit"]
     return {"game": game, "days": days, "provisional": query["provisional"], "total": len(listed),
@@ -101,5 +101,5 @@ def head_to_head(player: str, other: str) -> dict[str, Any]:
     """How a player (or an AI level) fared against another in the rated games they played together, game by game."""
     identity, opponent = _identity(player), _identity(other)
     return {"player": identity, "other": opponent, "games": [
-        {"game": each.game, "played": each.played, "ahead": each.ahead, "behind": each.behind, "level": each.level}
+        {"game": each.game, "played": each.played, "ahead": each.ahead, "behind": each.behind, "tied": each.tied}
         for each in leaderboards.versus(_ratings(), list(GAMES), identity, opponent)]}

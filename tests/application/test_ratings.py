@@ -137,8 +137,8 @@ def _results(count: int) -> list[Result]:
 
 
 def _everything(ratings: Ratings) -> tuple[object, ...]:
-    identities = sorted(ratings.now("taki"))
-    return ratings.now("taki"), [ratings.history("taki", identity) for identity in identities]
+    identities = sorted(ratings.current("taki"))
+    return ratings.current("taki"), [ratings.history("taki", identity) for identity in identities]
 
 
 def test_results_arriving_in_any_order_or_twice_fold_into_the_same_ratings_as_a_rebuild(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -154,8 +154,8 @@ def test_results_arriving_in_any_order_or_twice_fold_into_the_same_ratings_as_a_
     assert _everything(ratings) == live
     assert ratings.rebuild(results, 0) == len(results)
     assert _everything(ratings) == live
-    assert all(len(ratings.history("taki", identity)) == rating.games for identity, rating in ratings.now("taki").items())
-    assert ratings.now("taki")["ann"].mu != MU
+    assert all(len(ratings.history("taki", identity)) == rating.games for identity, rating in ratings.current("taki").items())
+    assert ratings.current("taki")["ann"].mu != MU
 
 
 def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -165,10 +165,10 @@ def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: r
     lock = client.lock(keys.rating_lock(), timeout=60)
     assert lock.acquire(blocking=False)
     client.set(keys.rating_lock(), "another folder's token")  # it expired and another took it
-    assert ratings._fold(lock) == 0 and ratings.now("taki") == {} and client.zcard(keys.rating_unfolded()) == 6
+    assert ratings._fold(lock) == 0 and ratings.current("taki") == {} and client.zcard(keys.rating_unfolded()) == 6
     client.delete(keys.rating_lock())
     _release(lock)  # expired: nothing to let go of, and no error
-    assert ratings.fold() == 6 and len(ratings.now("taki")) == 6
+    assert ratings.fold() == 6 and len(ratings.current("taki")) == 6
 
 
 def test_a_rebuild_marks_its_sweep_and_a_fold_passes_a_result_that_is_gone(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -177,7 +177,7 @@ def test_a_rebuild_marks_its_sweep_and_a_fold_passes_a_result_that_is_gone(clien
     ratings.record(Result("g999", "taki", 999, (("ann",), ("bo",)), {}))
     client.hdel(keys.rating_results(), "g001")  # as a rebuild under way leaves it, for a moment
     kept = [result for result in results if result.game_id != "g001"]
-    assert ratings.fold() == 1 and ratings.now("taki")["ann"].games == 1 + sum("ann" in result.identities() for result in kept)
+    assert ratings.fold() == 1 and ratings.current("taki")["ann"].games == 1 + sum("ann" in result.identities() for result in kept)
 
 
 def test_a_history_read_latest_first_gives_its_last_entries_in_order(client: redis.Redis) -> None:  # type: ignore[type-arg]

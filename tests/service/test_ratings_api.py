@@ -66,7 +66,7 @@ def test_a_player_page_gives_each_rating_after_each_game_places_results_and_head
     results = api.get(f"/v1/players/{ann}/results?limit=3").json["results"]
     assert [result["game_id"] for result in results] == ["g9", "g8", "g7"] and results[0]["place"] == 2
     versus = api.get(f"/v1/players/{ann}/versus/{bo}").json["games"]
-    assert versus == [{"game": "taki", "played": 10, "ahead": 6, "behind": 4, "level": 0}]
+    assert versus == [{"game": "taki", "played": 10, "ahead": 6, "behind": 4, "tied": 0}]
     assert api.get("/v1/players/ai:greedy/ratings").json["games"][0]["places"] == [0, 6, 4]
     assert api.get("/v1/players/ai:random/ratings").json == {"player": "ai:random", "name": "AI (random)", "ai": True, "games": []}
     assert api.get("/v1/players/nobody/ratings").status_code == 404

@@ -53,7 +53,7 @@ def test_the_keeper_keeps_rated_finished_games_acks_each_and_goes_past_a_bad_one
     ratings = Ratings(executor.store.redis)
     assert [ratings.is_recorded(game_id) for game_id in (rated, unrated, unfinished, bad, later)] == [True, False, False, False, True]
     assert _pending(executor.store.redis) == 0 and not executor.store.redis.zcard(keys.rating_unfolded())
-    assert ratings.now("taki")["ai:greedy"].games == 2
+    assert ratings.current("taki")["ai:greedy"].games == 2
 
 
 def test_the_sweep_goes_past_a_bad_game_and_marks_where_it_began(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ def test_results_are_recorded_folded_and_rebuilt_on_the_cluster(cluster: LocalCl
     for result in reversed(results):  # the later ones first: the earlier fold again from their place
         assert ratings.record(result) and not ratings.record(result)
         ratings.fold()
-    live = ratings.now("djambi"), ratings.history("djambi", "ann")
+    live = ratings.current("djambi"), ratings.history("djambi", "ann")
     assert live[0]["ann"].games == 4 and len(live[1]) == 4
     assert ratings.rebuild(results, 0) == 4
-    assert (ratings.now("djambi"), ratings.history("djambi", "ann")) == live
+    assert (ratings.current("djambi"), ratings.history("djambi", "ann")) == live

@@ -81,7 +81,7 @@ function headToHead(id, results) {
     try {
       const { games } = await api.versus(id, choice.value);
       fill(answer, h("ul", {}, games.map((each) => h("li", {},
-        `${GAME_TITLES[each.game] ?? each.game}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, level ${each.level}`))));
+        `${GAME_TITLES[each.game] ?? each.game}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`))));
     } catch (problem) {
       fill(answer, problemNotice(problem));
     }
