@@ -163,9 +163,6 @@ class Lobby:
         if player_id is None and not bot and _open_to_guests_but_rated(self.executor.store.games.get(game_id)):
             raise Invalid("validation_error", "A seat of a rated game is taken by a registered player or an AI.",
                           errors={"player": ["Send a player token: register first (POST /v1/players)."]})
-        if budget is not None and self.executor.store.games.get(game_id).rated:
-            raise Invalid("validation_error", "An AI of a rated game thinks within its level's own budget.",
-                          errors={"budget": ["A rated game's AI takes no budget: its level is rated at its own."]})
         token = None if bot else new_token()
         seated = self.executor.store.seats.claim(game_id, seat, name, token, bot=bot, player_id=None if bot else player_id,
                                                  budget=budget, code=code, device=None if bot else device)
@@ -210,15 +207,12 @@ def rated_by_default(settings: GameSettings, seats: int) -> bool:
 
 def _unratable(settings: GameSettings, forked_from: Origin | None) -> str | None:
     """Why a game opened with `settings` can never be rated, if it cannot: a fork (its opening was
-    played elsewhere), an AI level at two seats (one identity holding two seats), or an AI given a
-    budget (its level's identity would be rated on another strength)."""
+    played elsewhere), or an AI level at two seats (one identity holding two seats)."""
     levels = [bot.level for bot in settings.bots]
     if forked_from is not None:
         return "A forked game is never rated: its opening was played in another game."
     if len(set(levels)) != len(levels):
         return "A game with one AI level at two seats is never rated: one identity would hold two seats."
-    if any(bot.budget is not None for bot in settings.bots):
-        return "A game with an AI given a budget is never rated: its level is rated at the level's own budget."
     return None
 
 

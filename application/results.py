@@ -77,7 +77,7 @@ def seat_identities(record: GameRecord) -> list[str | None]:
 def result_of(executor: Executor, game_id: str) -> Result | None:
     """The result the finished game `game_id` counts for, or None if it counts for nothing."""
     record = executor.store.games.get(game_id)
-    if not record.rated or record.budgets or record.status is not Lifecycle.FINISHED:
+    if not record.rated or record.status is not Lifecycle.FINISHED:
         return None
     identities = seat_identities(record)
     if None in identities or len(set(identities)) != len(identities):

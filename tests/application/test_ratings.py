@@ -14,7 +14,6 @@ from application.lobby import Bot, GameSettings, Lobby
 from application.ratings import MU, Ratings, _release
 from application.results import Result, ai_identity, result_of
 from domain import GAMES
-from domain.core.game import Budget
 from domain.core.rng import SeededRng
 from events import keys
 from events.envelope import Origin
@@ -34,22 +33,13 @@ def test_a_game_of_ais_and_reserved_seats_is_rated_by_default_and_one_with_a_sea
     assert [store.games.get(game_id).rated for game_id in (ais, reserved, open_seat, same_level)] == [True, True, False, False]
 
 
-def test_a_rated_fork_one_level_at_two_seats_or_an_ai_given_a_budget_is_refused_and_unrated_by_default(lobby: Lobby) -> None:
-    budgeted = (Bot(0, "random"), Bot(1, "search", Budget(iterations=1)))
-    for given, forked_from in [({}, Origin("g", 3)), ({"bots": (Bot(0, "random"), Bot(1, "random"))}, None),
-                               ({"bots": budgeted}, None)]:
+def test_a_rated_fork_or_one_level_at_two_seats_is_refused_and_unrated_by_default(lobby: Lobby) -> None:
+    for given, forked_from in [({}, Origin("g", 3)), ({"bots": (Bot(0, "random"), Bot(1, "random"))}, None)]:
         with pytest.raises(Invalid) as refused:
             lobby.open("taki", {}, 2, _settings(rated=True, **given), Asking(), forked_from=forked_from)
         assert "rated" in refused.value.extra["errors"]
         game_id = lobby.open("taki", {}, 2, _settings(**given), Asking(), forked_from=forked_from).game_id
         assert not lobby.executor.store.games.get(game_id).rated
-
-
-def test_an_ai_given_a_budget_is_refused_a_seat_of_a_rated_game(lobby: Lobby) -> None:
-    game_id = lobby.open("taki", {}, 2, _settings(rated=True), Asking()).game_id
-    with pytest.raises(Invalid):
-        lobby.join(game_id, 0, "search bot", bot="search", budget=Budget(iterations=1))
-    assert lobby.join(game_id, 0, "search bot", bot="search").seat == 0
 
 
 def test_a_seat_of_a_rated_game_is_refused_to_a_guest(lobby: Lobby) -> None:
