@@ -23,14 +23,14 @@ def test_the_admin_mutes_a_guest_who_wrote_a_reported_message(page: Page, api: C
     ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()["token"]
     api.call("POST", f"/v1/games/{game_id}/join", ann, json={"name": "ann"})
     guest = api.call("POST", f"/v1/games/{game_id}/join", json={"name": "zed"}).json()["token"]
-    rude = api.call("POST", f"/v1/games/{game_id}/chat/table", guest, json={"text": "You fool"}).json()
+    rude = api.call("POST", f"/v1/games/{game_id}/chat/table", guest, json={"text": "You clown"}).json()
     api.call("POST", f"/v1/games/{game_id}/chat/table/messages/{rude['id']}/reports", ann, json={"reason": "Insults"})
 
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{server}/admin")
     page.get_by_label("Admin token").fill(ADMIN)
     page.get_by_role("button", name="Sign in as admin").click()
-    report = page.get_by_role("list", name="Reported messages").get_by_role("listitem").filter(has_text="You fool")
+    report = page.get_by_role("list", name="Reported messages").get_by_role("listitem").filter(has_text="You clown")
     mute = report.get_by_role("button", name="Mute zed for a day")
     page.screenshot(path=str(tmp_path / "admin-guest-1280.png"), full_page=True)
     page.set_viewport_size(PHONE)
@@ -41,6 +41,6 @@ def test_the_admin_mutes_a_guest_who_wrote_a_reported_message(page: Page, api: C
     assert muted.value.status == 200
     expect(report.get_by_role("button", name="Hide message")).to_be_enabled()  # the queue read again, the report still open
 
-    refused = api.call("POST", f"/v1/games/{game_id}/chat/table", guest, json={"text": "You fool again"})
+    refused = api.call("POST", f"/v1/games/{game_id}/chat/table", guest, json={"text": "You clown again"})
     assert (refused.status_code, refused.json()["code"]) == (403, "muted")
     assert api.call("POST", f"/v1/games/{game_id}/chat/table", ann, json={"text": "Thank you"}).status_code == 201

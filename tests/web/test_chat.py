@@ -113,6 +113,7 @@ def test_a_seat_keeps_notes_and_the_chat_fits_a_phone(chromium: Browser, api: Cl
     page.goto(f"{server}/games/{game_id}")
     page.get_by_label("Your name").fill("ann")
     page.get_by_role("button", name="Take seat 1").click()
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("ann (you)")  # before bo takes the other seat
     api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
     expect(page.locator(".headline")).not_to_have_text("Waiting for players")
     said_before = log(page, "Table").locator("li").filter(has_text="see you soon")  # quin's, not the new holder's
@@ -168,6 +169,7 @@ def test_a_game_with_its_chat_off_offers_no_chat(page: Page, api: Client, server
     page.goto(f"{server}/games/{game_id}")
     page.get_by_label("Your name").fill("ann")
     page.get_by_role("button", name="Take seat 1").click()
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("ann (you)")  # before bo takes the other seat
     api.call("POST", f"/v1/games/{game_id}/join", json={"name": "bo"})
     expect(page.locator(".headline")).not_to_have_text("Waiting for players")
     expect(page.get_by_label("Message to table")).to_have_count(0)
