@@ -5,7 +5,6 @@ one address creates; on fakeredis and on a real Redis server alike."""
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import pytest
