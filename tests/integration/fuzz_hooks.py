@@ -37,13 +37,13 @@ TABLE, PLAYER = _table()
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
 class Tokens:
-    """A player's token for /v1/players/me, the tournaments and as a new game's creator (who may reserve seats), none
-    to join (a seat is taken anonymously), the token a stream ticket's body asks for, else the
+    """A player's token for /v1/players/me, the tournaments, a report of a player and as a new game's creator (who may
+    reserve seats), none to join (a seat is taken anonymously), the token a stream ticket's body asks for, else the
     first seat's of the game in the path."""
 
     def get(self, case: Case, ctx: object) -> str | None:
         operation = case.operation.definition.raw.get("operationId")
-        if case.path.startswith(("/v1/players/me", "/v1/tournaments")) or operation == "createGame":
+        if case.path.startswith(("/v1/players/me", "/v1/tournaments")) or operation in ("createGame", "reportPlayer"):
             return PLAYER
         if case.path.startswith("/v1/admin/"):
             return ADMIN_TOKEN
