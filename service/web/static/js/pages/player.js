@@ -9,6 +9,7 @@ import { GAME_TITLES, playerLink, ratingText } from "../ratings.js";
 const WIDTH = 600;
 const HEIGHT = 180;
 const PAD = 12;
+const LEFT = 54; // room for the scale's numbers
 
 export async function showPlayer(main, id) {
   document.title = "Player · Meeple";
@@ -45,13 +46,14 @@ function chart(history, title) {
   const ratings = history.map((point) => point.rating);
   const low = ratings.reduce((least, rating) => Math.min(least, rating), 0);
   const high = ratings.reduce((most, rating) => Math.max(most, rating), low + 1);
-  const x = (index) => PAD + (history.length > 1 ? index * (WIDTH - 2 * PAD) / (history.length - 1) : (WIDTH - 2 * PAD) / 2);
+  const x = (index) => LEFT + (history.length > 1 ? index * (WIDTH - LEFT - PAD) / (history.length - 1) : (WIDTH - LEFT - PAD) / 2);
   const y = (rating) => HEIGHT - PAD - (rating - low) * (HEIGHT - 2 * PAD) / (high - low);
   const first = ratingText(ratings[0]);
   const last = ratingText(ratings[ratings.length - 1]);
   return svg("svg", { class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img",
     "aria-label": `${title} rating after each of ${history.length} rated games: from ${first} to ${last}` },
-  svg("line", { class: "zero", x1: PAD, x2: WIDTH - PAD, y1: y(0), y2: y(0) }),
+  svg("line", { class: "zero", x1: LEFT, x2: WIDTH - PAD, y1: y(0), y2: y(0) }),
+  [high, low].map((rating) => svg("text", { class: "scale", x: LEFT - 6, y: y(rating) + 4 }, ratingText(rating))),
   svg("polyline", { points: history.map((point, index) => `${x(index)},${y(point.rating)}`).join(" ") }),
   history.map((point, index) => svg("circle", {
     cx: x(index), cy: y(point.rating), r: 3, "data-rating": String(point.rating), "data-game-id": point.game_id,
