@@ -16,7 +16,8 @@ from events.chat import MESSAGE_ID, ChatStore
 from events.clock import now
 from events.envelope import GameRecord
 from players.conversations import Conversations
-from players.moderation import Filer, Mutes, Report, Reported, Reports, TooManyOpen
+from players.errors import TooManyOpen
+from players.moderation import Filer, Mutes, Report, Reported, Reports
 
 MAX_REASON = 500  # characters of a report's reason
 MAX_MUTE_MINUTES = 366 * 24 * 60  # the longest mute: a year

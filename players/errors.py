@@ -55,3 +55,11 @@ class VacationRefused(PlayersError):
 
 class MailAddressTaken(PlayersError):
     """The mail address is another player's confirmed one: an address belongs to one account."""
+
+
+class TooManyOpen(PlayersError):
+    """A report refused as its reporter (`whose` is "reporter") or its client address ("address") holds `limit` open reports."""
+
+    def __init__(self, whose: str, limit: int) -> None:
+        super().__init__(f"The {whose} holds {limit} open reports.")
+        self.whose, self.limit = whose, limit

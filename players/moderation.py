@@ -12,6 +12,7 @@ from typing import cast
 import redis
 
 from events import keys
+from players.errors import TooManyOpen
 
 QUEUE = 100  # the reports a read of the queue gives at most, of each status
 
@@ -71,14 +72,6 @@ class Filer:
     address: str
     per_reporter: int
     per_address: int
-
-
-class TooManyOpen(Exception):
-    """A report refused as its reporter (`whose` is "reporter") or its client address ("address") holds `limit` open reports."""
-
-    def __init__(self, whose: str, limit: int) -> None:
-        super().__init__(whose, limit)
-        self.whose, self.limit = whose, limit
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ import pytest
 import redis
 
 from events import keys
-from players.moderation import Filer, Report, Reported, Reports, TooManyOpen
+from players.errors import TooManyOpen
+from players.moderation import Filer, Report, Reported, Reports
 
 DAY_MS = 86_400_000
 
