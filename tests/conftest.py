@@ -75,9 +75,10 @@ def start_worker(real_redis_url: str, real_redis: redis.Redis, tmp_path: Path) -
         return process
 
     yield start
-    for process in processes:
+    for process in processes:  # every one asked first: one slow to stop leaves none running into the next test
         try:  # the whole group: a worker killed by its test may have left a job's process behind
             os.killpg(process.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
+    for process in processes:
         process.wait(timeout=30)

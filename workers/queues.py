@@ -6,6 +6,7 @@ import contextlib
 import logging
 import math
 import os
+import signal
 import threading
 import time
 from datetime import datetime, timezone
@@ -28,6 +29,10 @@ MOVE_JOB_SECONDS = 2 * MAX_THINK_SECONDS  # what a job that moves for a seat is 
 # its hash are read by nothing (a copy enqueued again finds its version stale), so nothing; one
 # that failed is kept an hour for its operator to read why
 RESULT_TTL, FAILURE_TTL = 0, 3600
+# how long a job running when the worker is asked to stop may go on: then it is killed, and the
+# reactor's sweep enqueues it again (RQ's work horse has a process group of its own, so a signal
+# to the worker's group does not reach it, and RQ alone would wait for the job's whole timeout)
+JOB_STOP_SECONDS = 5
 
 
 def retry_intervals(setting: str, default: str) -> list[int]:
@@ -88,7 +93,11 @@ class _Worker(Worker):
     asked_to_stop = False
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        """Stop once the running job ends, or past JOB_STOP_SECONDS kill it (RQ's cold shutdown on a second signal)."""
         self.asked_to_stop = True
+        again = threading.Timer(JOB_STOP_SECONDS, os.kill, (os.getpid(), signal.SIGTERM))
+        again.daemon = True  # a worker whose job ended in time exits without waiting for it
+        again.start()
         super().request_stop(signum, frame)  # type: ignore[no-untyped-call]  # RQ leaves it unannotated
 
     def handle_exception(self, job: Job, *exc_info: type[BaseException] | BaseException | TracebackType | None) -> None:
