@@ -14,13 +14,13 @@ from application.ratings import Ratings
 from application.results import AI, Result, is_ai, shown_name
 from domain import GAMES
 from events import clock
+from players.mail import DAY_MS
 from service.api.context import executor, players
 from service.errors import ApiError
 from service.schemas.common import parse
 from service.schemas.ratings import PLAYER_OR_AI, LeaderboardQuerySchema, RecentQuerySchema
 
 bp = Blueprint("ratings", __name__, url_prefix="/v1")
-DAY_MS = 86_400_000
 
 
 def _ratings() -> Ratings:
