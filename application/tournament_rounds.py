@@ -16,7 +16,7 @@ from events import clock
 from events.envelope import GameRecord, Lifecycle
 from events.errors import GameNotFound
 from events.execute import Executor, recorded
-from events.tournaments import Entrant, Format, Result, Stage, TournamentRecord, Tournaments
+from events.tournaments import Entrant, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
 
 
@@ -159,7 +159,7 @@ def _seat(executor: Executor, table: Table, game: GameRecord, entrants: dict[str
     start_game(executor, table.game_id)
 
 
-def _result(executor: Executor, table: Table) -> Result | None:
+def _result(executor: Executor, table: Table) -> TableResult | None:
     """The table's places and who ran out of time in it, once its game has ended (else None)."""
     loaded = executor.load(table.game_id)
     status = loaded.game.status(loaded.state)
@@ -168,12 +168,12 @@ def _result(executor: Executor, table: Table) -> Result | None:
     forfeits = {f"deadline:{seat}": recorded(loaded.game, loaded.game.forfeit_command(seat)) for seat in range(len(table.entrants))}
     out_of_time = {int(envelope.actor.partition(":")[2]) for envelope in executor.store.streams.read(table.game_id)
                    if envelope.actor in forfeits and envelope.cause == forfeits[envelope.actor]}  # the clock's forfeits, not a rule's window
-    return Result(tuple(tuple(table.entrants[seat] for seat in place) for place in status.ranking),
+    return TableResult(tuple(tuple(table.entrants[seat] for seat in place) for place in status.ranking),
                   tuple(table.entrants[seat] for seat in sorted(out_of_time)))
 
 
 def _withdraw_timed_out(tournaments: Tournaments, tournament_id: str, number: int, latest: Round,
-                        results: dict[str, Result], entrants: dict[str, Entrant]) -> None:
+                        results: dict[str, TableResult], entrants: dict[str, Entrant]) -> None:
     """Withdraw each entrant still in who ran out of time in every game of round `number`."""
     for entrant_id in {entrant_id for table in latest.tables for entrant_id in table.entrants}:
         tables = [table for table in latest.tables if entrant_id in table.entrants]

@@ -21,7 +21,7 @@ from events import clock, keys
 from events.envelope import DeadlinePolicy, TurnDeadline
 from events.errors import GameNotFound
 from events.execute import Executor
-from events.tournaments import Entrant, Entry, Format, Result, Stage, TournamentRecord, Tournaments
+from events.tournaments import Entrant, Entry, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
 from players.invitations import Invitations
 
@@ -67,7 +67,7 @@ class TournamentView:
     record: TournamentRecord
     entrants: list[Entrant]
     rounds: list[Round]
-    results: dict[str, Result]
+    results: dict[str, TableResult]
     standings: list[Standing]
 
 

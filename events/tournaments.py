@@ -82,7 +82,7 @@ class Entrant:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class TableResult:
     """A finished table: its entrants by place, and those who ran out of time in it."""
 
     places: Places
@@ -242,12 +242,12 @@ class Tournaments:
         return [Round(tuple(Table(table["game_id"], tuple(table["entrants"])) for table in read[number]["tables"]),
                       tuple(read[number]["byes"])) for number in sorted(read)]
 
-    def record_result(self, tournament_id: str, game_id: str, result: Result) -> None:
+    def record_result(self, tournament_id: str, game_id: str, result: TableResult) -> None:
         """Keep a finished table's result (the same each time it is worked out)."""
         if self.redis.hsetnx(keys.tournament_results(tournament_id), game_id, json.dumps(dataclasses.asdict(result))):
             self.tell(tournament_id)
 
-    def results(self, tournament_id: str) -> dict[str, Result]:
+    def results(self, tournament_id: str) -> dict[str, TableResult]:
         """The results of the finished tables, by game id."""
         stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_results(tournament_id)))
         return {game_id.decode(): _result(json.loads(value)) for game_id, value in stored.items()}
@@ -313,5 +313,5 @@ def _json(entrant: Entrant) -> str:
     return json.dumps(dataclasses.asdict(entrant))
 
 
-def _result(stored: dict[str, Any]) -> Result:
-    return Result(tuple(tuple(place) for place in stored["places"]), tuple(stored["timed_out"]))
+def _result(stored: dict[str, Any]) -> TableResult:
+    return TableResult(tuple(tuple(place) for place in stored["places"]), tuple(stored["timed_out"]))
