@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from application.lobby import Bot, GameSettings, rated_by_default
 from application.lobby import start as start_game
+from application.ratings import Ratings
+from application.results import ai_identity
 from application.tokens import new_id
 from application.tournaments import forfeit
-from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, swiss
+from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, seeded, swiss
 from domain.tournaments.standings import standings
 from events import clock
 from events.envelope import GameRecord, Lifecycle
@@ -117,9 +119,21 @@ def _pairing(tournaments: Tournaments, record: TournamentRecord, entrants: list[
     """The next round's tables, as the tournament's format pairs them."""
     if record.format is Format.ROUND_ROBIN:
         return round_robin([entrant.id for entrant in entrants], active, record.seats, rounds)
+    if not rounds:
+        return seeded(seeding(Ratings(tournaments.redis), record.game, [entrant for entrant in entrants if entrant.id in active]),
+                      record.seats)
     results = {game_id: result.places for game_id, result in tournaments.results(record.id).items()}
     rows = [row for row in standings([entrant.id for entrant in entrants], record.seats, rounds, results) if row.entrant in active]
     return swiss([row.entrant for row in rows], {row.entrant: row.points for row in rows}, record.seats, rounds)
+
+
+def seeding(ratings: Ratings, game: str, entrants: list[Entrant]) -> list[str]:
+    """The `entrants` (in sign-up order) by their rating shown in `game`, highest first, those with none
+    after them; sign-up order breaks ties. An AI entrant's rating is its level's."""
+    shown = {entrant.id: ratings.rating(game, entrant.id if entrant.level is None else ai_identity(entrant.level))
+             for entrant in entrants}
+    ranked = {entrant_id: -rating.value for entrant_id, rating in shown.items() if rating is not None}
+    return sorted(shown, key=lambda entrant_id: (entrant_id not in ranked, ranked.get(entrant_id, 0.0)))  # sorted is stable
 
 
 def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord, table: Table,

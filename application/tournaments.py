@@ -34,6 +34,10 @@ RULES = (
     "A bye (when the entrants do not fill whole tables) scores half of first place's points.",
     "Standings: points, then Buchholz (your opponents' points summed over every table you sat at; a bye adds nothing "
     "to it), then first places, then sign-up order.",
+    "A Swiss's round 1 is seeded by rating in the game (the rating shown; unrated entrants after, sign-up order "
+    "breaking ties): at two seats the top half meets the bottom half (1st against the first of the bottom half, and so "
+    "on); at more, the entrants are cut into as many bands as seats, strongest first, and each table takes one from "
+    "each band. Later rounds pair by score, avoiding anyone you met.",
     "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits.",
     "Withdrawing forfeits your running games (the others at the table play on; at two seats your opponent wins) and "
     "you are paired no more; your points stay. In a two-seat round robin, those you were yet to meet have a bye in "

@@ -7,7 +7,10 @@ paired once the last of them ends. Two formats:
 - **round robin**: every entrant meets every other. Two-seat tables follow the circle method
   (each pair exactly once); larger tables are formed so that pairs of entrants meet as evenly
   as can be, over enough rounds for each entrant to meet every other at least about once.
-- **Swiss**: a number of rounds set by the creator; each round's tables are formed within score
+- **Swiss**: a number of rounds set by the creator. The first is seeded (`seeded`): the entrants
+  in order of strength (the application orders them by rating) are cut into as many bands as a
+  table has seats and each table takes one entrant from each band, so every table has a spread of
+  strength (at two seats, the top half against the bottom half). Each later round's tables are formed within score
   groups (entrants in standings order), rearranged so that nobody sits with a player they met
   before where that can be avoided, and then so that scores at a table are as close as can be.
 

@@ -111,6 +111,19 @@ def swiss(standing: Sequence[str], points: Mapping[str, float], seats: int, roun
     return _tables(standing, seats, byes_taken(rounds), cost, unrepeated)
 
 
+def seeded(order: Sequence[str], seats: int) -> Pairing:
+    """A Swiss's first round from `order` (the entrants by strength, strongest first): the last in it sit
+    out whatever fills no table, and the rest are cut into `seats` bands of one entrant a table, table i
+    taking the i-th of each band, so that each table has one of the strongest, one of the next band, and so
+    on down to one of the weakest; at two seats, the top half meets the bottom half (first against the
+    first of the bottom half)."""
+    sitting_out = _sitting_out(order, {}, len(order) % seats)
+    playing = [entrant for entrant in order if entrant not in sitting_out]
+    tables = len(playing) // seats
+    return Pairing(tuple(tuple(playing[band * tables + index] for band in range(seats)) for index in range(tables)),
+                   tuple(entrant for entrant in order if entrant in sitting_out))
+
+
 def _unrepeated(playing: list[str], shared: Counter[frozenset[str]]) -> list[list[str]] | None:
     """Pairs of `playing`, none of whom met, the first left paired with the first free after it
     that it has not met (backtracking); None if there are none, or none found within MATCHING steps."""

@@ -15,6 +15,7 @@ import pytest
 from application import tournament_rounds
 from application import tournaments as desk
 from application.errors import NotNow
+from application.ratings import Rating, Ratings
 from domain.tournaments.pairing import Round, Table
 from events import clock, keys
 from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
@@ -120,6 +121,25 @@ def test_a_table_of_registered_players_is_rated_and_one_with_an_ai_level_twice_i
         desk.enter_ai(tournaments, twins, Asking(), "boss", "greedy")
     started(executor, twins, monkeypatch)
     assert not executor.store.games.get(tournaments.rounds(twins.id)[0].tables[0].game_id).rated
+
+
+def test_a_swiss_seeds_its_first_round_by_rating_the_unrated_after_in_sign_up_order(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2)
+    tournaments = Tournaments(executor.store.redis)
+    players = PlayerStore(executor.store.redis)
+    for name in ("ann", "bo", "cy", "di"):
+        desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
+    ai = desk.enter_ai(tournaments, record, Asking(), "boss", "greedy")
+    shown = {"bo": Rating(20, 2), "cy": Rating(40, 1), "ai:greedy": Rating(30, 3)}  # shown: 14, 37, 21
+    for identity, rating in shown.items():
+        executor.store.redis.hset(keys.ratings("taki"), identity, rating.to_json())
+    assert tournament_rounds.seeding(Ratings(executor.store.redis), "taki", tournaments.entrants(record.id)) == [
+        "cy", ai.id, "bo", "ann", "di"]
+    started(executor, record, monkeypatch)
+    first = tournaments.rounds(record.id)[0]
+    assert [table.entrants for table in first.tables] == [("cy", "bo"), (ai.id, "ann")]  # the top half against the bottom
+    assert first.byes == ("di",)
 
 
 def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_moves_it_on(

@@ -9,7 +9,17 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from domain.tournaments.pairing import Pairing, Round, Table, byes_taken, met, round_robin, round_robin_rounds, swiss
+from domain.tournaments.pairing import (
+    Pairing,
+    Round,
+    Table,
+    byes_taken,
+    met,
+    round_robin,
+    round_robin_rounds,
+    seeded,
+    swiss,
+)
 from domain.tournaments.standings import Places, place_points, standings
 
 
@@ -147,6 +157,20 @@ def test_a_swiss_gives_byes_to_the_lowest_who_had_none() -> None:
     assert first.byes == ("e4", "e5")
     second = swiss(entrants, dict.fromkeys(entrants, 0.0), 4, [played(first, 0)])
     assert set(second.byes) == {"e2", "e3"}
+
+
+def test_a_swiss_s_first_round_at_two_seats_meets_the_top_half_with_the_bottom_half() -> None:
+    seeds = [f"s{number}" for number in range(1, 10)]  # strongest first
+    assert seeded(seeds, 2) == Pairing((("s1", "s5"), ("s2", "s6"), ("s3", "s7"), ("s4", "s8")), ("s9",))
+
+
+def test_a_swiss_s_first_round_at_more_seats_deals_one_entrant_of_each_band_to_each_table() -> None:
+    seeds = [f"s{number}" for number in range(1, 15)]
+    pairing = seeded(seeds, 4)
+    assert pairing == Pairing((("s1", "s4", "s7", "s10"), ("s2", "s5", "s8", "s11"), ("s3", "s6", "s9", "s12")),
+                              ("s13", "s14"))
+    strength = {entrant: place for place, entrant in enumerate(seeds)}
+    assert all(sorted(strength[each] // 3 for each in table) == [0, 1, 2, 3] for table in pairing.tables)
 
 
 def test_points_go_by_place_and_ties_share_them() -> None:
