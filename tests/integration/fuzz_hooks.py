@@ -106,8 +106,10 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
     match case.operation.definition.raw.get("operationId"):
         case "createGame":
             case.body = SENSIBLE_GAMES[pick // 2 % len(SENSIBLE_GAMES)]
-        case "joinGame":
+        case "joinGame":  # a seat of a game still waiting for players, which TABLE (full) is not
             case.body = {"name": "fuzz"}
+            if case.path_parameters["game_id"] == TABLE:
+                case.path_parameters = {**case.path_parameters, "game_id": _lobby()[0]}
         case "createStreamTicket":
             case.body = {"stream": "game", "game_id": TABLE}
         case "createTournament":  # one that starts in an hour, which the chains then read and enter

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import redis
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from players.mail import Mailboxes
 from tests.integration.conftest import serving
@@ -114,9 +114,12 @@ def test_a_second_browser_signs_in_by_mail_and_revokes_the_first(
     other.screenshot(path=str(tmp_path / "devices-1280.png"), full_page=True)
     other.set_viewport_size(PHONE)
     fits(other, tmp_path / "devices-375.png")
-    # the first browser's stream of its game, cut off by the revocation, is not opened again: its
-    # move is what asks the server
+    # the first browser's stream of its game, cut off by the revocation, is not opened again, and its
+    # reads of the game (which the stream's end asks for) are held: its move is what asks the server
     page.route("**/v1/stream-tickets", lambda route: route.abort())
+    held: list[Route] = []
+    reads = re.compile(rf".*/v1/games/{game_id}([/?#].*)?")
+    page.route(reads, lambda route: held.append(route) if route.request.method == "GET" else route.fallback())
     listed.get_by_role("button", name="Revoke First device").click()
     other.get_by_role("dialog", name="Revoke First device? That device is signed out at once.").get_by_role(
         "button", name="Revoke").click()
@@ -129,6 +132,10 @@ def test_a_second_browser_signs_in_by_mail_and_revokes_the_first(
     expect(account).not_to_contain_text("Signed in as")
     expect(page.get_by_role("alert")).to_have_text("You are signed out: this browser's token was revoked.")
     expect(page.get_by_role("region", name="Actions").get_by_role("button", name="Draw")).to_have_count(0)
+    page.unroute(reads)
+    for route in held:  # the reads held go on: the revoked token's are refused, the signed-out page's show the game
+        route.fallback()
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
     kept, seats = page.evaluate("[localStorage.getItem('meeple.player'), JSON.parse(localStorage.getItem('meeple.seats'))]")
     assert kept is None and game_id not in (seats or {})
     assert requests.get(f"{server}/v1/games/{game_id}", timeout=10).json()["version"] == started  # no draw
