@@ -20,6 +20,7 @@ from events.errors import GameNotFound
 from events.execute import Executor, recorded
 from events.tournaments import Entrant, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
+from players.invitations import tell_inboxes
 
 
 def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
@@ -31,6 +32,7 @@ def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> N
     if record is None or record.stage is not Stage.SIGNING_UP or clock.now() < record.starts:
         return
     tournaments.begin(tournament_id)
+    tell_inboxes(tournaments.redis, tournaments.invitees(tournament_id))  # their invitations end
     if len(tournaments.entrants(tournament_id)) < record.seats:
         tournaments.end(tournament_id, Stage.CANCELLED)
         return

@@ -23,11 +23,12 @@ from events.errors import GameNotFound
 from events.execute import Executor
 from events.tournaments import Entrant, Entry, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
-from players.invitations import Invitations
+from players.invitations import Invitations, tell_inboxes
 
 MAX_ENTRANTS = 64  # entrants of one tournament, people and AIs together
 MAX_SWISS_ROUNDS = 20
 MAX_INVITED = 50  # players one tournament invites
+MAX_INVITATIONS = 50  # invitations to tournaments an inbox shows
 MAX_START_DAYS = 90  # how far ahead a tournament may start
 RULES = (
     "Points by finishing place: one for each seat you finish above, half for each you tie with (4 seats: 3, 2, 1, 0).",
@@ -66,13 +67,15 @@ class TournamentSettings:
 
 @dataclass(frozen=True, slots=True)
 class TournamentView:
-    """A tournament as it stands: its settings, entrants, rounds with their results, standings."""
+    """A tournament as it stands: its settings, entrants, rounds with their results, standings, and the
+    id of its latest change read before them (its version: Tournaments.latest_news)."""
 
     record: TournamentRecord
     entrants: list[Entrant]
     rounds: list[Round]
     results: dict[str, TableResult]
     standings: list[Standing]
+    version: str
 
 
 def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitations, caller: Caller, creator: str,
@@ -99,6 +102,7 @@ def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitati
                               settings.rounds, clock.now())
     tournaments.create(record)
     tournaments.invite(record.id, reached)
+    tell_inboxes(tournaments.redis, reached)
     inviter = players.get(creator)
     for player_id in reached:  # mailed as an invitation to a game is, if they chose to be (players.mail.KINDS)
         mail_player(tournaments.redis, player_id, "invitation", f"{player_id}-invitation-{record.id}", tournament_id=record.id,
@@ -128,8 +132,10 @@ def find(tournaments: Tournaments, tournament_id: str) -> TournamentRecord:
 
 
 def sign_up(tournaments: Tournaments, record: TournamentRecord, player: Player) -> Entrant:
-    """Enter the player, while the tournament signs up and has room."""
-    return _enter(tournaments, record, Entrant(player.id, player.name, clock.now()))
+    """Enter the player, while the tournament signs up and has room (answering an invitation to it)."""
+    entrant = _enter(tournaments, record, Entrant(player.id, player.name, clock.now()))
+    tell_inboxes(tournaments.redis, [player.id])
+    return entrant
 
 
 def enter_ai(tournaments: Tournaments, record: TournamentRecord, caller: Caller, player_id: str, level: str) -> Entrant:
@@ -177,6 +183,7 @@ def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRec
     if by != entrant_id and not (entrant.level is not None and by == record.creator):
         raise Forbidden("not_your_entrant", "A player withdraws themselves; the creator withdraws the AIs they entered.")
     if record.stage is Stage.SIGNING_UP and tournaments.leave(record.id, entrant_id) is Entry.DONE:
+        tell_inboxes(tournaments.redis, [entrant_id] if entrant.level is None else [])  # an invitation unanswered again
         return
     with tournaments.pairing(record.id) as held:  # not while a round is paired: it would seat the entrant
         if not held:
@@ -195,6 +202,14 @@ def decline(tournaments: Tournaments, tournament_id: str, player_id: str) -> Non
     """Decline the player's invitation to the tournament: it leaves their list (unless they signed up)."""
     if not tournaments.decline(tournament_id, player_id):
         raise NotFound("tournament_invitation_not_found", "You have no invitation to this tournament.")
+    tell_inboxes(tournaments.redis, [player_id])
+
+
+def invitations(tournaments: Tournaments, player_id: str) -> list[TournamentRecord]:
+    """The tournaments signing up that invited the player, latest invitation first, but those they declined or
+    signed up for (at most MAX_INVITATIONS): their inbox's."""
+    found = (tournaments.get(tournament_id) for tournament_id in tournaments.unanswered(player_id, MAX_INVITATIONS))
+    return [record for record in found if record is not None and record.stage is Stage.SIGNING_UP]
 
 
 def forfeit(executor: Executor, game_id: str, seat: int) -> None:
@@ -210,7 +225,10 @@ def forfeit(executor: Executor, game_id: str, seat: int) -> None:
 
 
 def view(tournaments: Tournaments, record: TournamentRecord) -> TournamentView:
-    """The tournament with its entrants and standings now."""
+    """The tournament with its entrants and standings now, as of its latest change or later."""
+    version = tournaments.latest_news(record.id)
+    record = tournaments.get(record.id) or record
     entrants, rounds, results = tournaments.entrants(record.id), tournaments.rounds(record.id), tournaments.results(record.id)
     places = {game_id: result.places for game_id, result in results.items()}
-    return TournamentView(record, entrants, rounds, results, standings([each.id for each in entrants], record.seats, rounds, places))
+    return TournamentView(record, entrants, rounds, results, standings([each.id for each in entrants], record.seats, rounds, places),
+                          version)

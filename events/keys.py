@@ -298,8 +298,9 @@ def status_index_built() -> str:
 
 
 def letters() -> str:
-    """Stream: the `player` whose unread private messages changed, one entry each time (a message delivered to
-    them, or read by them; capped), which the inbox streams wait on."""
+    """Stream: the `player` whose inbox changed besides their games, one entry each time: their unread private
+    messages (a message delivered to them, or read by them) or their invitations to tournaments (one arriving,
+    declined, answered by signing up, or its tournament started); capped. The inbox streams wait on it."""
     return f"{PREFIX}:letters"
 
 
@@ -429,6 +430,11 @@ def tournaments_running() -> str:
 def tournament_invitations(player_id: str) -> str:
     """Sorted set: the tournaments a player is invited to, by invitation time."""
     return f"{PREFIX}:player:{{{player_id}}}:tournament-invitations"
+
+
+def tournament_invitees(tournament_id: str) -> str:
+    """Set: the players a tournament invited (told when it starts, which ends its invitations)."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:invitees"
 
 
 def player_tournaments(player_id: str) -> str:

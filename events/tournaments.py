@@ -267,7 +267,22 @@ class Tournaments:
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
             pipe.zadd(keys.tournament_invitations(player_id), {tournament_id: now}, nx=True)
+        if player_ids:
+            pipe.sadd(keys.tournament_invitees(tournament_id), *player_ids)
         pipe.execute()
+
+    def invitees(self, tournament_id: str) -> list[str]:
+        """The players the tournament invited (those who declined too)."""
+        return sorted(each.decode() for each in cast(set[bytes], self.redis.smembers(keys.tournament_invitees(tournament_id))))
+
+    def unanswered(self, player_id: str, limit: int) -> list[str]:
+        """The tournaments the player was invited to, latest first, but those declined or signed up for."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrevrange(keys.tournament_invitations(player_id), 0, limit - 1)
+        pipe.zrange(keys.player_tournaments(player_id), 0, -1)
+        invited, entered = cast(list[list[bytes]], pipe.execute())
+        signed_up = set(entered)
+        return [each.decode() for each in invited if each not in signed_up]
 
     def decline(self, tournament_id: str, player_id: str) -> bool:
         """Take the tournament out of the player's invitations; whether it was there."""

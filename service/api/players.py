@@ -8,12 +8,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from application import conversations
+from application import conversations, tournaments
 from application.conversations import Inbox
 from application.deadlines import due, game_clocks
 from application.tokens import new_id, new_token
 from application.vacations import come_back, go_on_vacation
 from events import clock
+from events.tournaments import Tournaments
 from players import egress
 from players.accounts import Player
 from players.errors import VacationRefused, WebhookLimitReached
@@ -195,11 +196,24 @@ def inbox() -> dict[str, Any]:
 def inbox_of(player_id: str) -> dict[str, Any]:
     """The player's games: those waiting for their move first (least time left on their clock first,
     then soonest deadline), then their invitations (games with a seat reserved for them, not yet
-    taken), then the rest."""
+    taken), then the rest; their invitations to tournaments; their unread messages."""
     entries = [entry for game_id in players().games(player_id) if is_listed(entry := inbox_entry(game_id, player_id))]
     entries.sort(key=lambda entry: (not entry["your_turn"], entry["invitation"] is None, entry["time_left"] is None,
                                     entry["time_left"] or 0, entry["deadline"] is None, entry["deadline"] or 0))
-    return {"games": entries, "unread_messages": conversations.unread(messages(), player_id)}
+    return {"games": entries, "tournaments": tournament_invitations(player_id),
+            "unread_messages": conversations.unread(messages(), player_id)}
+
+
+def tournament_invitations(player_id: str) -> list[dict[str, Any]]:
+    """The player's invitations to tournaments signing up, latest first, but those declined or signed up for:
+    each tournament's summary and who invited them (its creator)."""
+    found = tournaments.invitations(Tournaments(executor().store.redis), player_id)
+    return [{"tournament": responses.tournament_summary(record), "invited_by": _player(record.creator)} for record in found]
+
+
+def _player(player_id: str) -> dict[str, str] | None:
+    found = players().get(player_id)
+    return None if found is None else {"id": found.id, "name": found.name}
 
 
 def messages() -> Inbox:
@@ -225,12 +239,11 @@ def inbox_entry(game_id: str, player_id: str) -> dict[str, Any]:
     deadline = due(executor().store, loaded, seat, clocks) if your_turn and seat is not None else None
     ticking = clocks[seat] if clocks is not None and seat is not None else None
     invitation = loaded.record.invitation(player_id)
-    sender = None if invitation is None or loaded.record.creator is None else players().get(loaded.record.creator)
     return {
         "game": responses.summary(seen_by(loaded.record, seat), seated=seat is not None, viewer=player_id),
         "seat": seat,
         "invitation": invitation,
-        "invited_by": None if sender is None else {"id": sender.id, "name": sender.name},
+        "invited_by": None if invitation is None or loaded.record.creator is None else _player(loaded.record.creator),
         "your_turn": your_turn,
         "deadline": None if deadline is None else deadline.at,
         "time_left": None if ticking is None else ticking.remaining,

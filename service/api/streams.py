@@ -33,7 +33,7 @@ from events.tickets import TICKET_SECONDS, StreamGrant
 from service import auth
 from service.api.chat import blocked_by, chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
-from service.api.players import caller, inbox_entry, inbox_of, is_listed, messages
+from service.api.players import caller, inbox_entry, inbox_of, is_listed, messages, tournament_invitations
 from service.errors import ApiError
 from service.leases import Lease, StreamLeases
 from service.limits import client_address
@@ -260,8 +260,10 @@ class _Talk:
 @bp.get("/players/me/inbox/stream")
 def inbox_stream() -> Response:
     """The player's inbox now (an `inbox` message), then a `game` message each time one of
-    their games changes whose turn it is, their seat or invitation, or ends, and a `gone`
-    message for a game that left it (an invitation declined, a game cancelled and removed)."""
+    their games changes whose turn it is, their seat or invitation, or ends, a `gone`
+    message for a game that left it (an invitation declined, a game cancelled and removed), a
+    `messages` message when their unread count changes and a `tournaments` message (all their
+    invitations to tournaments) when one arrives, is declined or answered, or its tournament starts."""
     player = auth.stream_player(players(), tickets())
     position = announcements().position()
     return event_stream(_inbox_messages(player.id, position, inbox_of(player.id),
@@ -273,7 +275,7 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
     yield f"retry: {RECONNECT_MS}\n\n"
     yield sse(snapshot, position, "inbox")
     shown = {entry["game"]["id"]: _headline(entry) for entry in snapshot["games"]}
-    unread = snapshot["unread_messages"]
+    unread, invited = snapshot["unread_messages"], snapshot["tournaments"]
     said = time.monotonic()  # when the stream last sent something: other players' games may be all that moves
     while True:
         since = announcements().after(position, heartbeat_ms / 1000)
@@ -290,6 +292,9 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
         if since.concerns(player_id) and unread != (unread := conversations.unread(messages(), player_id)):
             said = time.monotonic()
             yield sse({"unread_messages": unread}, position, "messages")
+        if since.concerns(player_id) and invited != (invited := tournament_invitations(player_id)):
+            said = time.monotonic()
+            yield sse({"tournaments": invited}, position, "tournaments")
         if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:
             said = time.monotonic()
             yield ": still here\n\n"

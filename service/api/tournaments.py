@@ -13,12 +13,13 @@ from application import tournaments as desk
 from application.tournaments import RULES, TournamentSettings, TournamentView
 from domain import GAMES
 from events.envelope import TurnDeadline
-from events.tournaments import Entrant, Stage, TournamentRecord, Tournaments
+from events.tournaments import Entrant, Stage, Tournaments
 from service import auth
 from service.api.caller import RequestCaller
 from service.api.context import executor, invitations, json_body, players
 from service.api.streams import RECONNECT_MS, event_stream, sse
 from service.schemas.common import parse
+from service.schemas.responses import tournament_summary
 from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1")
@@ -39,7 +40,7 @@ def list_tournaments() -> dict[str, Any]:
     found = tournaments()
     own, invited = found.of_player(player.id, LISTED) if player else ([], set())
     ids = list(dict.fromkeys([*own, *found.listed(LISTED)]))
-    return {"tournaments": [_summary(record) | {"invited": record.id in invited}
+    return {"tournaments": [tournament_summary(record) | {"invited": record.id in invited}
                             for tournament_id in ids if (record := found.get(tournament_id))]}
 
 
@@ -101,8 +102,8 @@ def decline_invitation(tournament_id: str) -> tuple[str, int]:
 
 @bp.get("/tournaments/<tournament_id>/stream")
 def tournament_stream(tournament_id: str) -> Response:
-    """The tournament now (a `tournament` message), then again each time it changes (an entrant, a
-    round paired, a table finished), and an `end` message once it is over."""
+    """The whole tournament now (a `tournament` message), then a `change` message each time it changes
+    holding only the parts that changed, and an `end` message once it is over."""
     found = tournaments()
     record = desk.find(found, tournament_id)
     if record.stage in (Stage.FINISHED, Stage.CANCELLED):
@@ -112,30 +113,32 @@ def tournament_stream(tournament_id: str) -> Response:
 
 def _changes(found: Tournaments, tournament_id: str, heartbeat_ms: int) -> Iterator[str]:
     yield f"retry: {RECONNECT_MS}\n\n"
-    seen = found.latest_news(tournament_id)
-    while True:
-        view = desk.view(found, desk.find(found, tournament_id))
-        yield sse(_tournament(view), event="tournament")
-        if view.record.stage in (Stage.FINISHED, Stage.CANCELLED):
-            yield sse({"stage": view.record.stage}, event="end")
-            return
-        while (news := found.news(tournament_id, seen, heartbeat_ms)) is None:
+    shown = _tournament(desk.view(found, desk.find(found, tournament_id)))
+    yield sse(shown, event="tournament")
+    while shown["stage"] not in (Stage.FINISHED, Stage.CANCELLED):
+        while found.news(tournament_id, shown["version"], heartbeat_ms) is None:
             yield ": still here\n\n"
-        seen = news
+        now = _tournament(desk.view(found, desk.find(found, tournament_id)))
+        yield sse(change(shown, now), event="change")
+        shown = now
+    yield sse({"stage": shown["stage"]}, event="end")
 
 
-def _summary(record: TournamentRecord) -> dict[str, Any]:
-    """What a listing shows of a tournament."""
-    return {"id": record.id, "name": record.name, "game": record.game, "seats": record.seats, "format": record.format,
-            "starts": record.starts, "stage": record.stage, "unlisted": record.unlisted}
+def change(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """What a follower of the tournament `before` reads to have it `now`: the versions it goes from
+    (`since`) and to, and each part that changed: `stage`, `rounds` (planned), `entrants` and `standings`
+    whole, and in `paired` each round whose tables or byes changed (a new round, a table finished)."""
+    parts = {key: now[key] for key in ("stage", "rounds", "entrants", "standings") if now[key] != before[key]}
+    rounds = [each for each in now["paired"] if each not in before["paired"]]
+    return {"since": before["version"], "version": now["version"]} | parts | ({"paired": rounds} if rounds else {})
 
 
 def _tournament(view: TournamentView) -> dict[str, Any]:
     """A tournament as the API shows it."""
     record = view.record
     names = {entrant.id: entrant.name for entrant in view.entrants}
-    return _summary(record) | {
-        "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
+    return tournament_summary(record) | {
+        "version": view.version, "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
         "created": record.created, "rounds": record.rounds,
         "entrants": [_entrant(entrant) for entrant in view.entrants],
         "paired": [{"number": number, "byes": list(paired.byes), "tables": [

@@ -15,6 +15,13 @@ from domain.core.options import options_to_json
 from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Loaded
 from events.store import EventStore
+from events.tournaments import TournamentRecord
+
+
+def tournament_summary(record: TournamentRecord) -> dict[str, Any]:
+    """What a listing shows of a tournament."""
+    return {"id": record.id, "name": record.name, "game": record.game, "seats": record.seats, "format": record.format,
+            "starts": record.starts, "stage": record.stage, "unlisted": record.unlisted}
 
 
 def summary(record: GameRecord, seated: bool = False, viewer: str | None = None) -> dict[str, Any]:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from application import tournament_rounds
 from application import tournaments as desk
 from application.errors import NotNow
-from application.ratings import Rating, Ratings
 from domain.tournaments.pairing import Round, Table
 from events import clock, keys
 from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
@@ -131,15 +131,24 @@ def test_a_swiss_seeds_its_first_round_by_rating_the_unrated_after_in_sign_up_or
     for name in ("ann", "bo", "cy", "di"):
         desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
     ai = desk.enter_ai(tournaments, record, Asking(), "boss", "greedy")
-    shown = {"bo": Rating(20, 2), "cy": Rating(40, 1), "ai:greedy": Rating(30, 3)}  # shown: 14, 37, 21
-    for identity, rating in shown.items():
-        executor.store.redis.hset(keys.ratings("taki"), identity, rating.to_json())
-    assert tournament_rounds.seeding(Ratings(executor.store.redis), "taki", tournaments.entrants(record.id)) == [
-        "cy", ai.id, "bo", "ann", "di"]
+    monkeypatch.setattr(tournament_rounds, "Ratings", Shown)
     started(executor, record, monkeypatch)
-    first = tournaments.rounds(record.id)[0]
+    first = tournaments.rounds(record.id)[0]  # seeded cy (37), the greedy AI (21), bo (14), then ann and di unrated
     assert [table.entrants for table in first.tables] == [("cy", "bo"), (ai.id, "ann")]  # the top half against the bottom
     assert first.byes == ("di",)
+
+
+class Shown:
+    """The ratings shown in TAKI, as Ratings.rating reads them: cy's, bo's and the greedy AI level's."""
+
+    VALUES = {"bo": 14.0, "cy": 37.0, "ai:greedy": 21.0}
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+
+    def rating(self, game: str, identity: str) -> SimpleNamespace | None:
+        value = self.VALUES.get(identity) if game == "taki" else None
+        return None if value is None else SimpleNamespace(value=value)
 
 
 def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_moves_it_on(

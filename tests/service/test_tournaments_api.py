@@ -4,6 +4,8 @@ live stream of a tournament; on fakeredis and on a real Redis server alike."""
 
 from __future__ import annotations
 
+import json
+import random
 import time
 from typing import Any
 
@@ -13,8 +15,10 @@ import redis
 from application import invitees
 from application.letters import compose
 from application.outbox import Mail
+from domain.tournaments.pairing import Round, Table
 from events import keys
-from events.tournaments import Stage, Tournaments
+from events.tournaments import Entrant, Stage, TableResult, Tournaments
+from players.invitations import tell_inboxes
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
@@ -70,6 +74,36 @@ def test_an_invited_player_declines_and_the_tournament_leaves_their_list(api: Co
     assert listed(api, bo["token"]) == []
     again = api.delete(declined, headers=bearer(bo["token"]))
     assert (again.status_code, again.json["code"]) == (404, "tournament_invitation_not_found")
+
+
+def test_an_invitation_is_in_the_inbox_and_its_stream_until_declined_answered_or_started(
+        api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann, bo = register(api, "ann"), register(api, "bo")
+    first = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
+    inbox = api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json
+    assert [(each["tournament"]["id"], each["invited_by"]["name"]) for each in inbox["tournaments"]] == [(first["id"], "ann")]
+    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
+    told = messages(line for chunk in answer.response for line in chunk.decode().split("\n"))
+    assert [each["tournament"]["id"] for each in next(told).data["tournaments"]] == [first["id"]]
+
+    def invited() -> list[str]:
+        message = next(told)
+        assert message.event == "tournaments"
+        return [each["tournament"]["id"] for each in message.data["tournaments"]]
+
+    second = create(api, ann["token"], invited=[bo["id"]], name="Second cup").json
+    assert invited() == [second["id"], first["id"]]
+    assert api.delete(f"/v1/players/me/tournament-invitations/{first['id']}", headers=bearer(bo["token"])).status_code == 204
+    assert invited() == [second["id"]]
+    api.post(f"/v1/tournaments/{second['id']}/entrants", headers=bearer(bo["token"]))  # answered by signing up
+    assert invited() == []
+    api.delete(f"/v1/tournaments/{second['id']}/entrants/{bo['id']}", headers=bearer(bo["token"]))  # unanswered again
+    assert invited() == [second["id"]]
+    Tournaments(client).begin(second["id"])  # as its start does (tournament_rounds.start tells the invitees)
+    tell_inboxes(client, Tournaments(client).invitees(second["id"]))
+    assert invited() == []
+    answer.close()
+    assert api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["tournaments"] == []
 
 
 def test_an_invited_player_is_mailed_the_invitation_as_one_to_a_game_is(api: ContractClient,
@@ -182,6 +216,47 @@ def test_the_stream_sends_the_tournament_now_and_again_when_it_changes(api: Cont
     assert (first.event, first.data["id"], first.data["entrants"]) == ("tournament", tournament_id, [])
     api.post(f"/v1/tournaments/{tournament_id}/entrants", headers=bearer(bo["token"]))
     second = next(told)
+    assert (second.event, second.data["since"], set(second.data)) == (
+        "change", first.data["version"], {"since", "version", "entrants", "standings"})  # only what changed
     assert [entrant["name"] for entrant in second.data["entrants"]] == ["bo"]
     assert [row["name"] for row in second.data["standings"]] == ["bo"]
+    assert applied(first.data, second.data) == api.get(f"/v1/tournaments/{tournament_id}").json
     answer.close()
+
+
+def applied(tournament: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """The tournament with a `change` of its stream applied, as the page applies it."""
+    assert change["since"] == tournament["version"]
+    rounds = {each["number"]: each for each in [*tournament["paired"], *change.get("paired", [])]}
+    parts = {key: value for key, value in change.items() if key not in ("since", "paired")}
+    return tournament | parts | {"paired": [rounds[number] for number in sorted(rounds)]}
+
+
+def test_a_table_finished_late_in_a_64_entrant_swiss_streams_a_fraction_of_the_whole(
+        api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann")
+    tournament_id = create(api, ann["token"], rounds=6).json["id"]
+    tournaments = Tournaments(client)
+    field = [f"ai-{number:014d}" for number in range(64)]
+    for number, entrant_id in enumerate(field):
+        tournaments.enter(tournament_id, Entrant(entrant_id, f"random AI {number + 1}", number, level="random"), 64)
+    tournaments.begin(tournament_id)
+    shuffled = random.Random(6)
+    tables = []
+    for number in range(1, 7):
+        shuffled.shuffle(field)
+        tables = [Table(f"r{number}t{index:02d}-game-id", tuple(field[index * 4:index * 4 + 4])) for index in range(16)]
+        tournaments.pair(tournament_id, number, Round(tuple(tables)))
+        for table in tables[:-1] if number == 6 else tables:
+            tournaments.record_result(tournament_id, table.game_id, TableResult(tuple((each,) for each in table.entrants)))
+    answer = api.client.get(f"/v1/tournaments/{tournament_id}/stream", buffered=False)
+    told = messages(line for chunk in answer.response for line in chunk.decode().split("\n"))
+    whole = next(told)
+    tournaments.record_result(tournament_id, tables[-1].game_id, TableResult(tuple((each,) for each in tables[-1].entrants)))
+    changed = next(told)
+    answer.close()
+    assert set(changed.data) == {"since", "version", "paired", "standings"} and len(changed.data["paired"]) == 1
+    size = {each.event: len(json.dumps(each.data, separators=(",", ":"))) for each in (whole, changed)}
+    print(f"a table finished in round 6 of 6: {size['change']} bytes, the whole tournament {size['tournament']}")
+    assert size["change"] < size["tournament"] / 3
+    assert applied(whole.data, changed.data) == api.get(f"/v1/tournaments/{tournament_id}").json

@@ -1,5 +1,5 @@
 """Tournaments in the browser: a player creates one with the form, another declines one invitation
-and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
+(in the list of tournaments, and in the inbox, where it arrives live) and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
 standings; the pages fit a phone and work from the keyboard."""
 
 from __future__ import annotations
@@ -93,3 +93,27 @@ def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_pa
         standings.get_by_role("link", name=leader).click()
         expect(bo).to_have_url(re.compile(r"/players/ai(:|%3A)greedy$"))
         expect(bo.get_by_role("heading", level=1)).to_be_visible()
+
+
+def test_an_invited_player_finds_the_invitation_in_the_inbox_live_and_declines_it_there(
+        chromium: Browser, server: str, api: Client, tmp_path: Path) -> None:
+    with browsers(chromium, tmp_path, ("bo",), DESKTOP) as pages:
+        bo = pages["bo"]
+        register(bo, server, "bo")
+        games = bo.get_by_role("list", name="Your games")
+        expect(games).to_contain_text("No games yet")  # drawn before the invitation: what comes next comes on the stream
+        ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+        body = {"name": "Inbox cup", "game": "taki", "seats": 2, "format": "swiss", "rounds": 2, "invited": [signed_in(bo)["id"]],
+                "starts": int(time.time() * 1000) + 3_600_000, "turn_deadline": {"seconds": 86400, "policy": "forfeit"}}
+        tournament = api.call("POST", "/v1/tournaments", ann["token"], json=body).json()
+        invitation = games.get_by_role("listitem").filter(has_text="Inbox cup")
+        expect(invitation).to_contain_text("Invited to a tournament by ann")
+        expect(invitation.get_by_role("link", name="Inbox cup")).to_have_attribute("href", f"/tournaments/{tournament['id']}")
+        bo.screenshot(path=str(tmp_path / "inbox-invitation-1280.png"), full_page=True)
+        bo.set_viewport_size(PHONE)
+        fits(bo, tmp_path / "inbox-invitation-375.png")
+        invitation.get_by_role("button", name="Decline the invitation to tournament Inbox cup").focus()
+        bo.keyboard.press("Enter")
+        expect(invitation).to_have_count(0)
+        expect(games).to_contain_text("No games yet")
+        assert api.call("GET", "/v1/players/me/inbox", signed_in(bo)["token"]).json()["tournaments"] == []

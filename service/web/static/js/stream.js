@@ -81,11 +81,11 @@ function listenChat(source, onChat) {
 /**
  * Follow the player's inbox: `onChange()` hears its first message (the whole inbox), each change
  * of a game's turn, seat, invitation or end, each game that leaves it and each change of the count
- * of unread messages; after a drop a new ticket opens it again. Answers a stop function.
+ * of unread messages and of its invitations to tournaments; after a drop a new ticket opens it again. Answers a stop function.
  */
 export function followInbox(token, onChange) {
   return keepOpen(() => api.inboxStreamUrl(token), (source) => {
-    for (const kind of ["inbox", "game", "gone", "messages"]) source.addEventListener(kind, onChange);
+    for (const kind of ["inbox", "game", "gone", "messages", "tournaments"]) source.addEventListener(kind, onChange);
   });
 }
 

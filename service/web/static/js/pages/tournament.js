@@ -24,6 +24,7 @@ export async function showTournament(main, id) {
     h("p", {}, h("a", { href: "/tournaments" }, "All tournaments"))));
   let acting = null;  // what the actions were drawn for: redrawn only when it changes, keeping focus and messages
   const draw = (now) => {
+    tournament = now;
     document.title = `${now.name} · Meeple`;
     fill(parts.facts, `${factsLine(now)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
     const basis = JSON.stringify([now.stage, now.entrants.map((each) => [each.id, each.withdrawn])]);
@@ -33,13 +34,22 @@ export async function showTournament(main, id) {
     fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round)) : h("p", {}, "Round 1 is paired at the start."));
   };
   draw(tournament);
-  follow(id, draw);
+  follow(id, () => tournament, draw);
 }
 
-/** Redraw the page with each `tournament` message of its stream, until the tournament is over. */
-function follow(id, draw) {
+/** Redraw the page with the whole tournament its stream sends, then with each change applied to the one
+ *  shown (`shown()`), or read whole again when the change is not from the version shown; until it is over. */
+function follow(id, shown, draw) {
   const stream = new EventSource(`/v1/tournaments/${encodeURIComponent(id)}/stream`);
   stream.addEventListener("tournament", (message) => draw(JSON.parse(message.data)));
+  stream.addEventListener("change", async (message) => {
+    const { since, paired = [], ...parts } = JSON.parse(message.data);
+    const now = shown();
+    if (since !== now.version) return draw(await api.tournament(id));
+    const rounds = [...now.paired];
+    for (const round of paired) rounds[round.number - 1] = round;
+    draw({ ...now, ...parts, paired: rounds });
+  });
   stream.addEventListener("end", () => stream.close());
   addEventListener("pagehide", () => stream.close(), { once: true });
 }

@@ -1,7 +1,8 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
 // then invitations (each with who sent it, a Decline button and one to block the sender), then the
-// rest; each links to its table, and a rematch to the game it is the rematch of. It follows the
-// player's inbox stream.
+// rest; each links to its table, and a rematch to the game it is the rematch of. Invitations to
+// tournaments come first, each linking to its page, with a Decline button. It follows the player's
+// inbox stream.
 
 import * as api from "../api.js";
 import { blockControl } from "../civility.js";
@@ -25,9 +26,9 @@ export async function drawInbox(section, me, types) {
       h("code", {}, me.token)),
     list);
   const draw = async () => {
-    let entries;
+    let entries, tournaments;
     try {
-      entries = (await api.inbox(me.token)).games;
+      ({ games: entries, tournaments } = await api.inbox(me.token));
     } catch (problem) { // a 401 signs this browser out (api.js)
       fill(list, h("li", {}, notice(problem.message, "error")));
       return;
@@ -35,12 +36,13 @@ export async function drawInbox(section, me, types) {
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
     const waiting = entries.filter((entry) => entry.your_turn).map((entry) => entry.game.id);
     showTurns(waiting.length ? `(${waiting.length}) Your games` : "Your games", waiting);
-    fill(list, entries.length ? entries.map((entry) => item(entry, decline, types))
+    fill(list, entries.length + tournaments.length ? [...tournaments.map((each) => cup(each, decline)),
+      ...entries.map((entry) => item(entry, decline, types))]
       : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
-  const decline = async (gameId, entry) => {
+  const decline = async (gameId, entry, refuse = api.declineInvitation) => {
     try {
-      await api.declineInvitation(gameId, me.token);
+      await refuse(gameId, me.token);
     } catch (problem) {
       entry.append(problemNotice(problem));
       return;
@@ -50,6 +52,14 @@ export async function drawInbox(section, me, types) {
   await draw();
   followInbox(me.token, draw); // each game whose turn changes or that ends is read again, live
   return held;
+}
+
+/** An invitation to a tournament: its link, who sent it, and a Decline button. */
+function cup({ tournament, invited_by: sender }, decline) {
+  return h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(tournament.id)}` }, tournament.name), " ",
+    h("span", { class: "badge invite" }, `Invited to a tournament${sender ? ` by ${sender.name}` : ""}`), " ",
+    h("button", { type: "button", "aria-label": `Decline the invitation to tournament ${tournament.name}`,
+      onclick: (event) => decline(tournament.id, event.currentTarget.closest("li"), api.declineTournament) }, "Decline"));
 }
 
 function item(entry, decline, types) {
