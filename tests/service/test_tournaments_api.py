@@ -12,19 +12,20 @@ from typing import Any
 import pytest
 import redis
 
-from application import invitees
+from application import invitees, tournament_rounds
 from application.letters import compose
 from application.outbox import Mail
 from domain.tournaments.pairing import Round, Table
-from events import keys
+from events import clock, keys
+from events.execute import Executor
+from events.store import EventStore
 from events.tournaments import Entrant, Stage, TableResult, Tournaments
-from players.invitations import tell_inboxes
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
 from tests.service.test_games_api import bearer
 from tests.service.test_players_api import register
-from tests.sse import messages
+from tests.sse import messages, until
 
 
 @pytest.fixture
@@ -77,13 +78,13 @@ def test_an_invited_player_declines_and_the_tournament_leaves_their_list(api: Co
 
 
 def test_an_invitation_is_in_the_inbox_and_its_stream_until_declined_answered_or_started(
-        api: ContractClient, client: redis.Redis) -> None:  # type: ignore[type-arg]
+        api: ContractClient, client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     ann, bo = register(api, "ann"), register(api, "bo")
     first = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
     inbox = api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json
     assert [(each["tournament"]["id"], each["invited_by"]["name"]) for each in inbox["tournaments"]] == [(first["id"], "ann")]
     answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
-    told = messages(line for chunk in answer.response for line in chunk.decode().split("\n"))
+    told = messages(until(10, (line for chunk in answer.response for line in chunk.decode().split("\n"))))
     assert [each["tournament"]["id"] for each in next(told).data["tournaments"]] == [first["id"]]
 
     def invited() -> list[str]:
@@ -99,8 +100,8 @@ def test_an_invitation_is_in_the_inbox_and_its_stream_until_declined_answered_or
     assert invited() == []
     api.delete(f"/v1/tournaments/{second['id']}/entrants/{bo['id']}", headers=bearer(bo["token"]))  # unanswered again
     assert invited() == [second["id"]]
-    Tournaments(client).begin(second["id"])  # as its start does (tournament_rounds.start tells the invitees)
-    tell_inboxes(client, Tournaments(client).invitees(second["id"]))
+    monkeypatch.setattr(clock, "now", lambda: second["starts"])
+    tournament_rounds.start(Executor(EventStore(client)), Tournaments(client), second["id"])  # with nobody: cancelled
     assert invited() == []
     answer.close()
     assert api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["tournaments"] == []
