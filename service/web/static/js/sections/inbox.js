@@ -40,9 +40,9 @@ export async function drawInbox(section, me, types) {
       ...entries.map((entry) => item(entry, decline, types))]
       : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
-  const decline = async (gameId, entry, refuse = api.declineInvitation) => {
+  const decline = async (id, entry, refuse = api.declineInvitation) => {
     try {
-      await refuse(gameId, me.token);
+      await refuse(id, me.token);
     } catch (problem) {
       entry.append(problemNotice(problem));
       return;
