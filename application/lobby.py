@@ -160,7 +160,9 @@ class Lobby:
         if code is not None and (player_id is None or bot):
             raise Invalid("validation_error", "A seat's invitation link is taken by a registered player.",
                           errors={"invite": ["Send a player token: register first (POST /v1/players)."]})
-        if player_id is None and not bot and _open_to_guests_but_rated(self.executor.store.games.get(game_id)):
+        record = self.executor.store.games.get(game_id)
+        refuse_budget_if_rated(record.rated, [budget])
+        if player_id is None and not bot and _open_to_guests_but_rated(record):
             raise Invalid("validation_error", "A seat of a rated game is taken by a registered player or an AI.",
                           errors={"player": ["Send a player token: register first (POST /v1/players)."]})
         token = None if bot else new_token()
@@ -199,10 +201,11 @@ def _open_to_guests_but_rated(record: GameRecord) -> bool:
 
 def rated_by_default(settings: GameSettings, seats: int) -> bool:
     """Whether a new game is rated unless its creator says: every seat an AI's or kept for a
-    registered player (reserved, by name or by link), and no AI level at two seats (one identity
-    holding two seats is never rated)."""
+    registered player (reserved, by name or by link), no AI level at two seats (one identity
+    holding two seats is never rated), and no AI given a budget of its own."""
     kept = {bot.seat for bot in settings.bots} | set(settings.reserved) | set(settings.named) | set(settings.linked)
-    return _unratable(settings, None) is None and kept >= set(range(seats))
+    return (_unratable(settings, None) is None and not _budgeted([bot.budget for bot in settings.bots])
+            and kept >= set(range(seats)))
 
 
 def _unratable(settings: GameSettings, forked_from: Origin | None) -> str | None:
@@ -223,7 +226,21 @@ def _rated(settings: GameSettings, seats: int, forked_from: Origin | None) -> bo
         return forked_from is None and rated_by_default(settings, seats)
     if settings.rated and (reason := _unratable(settings, forked_from)):
         raise Invalid("validation_error", "The request is not valid.", errors={"rated": [reason]})
+    refuse_budget_if_rated(settings.rated, [bot.budget for bot in settings.bots])
     return settings.rated
+
+
+def refuse_budget_if_rated(rated: bool, budgets: list[Budget | None]) -> None:
+    """Refuse (422 budget_unrated) a budget given to an AI of a rated game: a rated AI thinks within
+    its level's own budget, so that its rating is its level's, not a weakened copy's."""
+    if rated and _budgeted(budgets):
+        raise Invalid("budget_unrated", "An AI of a rated game thinks within its level's own budget: create the game "
+                      "unrated (\"rated\": false) to give one a budget.", errors={"budget": ["Not in a rated game."]})
+
+
+def _budgeted(budgets: list[Budget | None]) -> bool:
+    """Whether an AI is given a budget of its own, which makes a game unrated unless its creator says."""
+    return any(budget is not None for budget in budgets)
 
 
 def _check_reserved(players: PlayerStore, reserved: Mapping[int, str]) -> None:

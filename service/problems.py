@@ -22,6 +22,7 @@ CODES = {  # every code the server sends → when; the spec's list of codes is t
     "game_cancelled": "The game's lobby time passed with seats still free; it never started.",
     "game_over_at_version": "A fork asked to go on from a version at which the game was already over.",
     "not_a_move_boundary": "A fork asked to go on from a version inside a move.",
+    "budget_unrated": "An AI of a rated game thinks within its level's own budget: a budget is given in an unrated game only.",
     "seat_unavailable": "The seat cannot be taken; `reason` says why.",
     "seat_reserved": "The seat is reserved for another player, or an invitation link's code opens no seat; "
                      "`reason` says which.",

@@ -162,7 +162,8 @@ def check_budget(game_name: str, level: str | None, budget: Budget | None) -> st
     return None
 
 
-SEARCH_BUDGET = "How long the AI thinks per move, if its level searches; absent or null, as its level does."
+SEARCH_BUDGET = ("How long the AI thinks per move, if its level searches; absent or null, as its level does. A rated "
+                 "game's AI thinks as its level does: a budget in a rated game is refused (422 budget_unrated).")
 
 
 class BotSeatSchema(Schema):
@@ -278,8 +279,9 @@ class GameSettingsSchema(Schema):
         "false: the game has no chat (GET and POST /v1/games/{game_id}/chat/{room} answer 409 chat_off), for good.")})
     rated = Flag(load_default=None, allow_none=True, metadata={"description": (
         "Whether its result counts for its players' ratings (docs/ratings.md). Absent: true when every seat is an AI's "
-        "or kept for a registered player; never with an AI level at two seats (one identity, two seats), nor a fork "
-        "(true is refused for each). A seat of a rated game is taken by a registered player or an AI.")})
+        "or kept for a registered player and no AI is given a budget; never with an AI level at two seats (one identity, "
+        "two seats), nor a fork (true is refused for each), nor with an AI given a budget (true is refused, 422 "
+        "budget_unrated: a rated AI plays as its level). A seat of a rated game is taken by a registered player or an AI.")})
     spectator_delay = Whole(load_default=0, validate=validate.Range(min=0, max=MAX_DELAY), metadata={
         "description": ("How many moves behind the live game spectators (callers without a seat) see it - its view, "
                         "events, past states, stream and the version the listing gives - until it is over. The opening "

@@ -14,6 +14,7 @@ from application.lobby import Bot, GameSettings, Lobby
 from application.ratings import MU, Ratings, _release
 from application.results import Result, ai_identity, result_of
 from domain import GAMES
+from domain.core.game import Budget
 from domain.core.rng import SeededRng
 from events import keys
 from events.envelope import Origin
@@ -40,6 +41,21 @@ def test_a_rated_fork_or_one_level_at_two_seats_is_refused_and_unrated_by_defaul
         assert "rated" in refused.value.extra["errors"]
         game_id = lobby.open("taki", {}, 2, _settings(**given), Asking(), forked_from=forked_from).game_id
         assert not lobby.executor.store.games.get(game_id).rated
+
+
+def test_an_ai_given_a_budget_makes_a_game_unrated_and_is_refused_in_a_rated_one(lobby: Lobby) -> None:
+    store, budget = lobby.executor.store, Budget(iterations=1)
+    bots = (Bot(0, "search", budget), Bot(1, "greedy"))
+    assert not store.games.get(lobby.open("taki", {}, 2, _settings(bots=bots), Asking()).game_id).rated
+    with pytest.raises(Invalid) as refused:
+        lobby.open("taki", {}, 2, _settings(bots=bots, rated=True), Asking())
+    assert refused.value.code == "budget_unrated"
+    game_id = lobby.open("taki", {}, 2, _settings(bots=(Bot(1, "greedy"),), rated=True), Asking()).game_id
+    with pytest.raises(Invalid) as refused:
+        lobby.join(game_id, 0, "search bot", bot="search", budget=budget)
+    assert refused.value.code == "budget_unrated" and store.games.get(game_id).names[0] is None
+    lobby.join(game_id, 0, "search bot", bot="search")
+    assert store.games.get(game_id).budgets == {}
 
 
 def test_a_seat_of_a_rated_game_is_refused_to_a_guest(lobby: Lobby) -> None:

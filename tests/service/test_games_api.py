@@ -290,6 +290,21 @@ def test_an_ai_that_searches_thinks_within_the_budget_it_is_given(api: ContractC
     assert seats[0]["budget"] == {"iterations": 500, "seconds": MAX_THINK_SECONDS}  # thinking always ends
 
 
+def test_a_rated_games_ai_thinks_within_its_levels_own_budget(api: ContractClient) -> None:
+    budget = {"iterations": 1}
+    bots = [{"seat": 0, "level": "search", "budget": budget}, {"seat": 1, "level": "greedy"}]
+    unrated = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": bots})
+    assert unrated.status_code == 201 and unrated.json["rated"] is False
+    refused = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": bots, "rated": True})
+    assert refused.status_code == 422 and refused.json["code"] == "budget_unrated", refused.json
+    assert "unrated" in refused.json["detail"] and "budget" in refused.json["errors"]
+    rated = api.post("/v1/games", json={"game": "taki", "seats": 2, "bots": bots[1:], "rated": True})
+    joined = api.post(f"/v1/games/{rated.json['id']}/join", json={"name": "s", "bot": "search", "budget": budget})
+    assert joined.status_code == 422 and joined.json["code"] == "budget_unrated"
+    assert api.get(f"/v1/games/{rated.json['id']}").json["seats"][0]["bot"] is None
+    assert api.post(f"/v1/games/{rated.json['id']}/join", json={"name": "s", "bot": "search"}).status_code == 201
+
+
 @pytest.mark.parametrize("budget", [
     {}, {"iterations": None, "seconds": None}, {"seconds": "2"}, {"seconds": True}, {"seconds": 0}, {"seconds": MAX_THINK_SECONDS + 1}, {"iterations": 0},
     {"iterations": 1.5}, {"iterations": 100_001}, {"moves": 3}, [], "fast",
