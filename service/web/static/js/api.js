@@ -127,7 +127,8 @@ export const mute = (id, minutes, token) =>
   call("PUT", `/v1/admin/mutes/${encodeURIComponent(id)}`, { token, body: { minutes } });
 export const muteWriter = ({ game_id, room, id }, minutes, token) => call("PUT",
   `/v1/admin/games/${encodeURIComponent(game_id)}/chat/${room}/messages/${encodeURIComponent(id)}/mute`, { token, body: { minutes } });
-export const gameTypes = () => call("GET", "/v1/games/types");
+let types; // GET /v1/games/types, asked once a page load (again after a failure)
+export const gameTypes = () => (types ??= call("GET", "/v1/games/types").catch((problem) => { types = null; throw problem; }));
 export const leaderboard = (game, provisional, after) => call("GET", `/v1/ratings/${game}?provisional=${provisional}&after=${after}`);
 const rated = (id) => `/v1/players/${encodeURIComponent(id)}`;
 export const playerRatings = (id) => call("GET", `${rated(id)}/ratings`);

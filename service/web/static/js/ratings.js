@@ -1,8 +1,6 @@
-// What the rating pages share: the games' titles, a rating as people read it, a link to a player's page.
+// What the rating pages share: a rating as people read it, a link to a player's page.
 
 import { h } from "./dom.js";
-
-export const GAME_TITLES = { taki: "TAKI", djambi: "Djambi", bahama_taxi: "Bahama Taxi" };
 
 export const ratingText = (rating) => rating.toFixed(1);
 

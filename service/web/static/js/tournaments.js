@@ -2,7 +2,7 @@
 
 import { h } from "./dom.js";
 import { durationWords } from "./durations.js";
-import { GAME_TITLES } from "./ratings.js";
+import { gameTitle } from "./games.js";
 
 export const FORMATS = { round_robin: "Round robin", swiss: "Swiss" };
 const STAGES = { signing_up: "signing up", running: "under way", finished: "finished", cancelled: "cancelled" };
@@ -10,9 +10,9 @@ const STAGES = { signing_up: "signing up", running: "under way", finished: "fini
 /** When a tournament starts, in the browser's own time. */
 export const startWords = (ms) => new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
-/** "Swiss of Djambi, 4 seats a table · starts … · signing up" */
-export function factsLine(each) {
-  const game = GAME_TITLES[each.game] ?? each.game;
+/** "Swiss of Djambi, 4 seats a table · starts … · signing up", the game's title as `types` give it. */
+export function factsLine(each, types) {
+  const game = gameTitle(types, each.game);
   return `${FORMATS[each.format]} of ${game}, ${each.seats} seats a table · starts ${startWords(each.starts)} · ${STAGES[each.stage]}`;
 }
 

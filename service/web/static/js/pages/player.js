@@ -4,7 +4,8 @@
 
 import * as api from "../api.js";
 import { fill, h, problemNotice, svg } from "../dom.js";
-import { GAME_TITLES, playerLink, ratingText } from "../ratings.js";
+import { gameTitle } from "../games.js";
+import { playerLink, ratingText } from "../ratings.js";
 
 const WIDTH = 600;
 const HEIGHT = 180;
@@ -13,25 +14,26 @@ const LEFT = 54; // room for the scale's numbers
 
 export async function showPlayer(main, id) {
   document.title = "Player · Meeple";
-  let page, recent;
+  let page, recent, types;
   try {
-    [page, recent] = await Promise.all([api.playerRatings(id), api.playerResults(id)]);
+    [page, recent, { types }] = await Promise.all([api.playerRatings(id), api.playerResults(id), api.gameTypes()]);
   } catch (problem) {
     fill(main, h("h1", {}, "Player"), problemNotice(problem));
     return;
   }
   document.title = `${page.name} · Meeple`;
+  const title = (game) => gameTitle(types, game);
   fill(main, h("section", { class: "player", "aria-labelledby": "player-title" },
     h("h1", { id: "player-title" }, page.name),
-    page.games.length ? page.games.map(career) : h("p", {}, "No rated game yet."),
+    page.games.length ? page.games.map((each) => career(each, title(each.game))) : h("p", {}, "No rated game yet."),
     h("h2", {}, "Latest rated games"),
-    recent.results.length ? h("ul", { class: "results" }, recent.results.map(resultLine)) : h("p", {}, "None yet."),
-    headToHead(id, recent.results)));
+    recent.results.length ? h("ul", { class: "results" }, recent.results.map((result) => resultLine(result, title(result.game))))
+      : h("p", {}, "None yet."),
+    headToHead(id, recent.results, title)));
 }
 
-/** One game's rating, places and chart. */
-function career(each) {
-  const title = GAME_TITLES[each.game] ?? each.game;
+/** One game's rating, places and chart, under the game's `title`. */
+function career(each, title) {
   return h("section", { class: "career", "aria-labelledby": `career-${each.game}` },
     h("h2", { id: `career-${each.game}` }, title),
     h("p", {}, `Rating ${ratingText(each.rating)}${each.provisional ? " (provisional)" : ""} · ${each.games} rated games, ${each.won} won`),
@@ -60,9 +62,8 @@ function chart(history, title) {
   }, svg("title", {}, `${ratingText(point.rating)} after ${new Date(point.at).toLocaleDateString()}`))));
 }
 
-/** A rated game: its replay (none for an unlisted game), the day it ended, the place, and every seat by place. */
-function resultLine(result) {
-  const title = GAME_TITLES[result.game] ?? result.game;
+/** A rated game of `title`: its replay (none for an unlisted game), the day it ended, the place, and every seat by place. */
+function resultLine(result, title) {
   const places = result.places.map((place, index) => [index ? " · " : "", `${index + 1}. `,
     place.map((seat, at) => [at ? ", " : "", playerLink(seat)])]);
   const line = `${title}, ${new Date(result.at).toLocaleDateString()}: place ${result.place}`;
@@ -70,8 +71,8 @@ function resultLine(result) {
     : h("a", { href: `/games/${encodeURIComponent(result.game_id)}/replay` }, line), " — ", places);
 }
 
-/** A choice of the opponents of the latest games, and this player's record against the one chosen. */
-function headToHead(id, results) {
+/** A choice of the opponents of the latest games, and this player's record against the one chosen (each game named by `title`). */
+function headToHead(id, results, title) {
   const opponents = new Map(results.flatMap((result) => result.places.flat()).filter((seat) => seat.player !== id)
     .map((seat) => [seat.player, seat.name]));
   if (!opponents.size) return [];
@@ -83,7 +84,7 @@ function headToHead(id, results) {
     try {
       const { games } = await api.versus(id, choice.value);
       fill(answer, h("ul", {}, games.map((each) => h("li", {},
-        `${GAME_TITLES[each.game] ?? each.game}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`))));
+        `${title(each.game)}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`))));
     } catch (problem) {
       fill(answer, problemNotice(problem));
     }

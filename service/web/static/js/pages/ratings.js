@@ -3,17 +3,19 @@
 
 import * as api from "../api.js";
 import { button, fill, h, problemNotice } from "../dom.js";
-import { GAME_TITLES, playerLink, ratingText } from "../ratings.js";
+import { gameTitle } from "../games.js";
+import { playerLink, ratingText } from "../ratings.js";
 
 export async function showLeaderboard(main, game) {
-  const title = GAME_TITLES[game] ?? game;
+  const { types } = await api.gameTypes().catch(() => ({ types: [] }));
+  const title = gameTitle(types, game);
   document.title = `${title} leaderboard · Meeple`;
   const about = h("p", {});
   const established = h("div", {});
   const provisional = h("div", {});
   fill(main, h("section", { "aria-labelledby": "board-title" },
     h("h1", { id: "board-title" }, `${title} leaderboard`),
-    h("nav", { "aria-label": "Leaderboards", class: "boards" }, Object.entries(GAME_TITLES).map(([name, each]) =>
+    h("nav", { "aria-label": "Leaderboards", class: "boards" }, types.map(({ name, title: each }) =>
       h("a", { href: `/ratings/${name}`, ...(name === game ? { "aria-current": "page" } : {}) }, each))),
     about,
     established,

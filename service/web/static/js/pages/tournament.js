@@ -4,7 +4,7 @@
 
 import * as api from "../api.js";
 import { button, fill, h, perform, problemNotice } from "../dom.js";
-import { GAME_TITLES } from "../ratings.js";
+import { gameTitle } from "../games.js";
 import { clockWords, entrantLink, factsLine } from "../tournaments.js";
 
 export async function showTournament(main, id) {
@@ -26,12 +26,12 @@ export async function showTournament(main, id) {
   const draw = (now) => {
     tournament = now;
     document.title = `${now.name} · Meeple`;
-    fill(parts.facts, `${factsLine(now)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
+    fill(parts.facts, `${factsLine(now, types)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
     const basis = JSON.stringify([now.stage, now.entrants.map((each) => [each.id, each.withdrawn])]);
     if (basis !== acting) drawActions(parts.actions, now, types.find((type) => type.name === now.game).bots, draw);
     acting = basis;
     fill(parts.standings, standingsTable(now));
-    fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round)) : h("p", {}, "Round 1 is paired at the start."));
+    fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round, gameTitle(types, now.game))) : h("p", {}, "Round 1 is paired at the start."));
   };
   draw(tournament);
   follow(id, () => tournament, draw);
@@ -113,9 +113,9 @@ function standingsTable(tournament) {
 const withdrawn = (entrant) => entrant.withdrawn === null ? null
   : ` (withdrawn after round ${entrant.withdrawn}${entrant.timed_out ? ", out of time" : ""})`;
 
-function roundList(tournament, round) {
+/** A round's tables, each a link named for the game's `title`, with its places or its players, and who sat out. */
+function roundList(tournament, round, title) {
   const names = Object.fromEntries(tournament.entrants.map((each) => [each.id, each.name]));
-  const title = GAME_TITLES[tournament.game] ?? tournament.game;
   return h("section", { class: "round", "aria-label": `Round ${round.number}` }, h("h3", {}, `Round ${round.number}`),
     h("ul", {}, round.tables.map((table, index) => h("li", {},
       h("a", { href: `/games/${encodeURIComponent(table.game_id)}` }, `${title} table ${index + 1}`), ": ",

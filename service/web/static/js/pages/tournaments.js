@@ -15,8 +15,8 @@ export async function showTournaments(main) {
     me ? h("p", {}, h("a", { href: "/tournaments/new" }, "Create a tournament")) : h("p", {}, "Sign in to create one or sign up."),
     list));
   try {
-    const { tournaments } = await api.tournaments(me?.token);
-    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) => listed(each, me)))
+    const [{ tournaments }, { types }] = await Promise.all([api.tournaments(me?.token), api.gameTypes()]);
+    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) => listed(each, me, types)))
       : h("p", {}, "No tournament yet."));
   } catch (problem) {
     fill(list, problemNotice(problem));
@@ -24,8 +24,8 @@ export async function showTournaments(main) {
 }
 
 /** A tournament's line: its link and facts, and for an invitation, a button that declines it. */
-function listed(each, me) {
-  const line = h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each));
+function listed(each, me, types) {
+  const line = h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each, types));
   if (!each.invited) return line;
   const message = h("span", { "aria-live": "polite" });
   const decline = () => perform(message, async () => {
