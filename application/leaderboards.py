@@ -1,21 +1,22 @@
 """What the ratings show: each game's leaderboard, and a player's (or an AI level's) page — their
-rating in each game with its history, their places, their latest rated games and how they fared
-against another."""
+rating in each game with its latest history, their places, their latest rated games, the
+opponents they met and how they fared against another. Each is read from the counters the fold
+keeps (events.ratings), at a cost of what it shows, never of a whole history or a whole game."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from application.ratings import Rating, Ratings
-from application.results import Result, is_ai, shown_name
+from application.ratings import Ratings
+from application.results import is_ai, shown_name
+from events.ratings import Rating, Record, Result
 from players.accounts import PlayerStore
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Ranked:
     """An identity's rating in a game, and whether it is still provisional (sigma above the threshold)."""
 
     identity: str
@@ -35,12 +36,13 @@ class Point:
 
 @dataclass(frozen=True, slots=True)
 class Career:
-    """An identity in one game: its standing, its rating after each game, and how many games it
-    finished at each place (`places[0]` won)."""
+    """An identity in one game: its ranking, its rating after each of its latest games (of
+    `history_total` in all), and how many games it finished at each place (`places[0]` won)."""
 
     game: str
-    standing: Standing
+    ranked: Ranked
     history: list[Point]
+    history_total: int
     places: list[int]
 
 
@@ -49,10 +51,15 @@ class Meetings:
     """Two identities' rated games together in one game: how often the first finished ahead, behind or tied."""
 
     game: str
-    played: int
-    ahead: int
-    behind: int
-    tied: int
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """An identity met in a game, as shown now, and the record against it."""
+
+    name: str
+    record: Record
 
 
 def shown_names(players: PlayerStore, identities: Iterable[str], sat: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -64,43 +71,41 @@ def shown_names(players: PlayerStore, identities: Iterable[str], sat: Mapping[st
     return {identity: shown_name(identity, found.get(identity) or (sat or {}).get(identity)) for identity in wanted}
 
 
-def leaderboard(ratings: Ratings, players: PlayerStore, game: str, since: int,
-                provisional_sigma: float) -> tuple[list[Standing], list[Standing]]:
-    """The identities that played `game` since `since` (ms), best first (ties by identity):
-    those established, and those still provisional."""
-    active = {identity: rating for identity, rating in ratings.current(game).items() if rating.last >= since}
-    names = shown_names(players, active)
-    standings = [Standing(identity, names.get(identity, identity), rating, rating.sigma > provisional_sigma)
-                 for identity, rating in sorted(active.items(), key=lambda item: (-item[1].value, item[0]))]
-    return [each for each in standings if not each.provisional], [each for each in standings if each.provisional]
+def leaderboard(ratings: Ratings, players: PlayerStore, game: str, provisional: bool, since: int,
+                after: int, limit: int) -> tuple[int, list[Ranked]]:
+    """How many established (or provisional) identities played `game` since `since` (ms), and
+    `limit` of them past the first `after`, best first (ties by identity)."""
+    total, page = ratings.board(game, provisional, since, after, limit)
+    names = shown_names(players, (identity for identity, _ in page))
+    return total, [Ranked(identity, names[identity], rating, provisional) for identity, rating in page]
 
 
-def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, provisional_sigma: float) -> list[Career]:
-    """The identity's career in each of `games` it played rated."""
+def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, points: int) -> list[Career]:
+    """The identity's career in each of `games` it played rated, with the latest `points` of its history."""
     name = shown_names(players, [identity])[identity]
     found = []
     for game in games:
-        history, now = ratings.history(game, identity), ratings.rating(game, identity)
-        if not history or now is None:  # none, or a rebuild under way
+        now = ratings.rating(game, identity)
+        if now is None:
             continue
-        results = {result.game_id: result for result in ratings.results([game_id for game_id, _, _, _ in history])}
-        points = [Point(results[game_id].public_id if game_id in results else None, at, Rating(mu, sigma, number, at))
-                  for number, (game_id, at, mu, sigma) in enumerate(history, start=1)]
-        counted = Counter(result.place_of(identity) for result in results.values())
-        places = [counted[place] for place in range(1, max(counted, default=0) + 1)]
-        found.append(Career(game, Standing(identity, name, now, now.sigma > provisional_sigma), points, places))
+        history, total = ratings.history(game, identity, points)
+        public = {result.game_id: result.public_id for result in ratings.results(game, [entry.game_id for entry in history])}
+        shown = [Point(public.get(entry.game_id), entry.at, Rating(entry.mu, entry.sigma, number, entry.at))
+                 for number, entry in enumerate(history, start=total - len(history) + 1)]
+        ranked = Ranked(identity, name, now, now.sigma > ratings.provisional_sigma)
+        found.append(Career(game, ranked, shown, total, ratings.places(game, identity)))
     return found
-
-
-def _game_ids(ratings: Ratings, games: list[str], identity: str, latest: int | None = None) -> list[tuple[int, str]]:
-    """Each rated game the identity played (its `latest` in each game, if given), as (time, game id)."""
-    return [(at, game_id) for game in games for game_id, at, _, _ in ratings.history(game, identity, latest)]
 
 
 def recent(ratings: Ratings, players: PlayerStore, games: list[str], identity: str, limit: int) -> list[Result]:
     """The identity's latest `limit` rated results, newest first, each identity named as it is now."""
-    latest = sorted(_game_ids(ratings, games, identity, limit), reverse=True)[:limit]
-    results = ratings.results([game_id for _, game_id in latest])
+    latest = sorted(((entry.at, entry.game_id, game) for game in games for entry in ratings.history(game, identity, limit)[0]),
+                    reverse=True)[:limit]
+    by_game: dict[str, list[str]] = {}
+    for _, game_id, game in latest:
+        by_game.setdefault(game, []).append(game_id)
+    found = {result.game_id: result for game, game_ids in by_game.items() for result in ratings.results(game, game_ids)}
+    results = [found[game_id] for _, game_id, _ in latest if game_id in found]
     names = shown_names(players, (each for result in results for each in result.identities()),
                         {each: name for result in results for each, name in result.names.items()})
     return [dataclasses.replace(result, names={each: names[each] for each in result.identities()}) for result in results]
@@ -108,13 +113,11 @@ def recent(ratings: Ratings, players: PlayerStore, games: list[str], identity: s
 
 def versus(ratings: Ratings, games: list[str], identity: str, other: str) -> list[Meetings]:
     """How `identity` fared against `other` in each game they played rated together."""
-    theirs = {game_id for _, game_id in _game_ids(ratings, games, other)}
-    shared = [result for result in ratings.results([game_id for _, game_id in _game_ids(ratings, games, identity)])
-              if result.game_id in theirs]
-    meetings = []
-    for game in games:
-        compared = Counter((result.place_of(identity) > result.place_of(other)) - (result.place_of(identity) < result.place_of(other))
-                           for result in shared if result.game == game)
-        if compared:
-            meetings.append(Meetings(game, sum(compared.values()), compared[-1], compared[1], compared[0]))
-    return meetings
+    return [Meetings(game, record) for game in games if (record := ratings.versus(game, identity, other)) is not None]
+
+
+def opponents(ratings: Ratings, players: PlayerStore, game: str, identity: str, after: int, limit: int) -> tuple[int, list[Opponent]]:
+    """How many identities `identity` met in `game`, and `limit` of them past the first `after`, most met first."""
+    total, records = ratings.opponents(game, identity, after, limit)
+    names = shown_names(players, (record.other for record in records))
+    return total, [Opponent(names[record.other], record) for record in records]

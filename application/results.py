@@ -5,14 +5,12 @@ identity held two seats, and each seat moved at least twice."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
 
 from domain import GAMES
 from events.envelope import Envelope, GameRecord, Lifecycle
 from events.execute import Executor, recorded
+from events.ratings import Result
 
 AI = "ai:"  # an AI level's identity is `ai:<level>`: a player's id never holds a colon
 MIN_MOVES = 2  # the moves each seat makes before a rated game counts
@@ -30,43 +28,6 @@ def is_ai(identity: str) -> bool:
 def shown_name(identity: str, name: str | None) -> str:
     """The name an identity is shown with: a player's as they sat, an AI level's its own (`AI (greedy)`)."""
     return f"AI ({identity[len(AI):]})" if is_ai(identity) else name or identity
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A finished rated game's places, best first, each a tuple of identities sharing it, and the
-    time (ms since the epoch) of its last event; `names` shows each identity as it sat. An unlisted
-    game (or a copy of one) is `unlisted`: what the ratings show never names it."""
-
-    game_id: str
-    game: str
-    at: int
-    places: tuple[tuple[str, ...], ...]
-    names: dict[str, str]
-    unlisted: bool = False
-
-    @property
-    def public_id(self) -> str | None:
-        """The game's id as the ratings show it: none for an unlisted game."""
-        return None if self.unlisted else self.game_id
-
-    def identities(self) -> list[str]:
-        return [identity for place in self.places for identity in place]
-
-    def place_of(self, identity: str) -> int:
-        """Its place, 1 for the best."""
-        return next(index for index, place in enumerate(self.places, start=1) if identity in place)
-
-    def to_json(self) -> str:
-        return json.dumps({"game_id": self.game_id, "game": self.game, "at": self.at,
-                           "places": [list(place) for place in self.places], "names": self.names,
-                           "unlisted": self.unlisted}, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Result:
-        data: dict[str, Any] = json.loads(text)
-        return cls(data["game_id"], data["game"], data["at"], tuple(tuple(place) for place in data["places"]), data["names"],
-                   data.get("unlisted", False))
 
 
 def seat_identities(record: GameRecord) -> list[str | None]:

@@ -29,7 +29,9 @@ import requests
 
 from application.results import MIN_MOVES
 from bench.server import ROOT, Server
+from domain import GAMES
 from events import keys
+from events.ratings import Keys
 from workers.ratings import GROUP
 
 SETUPS: dict[str, tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]] = {  # levels, options, budgets
@@ -160,9 +162,9 @@ def measure(server: Server, game: str, count: int, at_once: int) -> Measured:
 
 def stored(client: redis.Redis) -> dict[bytes, Any]:
     """Every ratings key's content but those of the keeper's own work (lock, sweep mark, unfolded)."""
-    work = {keys.rating_lock(), keys.rating_swept(), keys.rating_unfolded()}
+    work = {key for game in GAMES for key in (keys.rating_lock(game), keys.rating_swept(game), Keys(game).unfolded)}
     found: dict[bytes, Any] = {}
-    for key in sorted(client.scan_iter(match=f"{keys.RATINGS}:*", count=1000)):
+    for key in sorted(client.scan_iter(match=f"{keys.PREFIX}:{{ratings:*", count=1000)):
         if key.decode() in work:
             continue
         kind = client.type(key)
@@ -184,9 +186,9 @@ def recounted_unchanged(server: Server, timeout: float = 60) -> bool:
     feeds = [key for key in server.redis.scan_iter(match=f"{keys.PREFIX}:feed*") if server.redis.type(key) == b"stream"]
     for feed in feeds:
         server.redis.xgroup_setid(feed, GROUP, "0")
-    server.redis.delete(keys.rating_swept())
+    server.redis.delete(*(keys.rating_swept(game) for game in GAMES))
     until = time.monotonic() + timeout
-    while not (server.redis.exists(keys.rating_swept()) and all(_read_all(server.redis, feed) for feed in feeds)):
+    while not (all(server.redis.exists(keys.rating_swept(game)) for game in GAMES) and all(_read_all(server.redis, feed) for feed in feeds)):
         if time.monotonic() > until:
             raise TimeoutError("the keeper did not read the feed again")
         time.sleep(0.2)

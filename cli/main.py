@@ -208,7 +208,7 @@ def ratings(args: argparse.Namespace) -> None:
     config = Config.from_env()
     if config.redis_url is None:
         raise SystemExit("meeple ratings: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
-    counted = rebuild(Executor(connections.event_store(config, connections.store_client(config))))
+    counted = rebuild(Executor(connections.event_store(config, connections.store_client(config))), config.provisional_sigma)
     print(f"meeple ratings: rebuilt from {counted} rated results")
 
 

@@ -338,42 +338,20 @@ def clock_moves(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:clock-moves"
 
 
-RATINGS = f"{PREFIX}:{{ratings}}"  # every ratings key shares this hash tag: one slot, one script, one lock
+def ratings_root(game: str) -> str:
+    """The prefix of every key of a game's ratings (events.ratings.Keys): one slot per game, so that
+    a game's fold, its lock and a rebuild's swap are each one transaction."""
+    return f"{PREFIX}:{{ratings:{game}}}"
 
 
-def rating_results() -> str:
-    """Hash: game id → the rated result it counts for, as JSON (application.results), recorded once."""
-    return f"{RATINGS}:results"
+def rating_lock(game: str) -> str:
+    """String: held by the one process folding (or rebuilding) a game's ratings."""
+    return f"{ratings_root(game)}:lock"
 
 
-def rating_order() -> str:
-    """Sorted set: every recorded result's game id, scored by its last event's time; ties by id (the fold's order)."""
-    return f"{RATINGS}:order"
-
-
-def rating_unfolded() -> str:
-    """Sorted set: the recorded results not folded into the ratings yet, scored as `rating_order`."""
-    return f"{RATINGS}:unfolded"
-
-
-def rating_lock() -> str:
-    """String: held by the one process folding results into the ratings."""
-    return f"{RATINGS}:lock"
-
-
-def ratings(game: str) -> str:
-    """Hash: identity → its rating in `game` now, as JSON (mu, sigma, games, last)."""
-    return f"{RATINGS}:{game}:now"
-
-
-def rating_history(game: str, identity: str) -> str:
-    """Sorted set: `<game id> <mu> <sigma>` after each of the identity's results in `game`, scored by its time."""
-    return f"{RATINGS}:{game}:history:{identity}"
-
-
-def rating_swept() -> str:
-    """String: ms since the epoch up to which the finished games were swept for results the feed lost."""
-    return f"{RATINGS}:swept"
+def rating_swept(game: str) -> str:
+    """String: ms since the epoch up to which the finished games were swept for the game's results the feed lost."""
+    return f"{ratings_root(game)}:swept"
 
 
 def tournament(tournament_id: str) -> str:

@@ -81,6 +81,7 @@ class Config:
     lobby_seconds: int = 14 * 86400  # how long a new game waits for its seats to be taken, unless it says
     provisional_sigma: float = 6.0  # a rating is provisional while its uncertainty is above this (docs/ratings.md)
     rating_days: int = 90  # a leaderboard lists the players who played a rated game in this many days, unless asked
+    rating_history_points: int = 500  # a player page's chart shows each game's latest so many ratings
     sweep_seconds: float = 10.0  # seconds from the end of one sweep of the games in play to the next
     cancelled_keep_seconds: int = 86400  # how long a cancelled game is kept (and listed) before a sweep deletes it
     reminders: tuple[int, ...] = (86400, 3600)  # seconds before a deadline at which players are reminded
@@ -247,6 +248,7 @@ class Config:
             lobby_seconds=int(env.get("MEEPLE_LOBBY_SECONDS", cls.lobby_seconds)),
             provisional_sigma=float(env.get("MEEPLE_PROVISIONAL_SIGMA", cls.provisional_sigma)),
             rating_days=int(env.get("MEEPLE_RATING_DAYS", cls.rating_days)),
+            rating_history_points=int(env.get("MEEPLE_RATING_HISTORY_POINTS", cls.rating_history_points)),
             sweep_seconds=float(env.get("MEEPLE_SWEEP_SECONDS", cls.sweep_seconds)),
             cancelled_keep_seconds=int(env.get("MEEPLE_CANCELLED_KEEP_SECONDS", cls.cancelled_keep_seconds)),
             vacation_days_per_year=int(env.get("MEEPLE_VACATION_DAYS_PER_YEAR", cls.vacation_days_per_year)),

@@ -70,6 +70,7 @@ def create_app(config: Config | None = None, client: redis.Redis | None = None) 
     app.config["MEEPLE_MAX_IMPORT_EVENTS"] = config.max_import_events
     app.config["MEEPLE_PROVISIONAL_SIGMA"] = config.provisional_sigma
     app.config["MEEPLE_RATING_DAYS"] = config.rating_days
+    app.config["MEEPLE_RATING_HISTORY_POINTS"] = config.rating_history_points
     app.config["MEEPLE_ADMIN_TOKEN"] = config.admin_token
     app.config["MEEPLE_STREAM_HEARTBEAT_MS"] = config.stream_heartbeat_ms
     app.config["MEEPLE_WEBHOOK_RESOLVE_SECONDS"] = config.webhook_resolve_seconds

@@ -42,7 +42,7 @@ def main() -> None:
     reactor = Reactor(Executor(store), sweep_seconds=config.sweep_seconds, reminders=config.reminders, queues=queues,
                       keep_cancelled=config.cancelled_keep_seconds)
     threading.Thread(target=reactor.run, args=(stop,), name="reactor", daemon=True).start()
-    keeper = RatingKeeper(Executor(store), sweep_seconds=config.sweep_seconds)
+    keeper = RatingKeeper(Executor(store), sweep_seconds=config.sweep_seconds, provisional_sigma=config.provisional_sigma)
     threading.Thread(target=keeper.run, args=(stop,), name="ratings", daemon=True).start()
     threading.Thread(target=run_outbox, args=(store.redis, queues, stop), name="outbox", daemon=True).start()
     try:

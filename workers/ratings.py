@@ -1,8 +1,9 @@
 """Keeping the ratings: a consumer of the feed, in a group of its own, records the result of each
 rated game that finished (application.results) and folds it into the ratings
-(application.ratings). A game announced again, a consumer run twice or one catching up records
+(application.ratings), each game apart. A game announced again, a consumer run twice or one catching up records
 nothing twice: a result is recorded once by its game's id. A sweep of the games filed as finished
-since the last (all of them, the first time) records what the feed lost."""
+since the last (all of them, the first time: so a store whose ratings were kept under older keys
+has them recorded and folded anew into the keys of events.ratings) records what the feed lost."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from events.errors import GameNotFound, GroupLost
 from events.execute import Executor
 from events.feed import Announcement
 from events.slots import AWAY
+from runtime.config import Config
 
 log = logging.getLogger("meeple.ratings")
 
@@ -34,17 +36,17 @@ OVERLAP_MS = 60_000  # how far before the last sweep's start the next looks, for
 class RatingKeeper:
     """Records and folds the results of rated games as they finish."""
 
-    def __init__(self, executor: Executor, sweep_seconds: float = 10.0) -> None:
+    def __init__(self, executor: Executor, sweep_seconds: float = 10.0, provisional_sigma: float = Config.provisional_sigma) -> None:
         self.executor = executor
         self.redis: redis.Redis = executor.store.redis
-        self.ratings = Ratings(self.redis)
+        self.ratings = Ratings(self.redis, provisional_sigma)
         self.sweep_seconds = sweep_seconds
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
 
     def keep(self, game_id: str) -> bool:
         """Record the game's result if it is a rated game that finished and counts; whether it is new."""
-        status, rated = cast(list[bytes | None], self.redis.hmget(keys.meta(game_id), "status", "rated"))
-        if rated != b"1" or status != Lifecycle.FINISHED.encode() or self.ratings.is_recorded(game_id):
+        status, rated, game = cast(list[bytes | None], self.redis.hmget(keys.meta(game_id), "status", "rated", "game"))
+        if rated != b"1" or status != Lifecycle.FINISHED.encode() or game is None or self.ratings.is_recorded(game.decode(), game_id):
             return False
         try:
             result = result_of(self.executor, game_id)
@@ -66,7 +68,7 @@ class RatingKeeper:
         for game_id, announcements in by_game.items():
             kept += self._kept(game_id)
             self.executor.store.feed.ack(GROUP, announcements)  # its result recorded (or none is): the fold finds it
-        self.ratings.fold()
+        self.ratings.fold_all()
         return kept
 
     def _kept(self, game_id: str) -> bool:
@@ -83,13 +85,13 @@ class RatingKeeper:
     def sweep(self) -> int:
         """Keep the results of the games filed as finished since the last sweep (every one, the first time); fold them."""
         started = clock.now()
-        since = int(cast(bytes | None, self.redis.get(keys.rating_swept())) or 0) - OVERLAP_MS
+        since = self.ratings.swept() - OVERLAP_MS
         kept = 0
         for shard in self.executor.store.shards.names:
             found = cast(list[bytes], self.redis.zrangebyscore(keys.games_with_status(Lifecycle.FINISHED, shard), since, "+inf"))
             kept += sum(self._kept(game_id.decode()) for game_id in found)
-        self.ratings.fold()
-        self.redis.set(keys.rating_swept(), started)
+        self.ratings.fold_all()
+        self.ratings.mark_swept(started)
         return kept
 
     def run(self, stop: threading.Event) -> None:

@@ -49,7 +49,7 @@ from service.schemas.common import (
 )
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema
 from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema  # noqa: F401 (a query's schema, named in api.yaml)
-from service.schemas.ratings import LeaderboardQuerySchema, RecentQuerySchema  # noqa: F401 (queries' schemas, named in api.yaml)
+from service.schemas.ratings import LeaderboardQuerySchema, OpponentsQuerySchema, RecentQuerySchema  # noqa: F401 (queries' schemas, named in api.yaml)
 from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
 
 SOURCE = Path(__file__).with_name("api.yaml")

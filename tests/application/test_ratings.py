@@ -1,23 +1,18 @@
-"""Rated games and the ratings folded from their results: which games are rated, what a result
-counts, and a fold that ends in the same numbers whatever order the results arrive in, however
-often each is recorded, and when rebuilt (fakeredis and a real Redis server alike)."""
+"""Rated games and their results: which games are rated and what a result counts (the fold of the
+results into ratings: tests/events/test_ratings.py)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-import redis
 
 from application.errors import Invalid
 from application.lobby import Bot, GameSettings, Lobby
-from application.ratings import MU, Ratings, _release
-from application.results import Result, ai_identity, result_of
+from application.results import ai_identity, result_of
 from domain import GAMES
 from domain.core.game import Budget
 from domain.core.rng import SeededRng
-from events import keys
 from events.envelope import Origin
+from events.ratings import Result
 from tests.application.conftest import Asking, finished_game
 
 
@@ -129,65 +124,3 @@ def test_the_command_that_forfeits_a_seat_is_not_one_of_its_moves(lobby: Lobby) 
     assert result_of(lobby.executor, _moved(lobby, (2, 1))) is None
     counted = result_of(lobby.executor, _moved(lobby, (2, 2)))
     assert counted is not None and counted.places == (("ann",), ("bo",))
-
-
-def _results(count: int) -> list[Result]:
-    """Results of four-seat games among six identities, several ending in the same millisecond."""
-    chooser = random.Random(7)
-    results = []
-    for number in range(count):
-        seated = chooser.sample(["ann", "bo", "cy", "di", "ai:greedy", "ai:random"], 4)
-        places = ((seated[0],), (seated[1], seated[2]), (seated[3],))
-        results.append(Result(f"g{number:03d}", "taki", 1_000 + number // 3, places, {name: name for name in seated}))
-    return results
-
-
-def _everything(ratings: Ratings) -> tuple[object, ...]:
-    identities = sorted(ratings.current("taki"))
-    return ratings.current("taki"), [ratings.history("taki", identity) for identity in identities]
-
-
-def test_results_arriving_in_any_order_or_twice_fold_into_the_same_ratings_as_a_rebuild(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    ratings, results = Ratings(client), _results(30)
-    shuffled = random.Random(3).sample(results, len(results))
-    for number, result in enumerate(shuffled):
-        assert ratings.record(result)
-        if number % 4 == 0:
-            ratings.fold()  # the later ones arrive after earlier-ordered ones were folded
-    ratings.fold()
-    live = _everything(ratings)
-    assert not ratings.record(results[5]) and ratings.fold() == 0  # a re-run counts nothing twice
-    assert _everything(ratings) == live
-    assert ratings.rebuild(results, 0) == len(results)
-    assert _everything(ratings) == live
-    assert all(len(ratings.history("taki", identity)) == rating.games for identity, rating in ratings.current("taki").items())
-    assert ratings.current("taki")["ann"].mu != MU
-
-
-def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    ratings, results = Ratings(client), _results(6)
-    for result in results:
-        ratings.record(result)
-    lock = client.lock(keys.rating_lock(), timeout=60)
-    assert lock.acquire(blocking=False)
-    client.set(keys.rating_lock(), "another folder's token")  # it expired and another took it
-    assert ratings._fold(lock) == 0 and ratings.current("taki") == {} and client.zcard(keys.rating_unfolded()) == 6
-    client.delete(keys.rating_lock())
-    _release(lock)  # expired: nothing to let go of, and no error
-    assert ratings.fold() == 6 and len(ratings.current("taki")) == 6
-
-
-def test_a_rebuild_marks_its_sweep_and_a_fold_passes_a_result_that_is_gone(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    ratings, results = Ratings(client), _results(6)
-    assert ratings.rebuild(results, 12_345) == 6 and client.get(keys.rating_swept()) == b"12345"
-    ratings.record(Result("g999", "taki", 999, (("ann",), ("bo",)), {}))
-    client.hdel(keys.rating_results(), "g001")  # as a rebuild under way leaves it, for a moment
-    kept = [result for result in results if result.game_id != "g001"]
-    assert ratings.fold() == 1 and ratings.current("taki")["ann"].games == 1 + sum("ann" in result.identities() for result in kept)
-
-
-def test_a_history_read_latest_first_gives_its_last_entries_in_order(client: redis.Redis) -> None:  # type: ignore[type-arg]
-    ratings = Ratings(client)
-    ratings.rebuild(_results(12), 0)
-    whole = ratings.history("taki", "ann")
-    assert ratings.history("taki", "ann", latest=2) == whole[-2:] and len(whole) > 2

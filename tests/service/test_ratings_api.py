@@ -1,13 +1,13 @@
 """The ratings over HTTP, each answer checked against the contract: a game created rated or not,
 a game's leaderboard (established and provisional apart, paged), a player's ratings with their
-history, latest rated games and head-to-head."""
+latest history, latest rated games, opponents and head-to-head."""
 
 from __future__ import annotations
 
 import time
 
 from application.ratings import Ratings
-from application.results import Result
+from events.ratings import Result
 from tests.contract import ContractClient
 from tests.service.test_players_api import register
 
@@ -36,7 +36,7 @@ def _played(api: ContractClient) -> tuple[str, str]:
         order = [ann, "ai:greedy", bo] if number % 3 else [bo, ann, "ai:greedy"]
         ratings.record(Result(f"g{number}", "taki", now - 10_000 + number, tuple((each,) for each in order),
                               {ann: "ann", bo: "bo", "ai:greedy": "AI (greedy)"}))
-    ratings.fold()
+    ratings.fold("taki")
     return ann, bo
 
 
@@ -59,10 +59,10 @@ def test_a_player_page_gives_each_rating_after_each_game_places_results_and_head
     page = api.get(f"/v1/players/{ann}/ratings").json
     [taki] = page["games"]
     assert page["name"] == "ann" and taki["games"] == 10 and taki["won"] == 6 and taki["places"] == [6, 4]
-    history = _ratings(api).history("taki", ann)
+    history, total = _ratings(api).history("taki", ann)
     assert [(point["game_id"], point["mu"], point["sigma"]) for point in taki["history"]] == [
-        (game_id, mu, sigma) for game_id, _, mu, sigma in history]
-    assert taki["history"][-1]["rating"] == taki["rating"]
+        (entry.game_id, entry.mu, entry.sigma) for entry in history]
+    assert taki["history"][-1]["rating"] == taki["rating"] and taki["history_total"] == total == 10
     results = api.get(f"/v1/players/{ann}/results?limit=3").json["results"]
     assert [result["game_id"] for result in results] == ["g9", "g8", "g7"] and results[0]["place"] == 2
     versus = api.get(f"/v1/players/{ann}/versus/{bo}").json["games"]
@@ -77,7 +77,7 @@ def test_an_unlisted_game_counts_on_a_player_page_without_its_id(api: ContractCl
     ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
     ratings = _ratings(api)
     ratings.record(Result("secret1", "taki", int(time.time() * 1000), ((ann,), (bo,)), {ann: "ann", bo: "bo"}, unlisted=True))
-    ratings.fold()
+    ratings.fold("taki")
     [taki] = api.get(f"/v1/players/{ann}/ratings").json["games"]
     assert taki["games"] == 1 and taki["won"] == 1 and [point["game_id"] for point in taki["history"]] == [None]
     [result] = api.get(f"/v1/players/{bo}/results").json["results"]
@@ -90,9 +90,35 @@ def test_a_registered_player_is_named_as_registered_whatever_they_sat_as(api: Co
     ratings = _ratings(api)
     ratings.record(Result("g1", "taki", int(time.time() * 1000), ((ann,), (bo,), ("ai:greedy",)),
                           {ann: "AI (search)", bo: "bo", "ai:greedy": "AI (greedy)"}))
-    ratings.fold()
+    ratings.fold("taki")
     board = api.get("/v1/ratings/taki?provisional=true").json["ratings"]
     assert [(each["player"], each["name"]) for each in board] == [(ann, "ann"), (bo, "bo"), ("ai:greedy", "AI (greedy)")]
     assert api.get(f"/v1/players/{ann}/ratings").json["name"] == "ann"
     [result] = api.get(f"/v1/players/{bo}/results").json["results"]
     assert [seat["name"] for place in result["places"] for seat in place] == ["ann", "bo", "AI (greedy)"]
+
+
+def test_a_player_page_draws_the_latest_points_of_a_long_history_and_says_how_many_exist(api: ContractClient) -> None:
+    ann, _ = _played(api)
+    api.client.application.config["MEEPLE_RATING_HISTORY_POINTS"] = 4
+    [taki] = api.get(f"/v1/players/{ann}/ratings").json["games"]
+    assert [point["game_id"] for point in taki["history"]] == ["g6", "g7", "g8", "g9"] and taki["history_total"] == 10
+    assert taki["games"] == 10 and sum(taki["places"]) == 10
+
+
+def test_the_opponents_of_a_player_are_listed_most_met_first_a_page_at_a_time(api: ContractClient) -> None:
+    ann, bo = _played(api)
+    cy = register(api, "cy")["id"]
+    ratings = _ratings(api)
+    ratings.record(Result("g-cy", "taki", int(time.time() * 1000), ((cy,), (ann,)), {cy: "cy", ann: "ann"}))
+    ratings.fold("taki")
+    first = api.get(f"/v1/players/{ann}/opponents?game=taki&limit=2")
+    assert first.status_code == 200 and first.json["total"] == 3 and first.json["next"] == 2
+    assert [(each["player"], each["played"], each["ai"]) for each in first.json["opponents"]] == sorted([
+        ("ai:greedy", 10, True), (bo, 10, False)])  # met as often: by id
+    rest = api.get(f"/v1/players/{ann}/opponents?game=taki&after=2").json
+    assert rest["opponents"] == [{"player": cy, "name": "cy", "ai": False, "played": 1, "ahead": 0, "behind": 1, "tied": 0}]
+    assert rest["next"] is None
+    assert api.get(f"/v1/players/{ann}/opponents?game=djambi").json["opponents"] == []
+    assert api.get(f"/v1/players/{ann}/opponents").status_code == 422
+    assert api.get("/v1/players/nobody/opponents?game=taki").status_code == 404

@@ -1,6 +1,7 @@
 """The rating keeper on a real Redis: it keeps the results of the rated games that finished and
 counts, acks each announcement once its game is kept, and goes past a game that fails to be kept,
-in the feed and in the sweep alike."""
+in the feed and in the sweep alike; and a store whose ratings are under older keys has them made
+anew from its finished games by the first sweep."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from domain import GAMES
 from domain.core.rng import SeededRng
 from events import keys
 from events.execute import Executor
+from events.ratings import Keys
 from workers import ratings as keeper_module
 from workers.ratings import GROUP, RatingKeeper
 
@@ -51,9 +53,10 @@ def test_the_keeper_keeps_rated_finished_games_acks_each_and_goes_past_a_bad_one
         executor.store.feed.tell(game_id)
     assert sum(keeper.consume(None) for _ in range(100)) == 2  # each move announced its game: many batches
     ratings = Ratings(executor.store.redis)
-    assert [ratings.is_recorded(game_id) for game_id in (rated, unrated, unfinished, bad, later)] == [True, False, False, False, True]
-    assert _pending(executor.store.redis) == 0 and not executor.store.redis.zcard(keys.rating_unfolded())
-    assert ratings.current("taki")["ai:greedy"].games == 2
+    assert [ratings.is_recorded("taki", game_id) for game_id in (rated, unrated, unfinished, bad, later)] == [True, False, False, False, True]
+    assert _pending(executor.store.redis) == 0 and not executor.store.redis.zcard(Keys("taki").unfolded)
+    greedy = ratings.rating("taki", "ai:greedy")
+    assert greedy is not None and greedy.games == 2
 
 
 def test_the_sweep_goes_past_a_bad_game_and_marks_where_it_began(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,5 +66,18 @@ def test_the_sweep_goes_past_a_bad_game_and_marks_where_it_began(executor: Execu
     monkeypatch.setattr(keeper_module, "result_of", lambda ex, game_id: 1 / 0 if game_id == bad else real(ex, game_id))
     before = int(time.time() * 1000)
     assert keeper.sweep() == 1 and keeper.sweep() == 0  # the second finds good recorded
-    assert Ratings(executor.store.redis).is_recorded(good)
-    assert int(executor.store.redis.get(keys.rating_swept()) or 0) >= before
+    assert Ratings(executor.store.redis).is_recorded("taki", good)
+    assert Ratings(executor.store.redis).swept() >= before
+
+
+def test_the_first_sweep_makes_the_ratings_anew_from_the_finished_games_leaving_older_keys_alone(executor: Executor) -> None:
+    client = executor.store.redis
+    client.hset(f"{keys.PREFIX}:{{ratings}}:taki:now", "ai:greedy", "[30.0, 2.0, 7, 1]")  # as kept before each game had its slot
+    client.set(f"{keys.PREFIX}:{{ratings}}:swept", 10**13)  # the older keys' mark: far ahead, and not this store's any more
+    games = [_game(executor), _game(executor)]
+    assert RatingKeeper(executor).sweep() == 2
+    ratings = Ratings(client)
+    greedy = ratings.rating("taki", "ai:greedy")
+    assert greedy is not None and greedy.games == 2 and all(ratings.is_recorded("taki", game_id) for game_id in games)
+    assert ratings.history("taki", "ai:random")[1] == 2 and ratings.places("taki", "ai:random")
+    assert client.hgetall(f"{keys.PREFIX}:{{ratings}}:taki:now") == {b"ai:greedy": b"[30.0, 2.0, 7, 1]"}
