@@ -1,10 +1,12 @@
 """The leaderboard and the player page in a real browser: rated games between two AI levels,
 played by the server's workers, put both on TAKI's leaderboard; its link opens an AI level's page
 (by the keyboard), whose chart's points are the rating history the API gives, and whose
-head-to-head against the other level counts their games. At 1280 and 375 px."""
+head-to-head lists the other level with their games counted, and to a signed-in viewer their own
+record against the level first. At 1280 and 375 px."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
 from tests.web.conftest import PHONE
-from tests.web.pages import fits
+from tests.web.pages import fits, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 GAMES = 3
@@ -63,14 +65,19 @@ def test_the_player_page_charts_the_history_the_api_gives(page: Page, server: st
     drawn = chart.locator("circle").evaluate_all("(circles) => circles.map((c) => [c.dataset.gameId, Number(c.dataset.rating)])")
     assert drawn == [[point["game_id"], point["rating"]] for point in points]
     expect(page.get_by_role("link", name="TAKI,").first).to_have_attribute("href", f"/games/{points[-1]['game_id']}/replay")
-    page.locator("#versus").select_option("ai:random")
-    expect(page.get_by_text("TAKI: ")).to_contain_text(" together, ahead ")
+    met = page.locator("ul.opponents li", has=page.get_by_role("link", name="AI (random)"))
+    expect(met).to_contain_text(re.compile(r": \d+ together, ahead \d+, behind \d+, tied \d+"))
     page.screenshot(path=str(tmp_path / "player-1280.png"), full_page=True)
     page.set_viewport_size(PHONE)
     fits(page, tmp_path / "player-375.png")
     page.goto(f"{server}/ratings/taki")
     expect(page.get_by_role("link", name="AI (greedy)").first).to_be_visible()
     fits(page, tmp_path / "leaderboard-375.png")
+    register(page, server, "cy")
+    page.goto(f"{server}/players/ai:greedy")
+    expect(page.get_by_role("heading", name="You against AI (greedy)")).to_be_visible()
+    expect(page.get_by_text("No rated game together yet.")).to_be_visible()
+    fits(page, tmp_path / "player-signed-in-375.png")
 
 
 def test_a_rated_game_says_so_on_its_table(page: Page, server: str, api: Client) -> None:

@@ -134,6 +134,7 @@ const rated = (id) => `/v1/players/${encodeURIComponent(id)}`;
 export const playerRatings = (id) => call("GET", `${rated(id)}/ratings`);
 export const playerResults = (id) => call("GET", `${rated(id)}/results`);
 export const versus = (id, other) => call("GET", `${rated(id)}/versus/${encodeURIComponent(other)}`);
+export const opponents = (id, game, after) => call("GET", `${rated(id)}/opponents?game=${game}&after=${after}`);
 export const taxiBoard = () => call("GET", "/v1/games/types/bahama_taxi/board");
 export const createGame = (body, token = null) => call("POST", "/v1/games", { token, body });
 

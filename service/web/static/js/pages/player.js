@@ -1,9 +1,10 @@
 // The player page, /players/<id> (a registered player's id, or `ai:<level>`): each game's rating with
 // its history drawn as a chart (each point carries its rating), games played, won and by place, the
-// latest rated games linking to their replays, and head-to-head against any opponent of those. Names are text.
+// latest rated games linking to their replays, and head-to-head: the signed-in viewer's record against this
+// player, and every opponent met in each game, most met first. Names are text.
 
 import * as api from "../api.js";
-import { fill, h, problemNotice, svg } from "../dom.js";
+import { button, fill, h, problemNotice, svg } from "../dom.js";
 import { gameTitle } from "../games.js";
 import { playerLink, ratingText } from "../ratings.js";
 
@@ -29,7 +30,7 @@ export async function showPlayer(main, id) {
     h("h2", {}, "Latest rated games"),
     recent.results.length ? h("ul", { class: "results" }, recent.results.map((result) => resultLine(result, title(result.game))))
       : h("p", {}, "None yet."),
-    headToHead(id, recent.results, title)));
+    headToHead(id, page, title)));
 }
 
 /** One game's rating, places and chart, under the game's `title`. */
@@ -38,7 +39,8 @@ function career(each, title) {
     h("h2", { id: `career-${each.game}` }, title),
     h("p", {}, `Rating ${ratingText(each.rating)}${each.provisional ? " (provisional)" : ""} · ${each.games} rated games, ${each.won} won`),
     h("p", {}, `By place: ${each.places.map((count, place) => `${place + 1}${suffix(place + 1)} ${count}`).join(", ")}`),
-    chart(each.history, title));
+    chart(each.history, title),
+    each.history.length < each.history_total ? h("p", {}, `Latest ${each.history.length} of ${each.history_total} rated games`) : []);
 }
 
 const suffix = (place) => ({ 1: "st", 2: "nd", 3: "rd" })[place % 100 > 10 && place % 100 < 14 ? 0 : place % 10] ?? "th";
@@ -71,24 +73,35 @@ function resultLine(result, title) {
     : h("a", { href: `/games/${encodeURIComponent(result.game_id)}/replay` }, line), " — ", places);
 }
 
-/** A choice of the opponents of the latest games, and this player's record against the one chosen (each game named by `title`). */
-function headToHead(id, results, title) {
-  const opponents = new Map(results.flatMap((result) => result.places.flat()).filter((seat) => seat.player !== id)
-    .map((seat) => [seat.player, seat.name]));
-  if (!opponents.size) return [];
-  const answer = h("div", { "aria-live": "polite" });
-  const choice = h("select", { id: "versus" }, h("option", { value: "" }, "Choose an opponent"),
-    [...opponents].map(([player, name]) => h("option", { value: player }, name)));
-  choice.addEventListener("change", async () => {
-    if (!choice.value) return fill(answer);
+/** Head to head: the signed-in viewer against this player first, then each game's opponents, most met first. */
+function headToHead(id, page, title) {
+  const me = api.player();
+  const mine = h("div", { "aria-live": "polite" });
+  if (me && me.id !== id) {
+    api.versus(me.id, id).then(({ games }) => fill(mine, h("h3", {}, `You against ${page.name}`), games.length
+      ? h("ul", {}, games.map((each) => h("li", {}, `${title(each.game)}: ${record(each)}`))) : h("p", {}, "No rated game together yet.")),
+    (problem) => fill(mine, problemNotice(problem)));
+  }
+  return h("section", { "aria-labelledby": "versus-title" }, h("h2", { id: "versus-title" }, "Head to head"), mine,
+    page.games.map((each) => opponents(id, each.game, title(each.game))));
+}
+
+const record = (each) => `${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`;
+
+/** The opponents met in `game`, a page at a time (a More button for the next). */
+function opponents(id, game, title) {
+  const list = h("ul", { class: "opponents" });
+  const place = h("div", {}, h("h3", {}, title), list);
+  const more = async (after) => {
+    place.querySelector("button")?.remove();
     try {
-      const { games } = await api.versus(id, choice.value);
-      fill(answer, h("ul", {}, games.map((each) => h("li", {},
-        `${title(each.game)}: ${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`))));
+      const found = await api.opponents(id, game, after);
+      list.append(...found.opponents.map((each) => h("li", {}, playerLink(each), `: ${record(each)}`)));
+      if (found.next !== null) place.append(button("More", () => more(found.next)));
     } catch (problem) {
-      fill(answer, problemNotice(problem));
+      place.append(problemNotice(problem));
     }
-  });
-  return h("section", { "aria-labelledby": "versus-title" }, h("h2", { id: "versus-title" }, "Head to head"),
-    h("label", { for: "versus" }, "Against "), choice, answer);
+  };
+  more(0);
+  return place;
 }
