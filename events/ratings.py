@@ -308,7 +308,7 @@ class RatingStore:
         if pipe is None:
             raise LockError("the rebuild's lock was lost before its swap")
         for target, key in renamed.items():
-            pipe.rename(key, target)
+            pipe.execute_command("RENAME", key, target)  # a cluster's pipeline refuses pipe.rename; the keys share a slot
         if stale:
             pipe.delete(*stale)
         pipe.set(keys.rating_swept(fresh.game), swept)
