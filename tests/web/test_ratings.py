@@ -2,30 +2,42 @@
 played by the server's workers, put both on TAKI's leaderboard; its link opens an AI level's page
 (by the keyboard), whose chart's points are the rating history the API gives, and whose
 head-to-head lists the other level with their games counted, and to a signed-in viewer their own
-record against the level first. At 1280 and 375 px."""
+record against the level first; on a server giving each history's latest point only, the chart
+says it shows the latest of them. At 1280 and 375 px."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
-from tests.web.conftest import PHONE
+from tests.integration.conftest import serving
+from tests.web.conftest import PHONE, SETTINGS
 from tests.web.pages import fits, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 GAMES = 3
+POINTS = 1  # the latest points of a history the server gives: fewer than the GAMES that count (a game may count for nothing)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A `meeple serve` of this module's own, giving each rating history's latest POINTS points."""
+    with serving(tmp_path_factory.mktemp("serve"), {**SETTINGS, "MEEPLE_RATING_HISTORY_POINTS": str(POINTS)}) as url:
+        yield url
 
 
 def rated_games(api: Client) -> list[dict[str, object]]:
     """GAMES rated TAKI games between the random and the greedy AI, played to the end by the workers;
     the greedy level's rating history once it counts each of them that counts (a game may end before
     each seat moved twice), and at least one."""
-    before, played = len(history(api)), []
+    before, played = total(api), []
     for number in range(GAMES):
         levels = ["random", "greedy"][::1 if number % 2 else -1]
         answer = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
@@ -36,18 +48,27 @@ def rated_games(api: Client) -> list[dict[str, object]]:
     while any(api.call("GET", f"/v1/games/{game_id}").json()["status"] != "finished" for game_id in played):
         assert time.monotonic() < until
         time.sleep(0.2)
-    points, settled = history(api), time.monotonic() + 2
-    while time.monotonic() < settled or len(points) == before:  # the keeper records each finished game once
-        assert time.monotonic() < until, points
+    counted, settled = total(api), time.monotonic() + 2
+    while time.monotonic() < settled or counted == before:  # the keeper records each finished game once
+        assert time.monotonic() < until, counted
         time.sleep(0.2)
-        if len(latest := history(api)) != len(points):
-            points, settled = latest, time.monotonic() + 2
-    return points
+        if (latest := total(api)) != counted:
+            counted, settled = latest, time.monotonic() + 2
+    return history(api)
+
+
+def taki(api: Client) -> dict[str, Any]:
+    """The greedy level's TAKI career, as the API gives it (empty before its first rated game)."""
+    games = api.call("GET", "/v1/players/ai:greedy/ratings").json()["games"]
+    return next((each for each in games if each["game"] == "taki"), {"history": [], "history_total": 0})
 
 
 def history(api: Client) -> list[dict[str, object]]:
-    games = api.call("GET", "/v1/players/ai:greedy/ratings").json()["games"]
-    return next((each["history"] for each in games if each["game"] == "taki"), [])
+    return list(taki(api)["history"])
+
+
+def total(api: Client) -> int:
+    return int(taki(api)["history_total"])
 
 
 def test_the_player_page_charts_the_history_the_api_gives(page: Page, server: str, api: Client, tmp_path: Path) -> None:
@@ -62,6 +83,7 @@ def test_the_player_page_charts_the_history_the_api_gives(page: Page, server: st
     expect(page.get_by_role("heading", name="AI (greedy)", level=1)).to_be_visible()
     chart = page.locator("section.career", has=page.get_by_role("heading", name="TAKI")).locator("svg.chart")
     expect(chart.locator("circle")).to_have_count(len(points))
+    expect(page.get_by_text(f"Latest {POINTS} of {total(api)} rated games")).to_be_visible()
     drawn = chart.locator("circle").evaluate_all("(circles) => circles.map((c) => [c.dataset.gameId, Number(c.dataset.rating)])")
     assert drawn == [[point["game_id"], point["rating"]] for point in points]
     expect(page.get_by_role("link", name="TAKI,").first).to_have_attribute("href", f"/games/{points[-1]['game_id']}/replay")
