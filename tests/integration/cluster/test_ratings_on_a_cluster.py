@@ -25,3 +25,5 @@ def test_results_are_recorded_folded_and_rebuilt_on_the_cluster(cluster: LocalCl
     assert live[0] is not None and live[0].games == 4 and live[1][1] == 4 and live[2][0] == 2
     assert ratings.rebuild("djambi", results, 0) == 4
     assert (ratings.rating("djambi", "ann"), ratings.history("djambi", "ann"), ratings.opponents("djambi", "ann", 0, 10)) == live
+    ratings.mark_swept(5)  # each game's mark in its own slot
+    assert ratings.swept() == 5
