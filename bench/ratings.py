@@ -2,8 +2,8 @@
 the API of a `meeple serve` on its embedded store and played by its workers, whose rating keeper
 records and folds each result. The cheapest settings that still tell the levels apart: two-seat
 TAKI and Bahama Taxi (10 rounds) between random and greedy, three-seat Djambi among random,
-greedy and a search of one iteration (Djambi needs three seats, and a rated game seats each
-level once).
+greedy and search (Djambi needs three seats, and a rated game seats each level once). Each level
+thinks within its own budget, as every rated AI does.
 
     python -m bench.ratings [--games 300] [--at-once 16] [--game taki ...]
 
@@ -34,10 +34,10 @@ from events import keys
 from events.ratings import Keys
 from workers.ratings import GROUP
 
-SETUPS: dict[str, tuple[tuple[str, ...], dict[str, Any], dict[str, Any]]] = {  # levels, options, budgets
-    "taki": (("random", "greedy"), {}, {}),
-    "bahama_taxi": (("random", "greedy"), {"max_rounds": 10}, {}),
-    "djambi": (("random", "greedy", "search"), {}, {"search": {"iterations": 1}}),
+SETUPS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {  # levels, options
+    "taki": (("random", "greedy"), {}),
+    "bahama_taxi": (("random", "greedy"), {"max_rounds": 10}),
+    "djambi": (("random", "greedy", "search"), {}),
 }
 MARGIN = 0.15  # levels whose win rates differ by more than this must be ordered by them
 
@@ -71,15 +71,14 @@ class Measured:
 def play(session: requests.Session, url: str, game: str, count: int, at_once: int) -> list[str]:
     """`count` rated games of `game` between its levels, each level at each seat in turn, `at_once`
     in play at a time, created through the API and played to the end by the server's workers."""
-    levels, options, budgets = SETUPS[game]
+    levels, options = SETUPS[game]
     playing: list[str] = []
     finished: list[str] = []
     for number in range(count):
         while len(playing) >= at_once:
             playing = _waiting(session, url, playing, finished)
         seated = levels[number % len(levels):] + levels[:number % len(levels)]
-        bots = [{"seat": seat, "level": level, **({"budget": budgets[level]} if level in budgets else {})}
-                for seat, level in enumerate(seated)]
+        bots = [{"seat": seat, "level": level} for seat, level in enumerate(seated)]
         answer = session.post(f"{url}/v1/games", json={"game": game, "seats": len(levels), "options": options, "bots": bots})
         answer.raise_for_status()
         assert answer.json()["rated"], answer.json()
