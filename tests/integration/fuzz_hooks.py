@@ -2,7 +2,7 @@
 every seat taken so far, a game in play for operations that need one, a token the player holds
 for those that rename or revoke one, and, about half the time, a sensible request (a real game,
 a plain name, a command the game lists as legal, from the seat that may send it) so that chains
-of calls reach into games in play. A seat is given
+of calls reach into games in play; the player the chains write as is unmuted after each mute. A seat is given
 up, or its token replaced, only in a lobby of its own, so that no chain's game loses the seats it is
 filling or the tokens it plays with."""
 
@@ -33,6 +33,7 @@ def _table() -> tuple[str, str]:
 
 
 TABLE, PLAYER = _table()
+PLAYER_ID = requests.get(f"{URL}/v1/players/me", headers={"Authorization": f"Bearer {PLAYER}"}, timeout=10).json()["id"]
 
 
 @schemathesis.auth(refresh_interval=None, retry_on=[])
@@ -134,6 +135,9 @@ def before_call(ctx: object, case: Case, kwargs: dict[str, Any]) -> None:
 def after_call(ctx: object, case: Case, response: Any) -> None:
     with open(os.environ["MEEPLE_FUZZ_LOG"], "a", encoding="utf-8") as log:
         log.write(f"{case.operation.definition.raw.get('operationId')} {response.status_code}\n")
+    if case.operation.definition.raw.get("operationId") in ("mutePlayer", "muteWriter") and response.status_code == 200:
+        # the player whose token the chains write with is never left muted: its writes after would all be 403
+        requests.delete(f"{URL}/v1/admin/mutes/{PLAYER_ID}", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10)
     if case.operation.definition.raw.get("operationId") == "joinGame" and response.status_code == 201:
         joined = response.json()
         if joined["token"] is not None:  # an AI seat has none
