@@ -11,7 +11,7 @@ from application.lobby import start as start_game
 from application.ratings import Ratings
 from application.results import ai_identity
 from application.tokens import new_id
-from application.tournaments import forfeit
+from application.tournaments import end_invitations, forfeit
 from domain.tournaments.pairing import Pairing, Round, Table, round_robin, round_robin_rounds, seeded, swiss
 from domain.tournaments.standings import standings
 from events import clock
@@ -20,19 +20,20 @@ from events.errors import GameNotFound
 from events.execute import Executor, recorded
 from events.tournaments import Entrant, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
-from players.invitations import tell_inboxes
 
 
 def start(executor: Executor, tournaments: Tournaments, tournament_id: str) -> None:
-    """Close the sign-up of a tournament whose start has come and pair its first round, or cancel
-    it if its entrants fill no table."""
+    """End the invitations to a tournament whose start has come, close its sign-up and pair its first
+    round, or cancel it if its entrants fill no table. The invitations end before it leaves the
+    tournaments waiting to start, so a job cut short between is run again and ends them."""
     record = tournaments.get(tournament_id)
-    if record is not None and record.stage is not Stage.SIGNING_UP:
+    if record is None or (record.stage is Stage.SIGNING_UP and clock.now() < record.starts):
+        return
+    end_invitations(tournaments, tournament_id)
+    if record.stage is not Stage.SIGNING_UP:
         tournaments.file(tournament_id, record.stage)  # begun by a job cut short before it filed it
-    if record is None or record.stage is not Stage.SIGNING_UP or clock.now() < record.starts:
         return
     tournaments.begin(tournament_id)
-    tell_inboxes(tournaments.redis, tournaments.invitees(tournament_id))  # their invitations end
     if len(tournaments.entrants(tournament_id)) < record.seats:
         tournaments.end(tournament_id, Stage.CANCELLED)
         return
@@ -185,7 +186,7 @@ def _result(executor: Executor, table: Table) -> TableResult | None:
     out_of_time = {int(envelope.actor.partition(":")[2]) for envelope in executor.store.streams.read(table.game_id)
                    if envelope.actor in forfeits and envelope.cause == forfeits[envelope.actor]}  # the clock's forfeits, not a rule's window
     return TableResult(tuple(tuple(table.entrants[seat] for seat in place) for place in status.ranking),
-                  tuple(table.entrants[seat] for seat in sorted(out_of_time)))
+                       tuple(table.entrants[seat] for seat in sorted(out_of_time)))
 
 
 def _withdraw_timed_out(tournaments: Tournaments, tournament_id: str, number: int, latest: Round,

@@ -23,7 +23,9 @@ from events.errors import GameNotFound
 from events.execute import Executor
 from events.tournaments import Entrant, Entry, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import Player, PlayerStore
-from players.invitations import Invitations, tell_inboxes
+from players.blocks import Blocks
+from players.conversations import About, wake_inboxes
+from players.invitations import Invitations
 
 MAX_ENTRANTS = 64  # entrants of one tournament, people and AIs together
 MAX_SWISS_ROUNDS = 20
@@ -32,7 +34,8 @@ MAX_INVITATIONS = 50  # invitations to tournaments an inbox shows
 MAX_START_DAYS = 90  # how far ahead a tournament may start
 RULES = (
     "Points by finishing place: one for each seat you finish above, half for each you tie with (4 seats: 3, 2, 1, 0).",
-    "A bye (when the entrants do not fill whole tables) scores half of first place's points.",
+    "A bye (when the entrants do not fill whole tables) scores half of first place's points; byes go to those who "
+    "had fewest (in a Swiss, then to the lowest placed; in its round 1, to the lowest seeded).",
     "Standings: points, then Buchholz (your opponents' points summed over every table you sat at; a bye adds nothing "
     "to it), then first places, then sign-up order.",
     "A Swiss's round 1 is seeded by rating in the game (the rating shown; unrated entrants after, sign-up order "
@@ -68,7 +71,7 @@ class TournamentSettings:
 @dataclass(frozen=True, slots=True)
 class TournamentView:
     """A tournament as it stands: its settings, entrants, rounds with their results, standings, and the
-    id of its latest change read before them (its version: Tournaments.latest_news)."""
+    id of its latest change, read with them (its version: Tournaments.snapshot)."""
 
     record: TournamentRecord
     entrants: list[Entrant]
@@ -102,7 +105,7 @@ def create(tournaments: Tournaments, players: PlayerStore, invitations: Invitati
                               settings.rounds, clock.now())
     tournaments.create(record)
     tournaments.invite(record.id, reached)
-    tell_inboxes(tournaments.redis, reached)
+    wake_inboxes(tournaments.redis, reached, About.TOURNAMENTS)
     inviter = players.get(creator)
     for player_id in reached:  # mailed as an invitation to a game is, if they chose to be (players.mail.KINDS)
         mail_player(tournaments.redis, player_id, "invitation", f"{player_id}-invitation-{record.id}", tournament_id=record.id,
@@ -134,7 +137,7 @@ def find(tournaments: Tournaments, tournament_id: str) -> TournamentRecord:
 def sign_up(tournaments: Tournaments, record: TournamentRecord, player: Player) -> Entrant:
     """Enter the player, while the tournament signs up and has room (answering an invitation to it)."""
     entrant = _enter(tournaments, record, Entrant(player.id, player.name, clock.now()))
-    tell_inboxes(tournaments.redis, [player.id])
+    wake_inboxes(tournaments.redis, [player.id], About.TOURNAMENTS)
     return entrant
 
 
@@ -183,7 +186,7 @@ def withdraw(executor: Executor, tournaments: Tournaments, record: TournamentRec
     if by != entrant_id and not (entrant.level is not None and by == record.creator):
         raise Forbidden("not_your_entrant", "A player withdraws themselves; the creator withdraws the AIs they entered.")
     if record.stage is Stage.SIGNING_UP and tournaments.leave(record.id, entrant_id) is Entry.DONE:
-        tell_inboxes(tournaments.redis, [entrant_id] if entrant.level is None else [])  # an invitation unanswered again
+        wake_inboxes(tournaments.redis, [entrant_id] if entrant.level is None else [], About.TOURNAMENTS)  # unanswered again
         return
     with tournaments.pairing(record.id) as held:  # not while a round is paired: it would seat the entrant
         if not held:
@@ -202,14 +205,25 @@ def decline(tournaments: Tournaments, tournament_id: str, player_id: str) -> Non
     """Decline the player's invitation to the tournament: it leaves their list (unless they signed up)."""
     if not tournaments.decline(tournament_id, player_id):
         raise NotFound("tournament_invitation_not_found", "You have no invitation to this tournament.")
-    tell_inboxes(tournaments.redis, [player_id])
+    wake_inboxes(tournaments.redis, [player_id], About.TOURNAMENTS)
 
 
-def invitations(tournaments: Tournaments, player_id: str) -> list[TournamentRecord]:
+def invitations(tournaments: Tournaments, blocks: Blocks, player_id: str) -> list[TournamentRecord]:
     """The tournaments signing up that invited the player, latest invitation first, but those they declined or
-    signed up for (at most MAX_INVITATIONS): their inbox's."""
-    found = (tournaments.get(tournament_id) for tournament_id in tournaments.unanswered(player_id, MAX_INVITATIONS))
-    return [record for record in found if record is not None and record.stage is Stage.SIGNING_UP]
+    signed up for and those whose creator they block (at most MAX_INVITATIONS): their inbox's."""
+    found = [record for record in tournaments.many(tournaments.unanswered(player_id, MAX_INVITATIONS))
+             if record is not None and record.stage is Stage.SIGNING_UP]
+    blocked = blocks.blocked_among(player_id, list({record.creator for record in found}))
+    return [record for record in found if record.creator not in blocked]
+
+
+def end_invitations(tournaments: Tournaments, tournament_id: str) -> None:
+    """End the invitations to a tournament that starts (or is cancelled at its start): out of each invitee's list,
+    their inbox streams told, then the list of its invitees dropped (a job cut short before that does it again)."""
+    invitees = tournaments.invitees(tournament_id)
+    tournaments.uninvite(tournament_id, invitees)
+    wake_inboxes(tournaments.redis, invitees, About.TOURNAMENTS)
+    tournaments.forget_invitees(tournament_id)
 
 
 def forfeit(executor: Executor, game_id: str, seat: int) -> None:
@@ -225,10 +239,10 @@ def forfeit(executor: Executor, game_id: str, seat: int) -> None:
 
 
 def view(tournaments: Tournaments, record: TournamentRecord) -> TournamentView:
-    """The tournament with its entrants and standings now, as of its latest change or later."""
-    version = tournaments.latest_news(record.id)
-    record = tournaments.get(record.id) or record
-    entrants, rounds, results = tournaments.entrants(record.id), tournaments.rounds(record.id), tournaments.results(record.id)
-    places = {game_id: result.places for game_id, result in results.items()}
-    return TournamentView(record, entrants, rounds, results, standings([each.id for each in entrants], record.seats, rounds, places),
-                          version)
+    """The tournament with its entrants and standings now, exactly as of its latest change (its version)."""
+    read = tournaments.snapshot(record.id)
+    if read is None:
+        raise NotFound("tournament_not_found", "No tournament has this id.")
+    places = {game_id: result.places for game_id, result in read.results.items()}
+    return TournamentView(read.record, read.entrants, read.rounds, read.results,
+                          standings([each.id for each in read.entrants], read.record.seats, read.rounds, places), read.version)

@@ -298,9 +298,10 @@ def status_index_built() -> str:
 
 
 def letters() -> str:
-    """Stream: the `player` whose inbox changed besides their games, one entry each time: their unread private
-    messages (a message delivered to them, or read by them) or their invitations to tournaments (one arriving,
-    declined, answered by signing up, or its tournament started); capped. The inbox streams wait on it."""
+    """Stream: the `player` whose inbox changed besides their games and `about` what, one entry each time: their
+    unread private `messages` (a message delivered to them, or read by them) or their invitations to `tournaments`
+    (one arriving, declined, answered by signing up, or its tournament started), or both (a block); capped. The
+    inbox streams wait on it (players.conversations.wake_inboxes)."""
     return f"{PREFIX}:letters"
 
 
@@ -406,12 +407,12 @@ def tournaments_running() -> str:
 
 
 def tournament_invitations(player_id: str) -> str:
-    """Sorted set: the tournaments a player is invited to, by invitation time."""
+    """Sorted set: the tournaments a player is invited to, by invitation time, until declined or started."""
     return f"{PREFIX}:player:{{{player_id}}}:tournament-invitations"
 
 
 def tournament_invitees(tournament_id: str) -> str:
-    """Set: the players a tournament invited (told when it starts, which ends its invitations)."""
+    """Set: the players a tournament invited, until it starts, which ends their invitations (then deleted)."""
     return f"{PREFIX}:tournament:{{{tournament_id}}}:invitees"
 
 

@@ -5,6 +5,7 @@ API lists and the reactors' sweep visits."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +24,11 @@ from events.envelope import TurnDeadline
 NEWS_LENGTH = 100  # changes kept in a tournament's stream of them
 LOCK_SECONDS = 120  # how long pairing a round may hold its tournament
 WAIT_SECONDS = 30  # how long a job waits for another pairing the same tournament
+_SET_NEW = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'at', ARGV[4])
+return 1
+"""  # set a hash's field unless it is set, noting the change in the tournament's stream with it
 
 
 class Format(StrEnum):
@@ -89,13 +95,27 @@ class TableResult:
     timed_out: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A tournament read whole in one transaction: its record, entrants, rounds and results, and the id of the
+    latest change they hold (its version; each change is written with its note, so one version is one content)."""
+
+    record: TournamentRecord
+    entrants: list[Entrant]
+    rounds: list[Round]
+    results: dict[str, TableResult]
+    version: str
+
+
 class Tournaments:
-    """Every tournament in one Redis server."""
+    """Every tournament in one Redis server. Each change to what a tournament shows is noted in its stream of
+    changes in the same transaction (its keys share one cluster slot)."""
 
     def __init__(self, client: redis.Redis, waiting: redis.Redis | None = None) -> None:
         """`waiting` serves the blocking reads of a tournament's changes (by default `client`)."""
         self.redis = client
         self.waiting = waiting or client
+        self._set_new = client.register_script(_SET_NEW)
 
     def create(self, record: TournamentRecord) -> None:
         """Store a new tournament signing up, listed unless it is unlisted."""
@@ -109,14 +129,26 @@ class Tournaments:
 
     def get(self, tournament_id: str) -> TournamentRecord | None:
         """The tournament, or None."""
-        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament(tournament_id)))
-        if not stored:
+        return _record(cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament(tournament_id))))
+
+    def many(self, tournament_ids: list[str]) -> list[TournamentRecord | None]:
+        """The tournaments (None for one there is not), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for tournament_id in tournament_ids:
+            pipe.hgetall(keys.tournament(tournament_id))
+        return [_record(stored) for stored in cast(list[dict[bytes, bytes]], pipe.execute())]
+
+    def snapshot(self, tournament_id: str) -> Snapshot | None:
+        """The tournament whole as of its latest change, read in one transaction; None if there is none."""
+        pipe = self.redis.pipeline(transaction=True)
+        for key in (keys.tournament, keys.tournament_entrants, keys.tournament_rounds, keys.tournament_results):
+            pipe.hgetall(key(tournament_id))
+        pipe.xrevrange(keys.tournament_news(tournament_id), count=1)
+        stored, entrants, rounds, results, latest = pipe.execute()
+        record = _record(stored)
+        if record is None:
             return None
-        settings = json.loads(stored[b"record"])
-        return TournamentRecord(**{**settings, "format": Format(settings["format"]),
-                                   "deadline": TurnDeadline.from_json(settings["deadline"]),
-                                   "stage": Stage(stored[b"stage"].decode()),
-                                   "rounds": int(stored[b"rounds"]) if b"rounds" in stored else settings["rounds"]})
+        return Snapshot(record, _entrants(entrants), _rounds(rounds), _results(results), latest[0][0].decode() if latest else "0-0")
 
     def listed(self, limit: int) -> list[str]:
         """The listed tournaments' ids, latest start first."""
@@ -132,26 +164,24 @@ class Tournaments:
 
     def plan(self, tournament_id: str, rounds: int) -> None:
         """Keep the rounds a round robin plays, worked out as it starts; the first kept stays."""
-        self.redis.hsetnx(keys.tournament(tournament_id), "rounds", rounds)
+        self._set_once(keys.tournament(tournament_id), tournament_id, "rounds", str(rounds))
 
     def begin(self, tournament_id: str) -> None:
         """Mark the tournament under way: its entrants are those signed up now (`enter` and `leave` refuse
         from now on); then file it, and list it for each player who signed up (again, if a sign-up was
         cut short before)."""
-        self.redis.hset(keys.tournament(tournament_id), "stage", Stage.RUNNING)
+        self._set(keys.tournament(tournament_id), tournament_id, "stage", Stage.RUNNING)
         self.file(tournament_id, Stage.RUNNING)
         pipe = self.redis.pipeline(transaction=False)
         for entrant in self.entrants(tournament_id):
             if entrant.level is None:
                 pipe.zadd(keys.player_tournaments(entrant.id), {tournament_id: entrant.joined})
         pipe.execute()
-        self.tell(tournament_id)
 
     def end(self, tournament_id: str, stage: Stage) -> None:
         """Mark the tournament finished or cancelled, then file it."""
-        self.redis.hset(keys.tournament(tournament_id), "stage", stage)
+        self._set(keys.tournament(tournament_id), tournament_id, "stage", stage)
         self.file(tournament_id, stage)
-        self.tell(tournament_id)
 
     def file(self, tournament_id: str, stage: Stage) -> None:
         """Keep the tournament among those signing up, or under way, as long as its `stage` says it is,
@@ -209,48 +239,38 @@ class Tournaments:
                         return refused
                     pipe.multi()
                     change(pipe)
+                    self._note(pipe, tournament_id)
                     pipe.execute()
-                    break
+                    return Entry.DONE
                 except redis.WatchError:
                     continue
-        self.tell(tournament_id)
-        return Entry.DONE
 
     def withdraw(self, tournament_id: str, entrant: Entrant, after: int, timed_out: bool = False) -> None:
         """Pair the entrant no more after round `after`."""
         withdrawn = dataclasses.replace(entrant, withdrawn=after, timed_out=timed_out)
-        self.redis.hset(keys.tournament_entrants(tournament_id), entrant.id, _json(withdrawn))
-        self.tell(tournament_id)
+        self._set(keys.tournament_entrants(tournament_id), tournament_id, entrant.id, _json(withdrawn))
 
     def entrants(self, tournament_id: str) -> list[Entrant]:
         """The entrants in sign-up order."""
-        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_entrants(tournament_id)))
-        return sorted((Entrant(**json.loads(value)) for value in stored.values()), key=lambda each: (each.joined, each.id))
+        return _entrants(cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_entrants(tournament_id))))
 
     def pair(self, tournament_id: str, number: int, paired: Round) -> bool:
         """Write round `number` unless it was written already; whether this wrote it."""
         written = {"tables": [{"game_id": table.game_id, "entrants": list(table.entrants)} for table in paired.tables],
                    "byes": list(paired.byes)}
-        wrote = bool(self.redis.hsetnx(keys.tournament_rounds(tournament_id), str(number), json.dumps(written)))
-        self.tell(tournament_id)
-        return wrote
+        return self._set_once(keys.tournament_rounds(tournament_id), tournament_id, str(number), json.dumps(written))
 
     def rounds(self, tournament_id: str) -> list[Round]:
         """The rounds paired so far, first first."""
-        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_rounds(tournament_id)))
-        read = {int(number): json.loads(value) for number, value in stored.items()}
-        return [Round(tuple(Table(table["game_id"], tuple(table["entrants"])) for table in read[number]["tables"]),
-                      tuple(read[number]["byes"])) for number in sorted(read)]
+        return _rounds(cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_rounds(tournament_id))))
 
     def record_result(self, tournament_id: str, game_id: str, result: TableResult) -> None:
         """Keep a finished table's result (the same each time it is worked out)."""
-        if self.redis.hsetnx(keys.tournament_results(tournament_id), game_id, json.dumps(dataclasses.asdict(result))):
-            self.tell(tournament_id)
+        self._set_once(keys.tournament_results(tournament_id), tournament_id, game_id, json.dumps(dataclasses.asdict(result)))
 
     def results(self, tournament_id: str) -> dict[str, TableResult]:
         """The results of the finished tables, by game id."""
-        stored = cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_results(tournament_id)))
-        return {game_id.decode(): _result(json.loads(value)) for game_id, value in stored.items()}
+        return _results(cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_results(tournament_id))))
 
     def mark_table(self, game_id: str, tournament_id: str) -> None:
         """Note that the game is a table of the tournament."""
@@ -272,17 +292,33 @@ class Tournaments:
         pipe.execute()
 
     def invitees(self, tournament_id: str) -> list[str]:
-        """The players the tournament invited (those who declined too)."""
+        """The players the tournament invited (those who declined too), until its invitations end."""
         return sorted(each.decode() for each in cast(set[bytes], self.redis.smembers(keys.tournament_invitees(tournament_id))))
 
-    def unanswered(self, player_id: str, limit: int) -> list[str]:
-        """The tournaments the player was invited to, latest first, but those declined or signed up for."""
+    def uninvite(self, tournament_id: str, player_ids: list[str]) -> None:
+        """Take the tournament out of the players' invitations (it starts, or is cancelled)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zrevrange(keys.tournament_invitations(player_id), 0, limit - 1)
-        pipe.zrange(keys.player_tournaments(player_id), 0, -1)
-        invited, entered = cast(list[list[bytes]], pipe.execute())
-        signed_up = set(entered)
-        return [each.decode() for each in invited if each not in signed_up]
+        for player_id in player_ids:
+            pipe.zrem(keys.tournament_invitations(player_id), tournament_id)
+        pipe.execute()
+
+    def forget_invitees(self, tournament_id: str) -> None:
+        """Drop the list of the players the tournament invited, once their invitations have ended."""
+        self.redis.delete(keys.tournament_invitees(tournament_id))
+
+    def unanswered(self, player_id: str, limit: int) -> list[str]:
+        """The tournaments the player is invited to, latest first, but those signed up for: at most `limit`."""
+        found: list[str] = []
+        for start in itertools.count(0, limit):
+            invited = cast(list[bytes], self.redis.zrevrange(keys.tournament_invitations(player_id), start, start + limit - 1))
+            if not invited:
+                break
+            names = [each.decode() for each in invited]
+            entered = self.redis.zmscore(keys.player_tournaments(player_id), names)
+            found += [each for each, joined in zip(names, entered, strict=True) if joined is None]
+            if len(found) >= limit:
+                break
+        return found[:limit]
 
     def decline(self, tournament_id: str, player_id: str) -> bool:
         """Take the tournament out of the player's invitations; whether it was there."""
@@ -309,14 +345,22 @@ class Tournaments:
             if held:
                 lock.release()
 
-    def tell(self, tournament_id: str) -> None:
-        """Note that the tournament changed, for whoever follows it."""
-        self.redis.xadd(keys.tournament_news(tournament_id), {"at": clock.now()}, maxlen=NEWS_LENGTH, approximate=True)
+    def _set(self, key: str, tournament_id: str, field: str, value: str) -> None:
+        """Set the field of the tournament's hash `key`, with its note, in one transaction."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, field, value)
+        self._note(pipe, tournament_id)
+        pipe.execute()
 
-    def latest_news(self, tournament_id: str) -> str:
-        """The id of the tournament's latest change, to wait for the next one after it."""
-        latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))
-        return latest[0][0].decode() if latest else "0-0"
+    def _set_once(self, key: str, tournament_id: str, field: str, value: str) -> bool:
+        """Set the field of the tournament's hash `key` unless it is set, with its note; whether this set it."""
+        return bool(self._set_new(keys=[key, keys.tournament_news(tournament_id)],
+                                  args=[field, value, NEWS_LENGTH, clock.now()]))
+
+    @staticmethod
+    def _note(pipe: Pipeline, tournament_id: str) -> None:
+        """Note in the transaction `pipe` that the tournament changed, for whoever follows it."""
+        pipe.xadd(keys.tournament_news(tournament_id), {"at": clock.now()}, maxlen=NEWS_LENGTH, approximate=True)
 
     def news(self, tournament_id: str, after: str, timeout_ms: int) -> str | None:
         """The id of the latest change after the change `after`, waiting up to `timeout_ms` for one; None if none came."""
@@ -326,6 +370,30 @@ class Tournaments:
 
 def _json(entrant: Entrant) -> str:
     return json.dumps(dataclasses.asdict(entrant))
+
+
+def _record(stored: dict[bytes, bytes]) -> TournamentRecord | None:
+    if not stored:
+        return None
+    settings = json.loads(stored[b"record"])
+    return TournamentRecord(**{**settings, "format": Format(settings["format"]),
+                               "deadline": TurnDeadline.from_json(settings["deadline"]),
+                               "stage": Stage(stored[b"stage"].decode()),
+                               "rounds": int(stored[b"rounds"]) if b"rounds" in stored else settings["rounds"]})
+
+
+def _entrants(stored: dict[bytes, bytes]) -> list[Entrant]:
+    return sorted((Entrant(**json.loads(value)) for value in stored.values()), key=lambda each: (each.joined, each.id))
+
+
+def _rounds(stored: dict[bytes, bytes]) -> list[Round]:
+    read = {int(number): json.loads(value) for number, value in stored.items()}
+    return [Round(tuple(Table(table["game_id"], tuple(table["entrants"])) for table in read[number]["tables"]),
+                  tuple(read[number]["byes"])) for number in sorted(read)]
+
+
+def _results(stored: dict[bytes, bytes]) -> dict[str, TableResult]:
+    return {game_id.decode(): _result(json.loads(value)) for game_id, value in stored.items()}
 
 
 def _result(stored: dict[str, Any]) -> TableResult:

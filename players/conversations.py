@@ -8,17 +8,20 @@ hidden set and read with `hidden` set."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 import redis
+from redis.client import Pipeline
 
 from events import keys
 from events.chat import START, written_at
 
 LISTED = 100  # the conversations a player's list gives, latest first
 COUNTED = 100  # the unread messages counted in one conversation, at most
-LETTERS = 10_000  # announcements of changed unread counts kept, about
+LETTERS = 10_000  # announcements of changed inboxes (keys.letters) kept, about
 
 # A read moves the reader's mark forward only: a page read late does not make later messages unread.
 _MARK = """
@@ -78,7 +81,7 @@ class Conversations:
         if deliver:
             pipe.zadd(keys.conversations(recipient), {author: message.time})
             pipe.hset(keys.delivered(recipient), author, entry_id)
-            pipe.xadd(keys.letters(), {"player": recipient}, maxlen=LETTERS, approximate=True)  # their inbox streams
+            wake_inboxes(pipe, [recipient], About.MESSAGES)
         pipe.execute()
         return message
 
@@ -103,15 +106,14 @@ class Conversations:
         both players' inbox streams."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.sadd(keys.conversation_hidden(one, other), message_id)
-        for player_id in (one, other):
-            pipe.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
+        wake_inboxes(pipe, (one, other), About.MESSAGES)
         pipe.execute()
 
     def mark_read(self, player_id: str, other: str, message_id: str) -> None:
         """The player has read their conversation with `other` up to the message `message_id`: those after it stay
         unread. Their inbox streams are told when that moves their mark."""
         if self._mark(keys=[keys.read_up_to(player_id)], args=[other, message_id]):
-            self.redis.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
+            wake_inboxes(self.redis, [player_id], About.MESSAGES)
 
     def of(self, player_id: str, leaving_out: frozenset[str]) -> list[Conversation]:
         """The player's conversations, latest first, at most LISTED, but those with the players `leaving_out`
@@ -140,8 +142,27 @@ class Conversations:
                 for other, entries, hidden in zip(marks, found[::2], found[1::2], strict=True)}
 
 
+class About(StrEnum):
+    """What of a player's inbox besides their games an announcement on keys.letters says changed."""
+
+    MESSAGES = "messages"  # their unread private messages
+    TOURNAMENTS = "tournaments"  # their invitations to tournaments
+
+
+def wake_inboxes(target: redis.Redis | Pipeline, player_ids: Iterable[str], *about: About) -> None:
+    """Announce on keys.letters that each of `about` changed in the inboxes of `player_ids`, waking their inbox
+    streams: through a client in one round trip, or queued in a pipeline its caller executes."""
+    pipe = target if isinstance(target, Pipeline) else target.pipeline(transaction=False)
+    for player_id in player_ids:
+        for each in about:
+            pipe.xadd(keys.letters(), {"player": player_id, "about": each}, maxlen=LETTERS, approximate=True)
+    if pipe is not target:
+        pipe.execute()
+
+
 class Letters:
-    """The announcements of changed unread counts (keys.letters), followed from a position on as the feed is."""
+    """The announcements of changed inboxes besides their games (keys.letters), each naming a player and what
+    changed (About), followed from a position on as the feed is."""
 
     def __init__(self, client: redis.Redis, waiting: redis.Redis) -> None:
         """`waiting` serves the blocking reads."""
@@ -153,12 +174,13 @@ class Letters:
         newest = cast(_Entries, self.redis.xrevrange(keys.letters(), "+", "-", count=1))
         return newest[0][0].decode() if newest else START
 
-    def follow(self, after: str, timeout_ms: int) -> tuple[str, list[str]]:
-        """The players whose unread messages changed since the position `after`, and the position after them,
-        waiting up to `timeout_ms`."""
+    def follow(self, after: str, timeout_ms: int) -> tuple[str, list[tuple[str, About]]]:
+        """Each player whose inbox changed since the position `after` with what changed, and the position after
+        them, waiting up to `timeout_ms`."""
         answer = cast(list[tuple[bytes, _Entries]], self.waiting.xread({keys.letters(): after}, count=500, block=timeout_ms))
         entries = answer[0][1] if answer else []
-        return (entries[-1][0].decode() if entries else after), [fields[b"player"].decode() for _, fields in entries]
+        return (entries[-1][0].decode() if entries else after), [
+            (fields[b"player"].decode(), About(fields.get(b"about", b"messages").decode())) for _, fields in entries]
 
 
 def _after(one: str, other: str) -> bool:

@@ -2,7 +2,8 @@
 block its creator, and they may decline it. A player's contacts are the players they have held
 seats beside in a game that started; invitations from others (strangers) are bounded per day by
 the API (service.limits), invitations from contacts are not. Invitations to tournaments are kept
-with the tournaments (events.tournaments); their changes wake the invitees' inbox streams here."""
+with the tournaments (events.tournaments); their changes wake the invitees' inbox streams
+(players.conversations.wake_inboxes)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,6 @@ import redis
 
 from events import keys
 from players.blocks import Blocks
-from players.conversations import LETTERS
-
-
-def tell_inboxes(client: redis.Redis, player_ids: Collection[str]) -> None:
-    """Wake the inbox streams of `player_ids`: their invitations to tournaments changed (keys.letters)."""
-    pipe = client.pipeline(transaction=False)
-    for player_id in player_ids:
-        pipe.xadd(keys.letters(), {"player": player_id}, maxlen=LETTERS, approximate=True)
-    pipe.execute()
 
 
 def met(client: redis.Redis, player_ids: Collection[str]) -> None:

@@ -205,14 +205,19 @@ def inbox_of(player_id: str) -> dict[str, Any]:
 
 
 def tournament_invitations(player_id: str) -> list[dict[str, Any]]:
-    """The player's invitations to tournaments signing up, latest first, but those declined or signed up for:
-    each tournament's summary and who invited them (its creator)."""
-    found = tournaments.invitations(Tournaments(executor().store.redis), player_id)
-    return [{"tournament": responses.tournament_summary(record), "invited_by": _player(record.creator)} for record in found]
+    """The player's invitations to tournaments signing up, latest first, but those declined or signed up for and
+    those from a player they block: each tournament's summary and who invited them (its creator)."""
+    found = tournaments.invitations(Tournaments(executor().store.redis), invitations().blocks, player_id)
+    creators = players().many([record.creator for record in found])
+    return [{"tournament": responses.tournament_summary(record), "invited_by": _named(creator)}
+            for record, creator in zip(found, creators, strict=True)]
 
 
 def _player(player_id: str) -> dict[str, str] | None:
-    found = players().get(player_id)
+    return _named(players().get(player_id))
+
+
+def _named(found: Player | None) -> dict[str, str] | None:
     return None if found is None else {"id": found.id, "name": found.name}
 
 

@@ -30,6 +30,7 @@ from events.envelope import GameRecord, Lifecycle
 from events.seats import hash_token
 from events.store import EventStore
 from events.tickets import TICKET_SECONDS, StreamGrant
+from players.conversations import About
 from service import auth
 from service.api.chat import blocked_by, chat_message, chat_store
 from service.api.context import announcements, executor, json_body, known_game, players, tickets, visible_version
@@ -289,10 +290,10 @@ def _inbox_messages(player_id: str, position: int, snapshot: dict[str, Any], hea
             for event, data in _changes(player_id, shown, mine if announced is None else [g for g in announced if g in mine]):
                 said = time.monotonic()
                 yield sse(data, position, event)
-        if since.concerns(player_id) and unread != (unread := conversations.unread(messages(), player_id)):
+        if since.concerns(player_id, About.MESSAGES) and unread != (unread := conversations.unread(messages(), player_id)):
             said = time.monotonic()
             yield sse({"unread_messages": unread}, position, "messages")
-        if since.concerns(player_id) and invited != (invited := tournament_invitations(player_id)):
+        if since.concerns(player_id, About.TOURNAMENTS) and invited != (invited := tournament_invitations(player_id)):
             said = time.monotonic()
             yield sse({"tournaments": invited}, position, "tournaments")
         if announced == [] or time.monotonic() - said >= heartbeat_ms / 1000:

@@ -126,9 +126,9 @@ def _changes(found: Tournaments, tournament_id: str, heartbeat_ms: int) -> Itera
 
 def change(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
     """What a follower of the tournament `before` reads to have it `now`: the versions it goes from
-    (`since`) and to, and each part that changed: `stage`, `rounds` (planned), `entrants` and `standings`
-    whole, and in `paired` each round whose tables or byes changed (a new round, a table finished)."""
-    parts = {key: now[key] for key in ("stage", "rounds", "entrants", "standings") if now[key] != before[key]}
+    (`since`) and to, each other part that changed whole (`stage`, `rounds` planned, `entrants`, `standings` …),
+    and in `paired` each round whose tables or byes changed (a new round, a table finished)."""
+    parts = {key: value for key, value in now.items() if key not in ("paired", "version") and value != before.get(key)}
     rounds = [each for each in now["paired"] if each not in before["paired"]]
     return {"since": before["version"], "version": now["version"]} | parts | ({"paired": rounds} if rounds else {})
 

@@ -7,20 +7,22 @@ fakeredis and on a real Redis server alike."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
 from application import tournament_rounds
 from application import tournaments as desk
 from application.errors import NotNow
+from application.ratings import Ratings
 from domain.tournaments.pairing import Round, Table
 from events import clock, keys
 from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
 from events.execute import Executor
-from events.tournaments import Entrant, Format, Stage, TournamentRecord, Tournaments
+from events.ratings import Result
+from events.tournaments import Entrant, Format, Stage, TableResult, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
 from tests.application.conftest import Asking
 
@@ -131,24 +133,17 @@ def test_a_swiss_seeds_its_first_round_by_rating_the_unrated_after_in_sign_up_or
     for name in ("ann", "bo", "cy", "di"):
         desk.sign_up(tournaments, record, players.register(name, name, f"{name}-token"))
     ai = desk.enter_ai(tournaments, record, Asking(), "boss", "greedy")
-    monkeypatch.setattr(tournament_rounds, "Ratings", Shown)
+    ratings = Ratings(executor.store.redis)
+    for number, places in enumerate([("cy", "eve"), ("cy", "bo"), ("ai:greedy", "eve"), ("di", "eve")]):
+        game = "djambi" if places[0] == "di" else "taki"  # di is rated in another game only
+        assert ratings.record(Result(f"game{number}", game, 1_000 + number, tuple((each,) for each in places), {}))
+    ratings.fold_all()
+    shown = {identity: ratings.rating("taki", identity) for identity in ("cy", "ai:greedy", "bo")}
+    assert shown["cy"].value > shown["ai:greedy"].value > 0 > shown["bo"].value  # type: ignore[union-attr]
     started(executor, record, monkeypatch)
-    first = tournaments.rounds(record.id)[0]  # seeded cy (37), the greedy AI (21), bo (14), then ann and di unrated
+    first = tournaments.rounds(record.id)[0]  # seeded cy, the greedy AI, bo (below 0, yet rated), then ann and di unrated
     assert [table.entrants for table in first.tables] == [("cy", "bo"), (ai.id, "ann")]  # the top half against the bottom
-    assert first.byes == ("di",)
-
-
-class Shown:
-    """The ratings shown in TAKI, as Ratings.rating reads them: cy's, bo's and the greedy AI level's."""
-
-    VALUES = {"bo": 14.0, "cy": 37.0, "ai:greedy": 21.0}
-
-    def __init__(self, client: object) -> None:
-        self.client = client
-
-    def rating(self, game: str, identity: str) -> SimpleNamespace | None:
-        value = self.VALUES.get(identity) if game == "taki" else None
-        return None if value is None else SimpleNamespace(value=value)
+    assert first.byes == ("di",)  # the lowest seeded
 
 
 def test_a_job_that_finds_another_pairing_the_tournament_waits_for_it_and_then_moves_it_on(
@@ -282,3 +277,42 @@ def test_an_ai_entrant_counts_as_the_games_it_adds_against_its_creator_s_bound(e
     for _ in range(8):
         desk.enter_ai(tournaments, swiss_cup, asking, "boss", "random")
     assert asking.games == 8 * 3  # its share of a table in each of 9 rounds, at 4 seats
+
+
+def test_a_start_cut_short_once_the_tournament_left_those_waiting_has_ended_its_invitations(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor)
+    tournaments = Tournaments(executor.store.redis)
+    tournaments.invite(record.id, ["ann"])
+    filing = Tournaments.file
+
+    def cut_short(self: Tournaments, tournament_id: str, stage: Stage) -> None:
+        filing(self, tournament_id, stage)
+        raise RuntimeError("the job died")
+
+    monkeypatch.setattr(Tournaments, "file", cut_short)
+    told = executor.store.redis.xlen(keys.letters())
+    with pytest.raises(RuntimeError):
+        started(executor, record, monkeypatch)
+    assert tournaments.due(record.starts) == []  # never started again by the sweep: its invitations ended before
+    assert tournaments.unanswered("ann", 10) == [] and not executor.store.redis.exists(keys.tournament_invitees(record.id))
+    letters = executor.store.redis.xrange(keys.letters())[told:]
+    assert [(fields[b"player"], fields[b"about"]) for _, fields in letters] == [(b"ann", b"tournaments")]
+
+
+def test_each_change_a_tournament_shows_is_noted_with_it_so_one_version_is_one_content(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments, [one, other] = entered(executor, record, 2)
+    seen = [desk.view(tournaments, record)]
+    changes = [lambda: tournaments.begin(record.id), lambda: tournaments.plan(record.id, 1),
+               lambda: tournaments.pair(record.id, 1, Round((Table("t1", (one.id, other.id)),))),
+               lambda: tournaments.record_result(record.id, "t1", TableResult(((one.id,), (other.id,)))),
+               lambda: tournaments.withdraw(record.id, other, after=1), lambda: tournaments.end(record.id, Stage.FINISHED)]
+    for change in changes:
+        change()
+        seen.append(desk.view(tournaments, record))
+        assert seen[-1].version != seen[-2].version and seen[-1] != dataclasses.replace(seen[-2], version=seen[-1].version)
+    tournaments.plan(record.id, 2)  # kept already: no change, no note
+    tournaments.record_result(record.id, "t1", TableResult(((other.id,), (one.id,))))
+    assert desk.view(tournaments, record) == seen[-1]

@@ -15,11 +15,14 @@ import redis
 from application import invitees, tournament_rounds
 from application.letters import compose
 from application.outbox import Mail
+from application.tournaments import MAX_INVITATIONS
 from domain.tournaments.pairing import Round, Table
 from events import clock, keys
 from events.execute import Executor
 from events.store import EventStore
 from events.tournaments import Entrant, Stage, TableResult, Tournaments
+from players.invitations import met
+from service.api.tournaments import change
 from service.app import create_app
 from tests.contract import ContractClient
 from tests.service.conftest import unlimited
@@ -125,6 +128,43 @@ def test_a_player_who_blocks_the_creator_is_not_told_of_the_invitation(api: Cont
     assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
     create(api, ann["token"], unlisted=True, invited=[bo["id"]])
     assert listed(api, bo["token"]) == []
+    assert api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["tournaments"] == []
+
+
+def test_blocking_the_creator_of_a_tournament_takes_its_invitation_out_of_the_inbox_and_its_stream(
+        api: ContractClient) -> None:
+    ann, bo = register(api, "ann"), register(api, "bo")
+    created = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
+
+    def inbox() -> list[str]:
+        return [each["tournament"]["id"] for each in api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["tournaments"]]
+
+    answer = api.client.get("/v1/players/me/inbox/stream", headers=bearer(bo["token"]), buffered=False)
+    told = messages(until(10, (line for chunk in answer.response for line in chunk.decode().split("\n"))))
+    assert [each["tournament"]["id"] for each in next(told).data["tournaments"]] == inbox() == [created["id"]]
+    assert api.put(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
+    assert (message := next(told)).event == "tournaments" and message.data["tournaments"] == []
+    assert inbox() == []
+    assert api.delete(f"/v1/players/me/blocks/{ann['id']}", headers=bearer(bo["token"])).status_code == 204
+    assert [each["tournament"]["id"] for each in next(told).data["tournaments"]] == inbox() == [created["id"]]
+    answer.close()
+
+
+def test_invitations_answered_or_started_leave_room_for_an_older_open_one(
+        api: ContractClient, client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ann, bo = register(api, "ann"), register(api, "bo")
+    met(client, [ann["id"], bo["id"]])  # contacts: invited past the strangers' daily bound
+    oldest = create(api, ann["token"], unlisted=True, invited=[bo["id"]], starts=body()["starts"] + 60_000).json
+    later = [create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json for _ in range(MAX_INVITATIONS)]
+    for each in later[:30]:  # answered by signing up
+        assert api.post(f"/v1/tournaments/{each['id']}/entrants", headers=bearer(bo["token"])).status_code == 201
+    monkeypatch.setattr(clock, "now", lambda: later[-1]["starts"])
+    for each in later[30:]:  # started, with nobody: cancelled
+        tournament_rounds.start(Executor(EventStore(client)), Tournaments(client), each["id"])
+        assert client.zscore(keys.tournament_invitations(bo["id"]), each["id"]) is None
+        assert not client.exists(keys.tournament_invitees(each["id"]))
+    assert [each["tournament"]["id"] for each in api.get("/v1/players/me/inbox", headers=bearer(bo["token"])).json["tournaments"]] == [
+        oldest["id"]]
 
 
 @pytest.mark.parametrize(("settings", "field"), [
@@ -225,6 +265,12 @@ def test_the_stream_sends_the_tournament_now_and_again_when_it_changes(api: Cont
     answer.close()
 
 
+def test_a_change_holds_every_part_that_changed_but_the_rounds_unchanged() -> None:
+    before = {"version": "1-0", "name": "Friday cup", "stage": "running", "paired": [{"number": 1, "tables": []}]}
+    now = before | {"version": "2-0", "name": "Friday night cup"}
+    assert change(before, now) == {"since": "1-0", "version": "2-0", "name": "Friday night cup"}
+
+
 def applied(tournament: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     """The tournament with a `change` of its stream applied, as the page applies it."""
     assert change["since"] == tournament["version"]
@@ -258,6 +304,5 @@ def test_a_table_finished_late_in_a_64_entrant_swiss_streams_a_fraction_of_the_w
     answer.close()
     assert set(changed.data) == {"since", "version", "paired", "standings"} and len(changed.data["paired"]) == 1
     size = {each.event: len(json.dumps(each.data, separators=(",", ":"))) for each in (whole, changed)}
-    print(f"a table finished in round 6 of 6: {size['change']} bytes, the whole tournament {size['tournament']}")
     assert size["change"] < size["tournament"] / 3
     assert applied(whole.data, changed.data) == api.get(f"/v1/tournaments/{tournament_id}").json
