@@ -1,6 +1,6 @@
 """Tournaments in the browser: a player creates one with the form, another declines one invitation
-(in the list of tournaments, and in the inbox, where it arrives live) and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
-standings; the pages fit a phone and work from the keyboard."""
+(in the list of tournaments, and in the inbox, where it arrives live, or by blocking its sender) and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
+standings; a page whose stream is down reads the tournament that ended meanwhile; the pages fit a phone and work from the keyboard."""
 
 from __future__ import annotations
 
@@ -117,3 +117,24 @@ def test_an_invited_player_finds_the_invitation_in_the_inbox_live_and_declines_i
         expect(invitation).to_have_count(0)
         expect(games).to_contain_text("No games yet")
         assert api.call("GET", "/v1/players/me/inbox", signed_in(bo)["token"]).json()["tournaments"] == []
+        cy = api.call("POST", "/v1/players", json={"name": "cy"}).json()
+        api.call("POST", "/v1/tournaments", cy["token"], json=body | {"name": "Pest cup"})
+        pest = games.get_by_role("listitem").filter(has_text="Pest cup")
+        pest.get_by_role("button", name="Block cy").click()  # blocking the sender declines the invitation too
+        pest.get_by_role("button", name="Yes, block cy").click()
+        expect(games).to_contain_text("No games yet")
+        assert api.call("GET", "/v1/players/me/blocks", signed_in(bo)["token"]).json()["blocks"][0]["player"] == cy["id"]
+
+
+def test_the_page_reads_a_tournament_that_ended_while_its_stream_was_down(
+        chromium: Browser, server: str, api: Client, tmp_path: Path) -> None:
+    with browsers(chromium, tmp_path, ("ann",), DESKTOP) as pages:
+        page = pages["ann"]
+        register(page, server, "ann")
+        body = {"name": "Empty cup", "game": "taki", "seats": 2, "format": "swiss", "rounds": 2,
+                "starts": int(time.time() * 1000) + 2_000, "turn_deadline": {"seconds": 86400, "policy": "forfeit"}}
+        tournament = api.call("POST", "/v1/tournaments", signed_in(page)["token"], json=body).json()
+        page.route(re.compile(r"/stream$"), lambda route: route.fulfill(status=204))  # as a stream reconnecting after the end
+        page.goto(f"{server}/tournaments/{tournament['id']}")
+        expect(page.get_by_text(re.compile(r"·\s*signing up\s*·"))).to_be_visible()
+        expect(page.get_by_text(re.compile(r"·\s*cancelled\s*·"))).to_be_visible(timeout=LATER)  # nobody signed up

@@ -24,6 +24,7 @@ export async function showTournament(main, id) {
     h("p", {}, h("a", { href: "/tournaments" }, "All tournaments"))));
   let acting = null;  // what the actions were drawn for: redrawn only when it changes, keeping focus and messages
   const draw = (now) => {
+    if (isLater(tournament.version, now.version)) return;  // never an older state than the one shown
     tournament = now;
     document.title = `${now.name} · Meeple`;
     fill(parts.facts, `${factsLine(now, types)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
@@ -34,24 +35,41 @@ export async function showTournament(main, id) {
     fill(parts.rounds, now.paired.length ? now.paired.map((round) => roundList(now, round, gameTitle(types, now.game))) : h("p", {}, "Round 1 is paired at the start."));
   };
   draw(tournament);
-  follow(id, () => tournament, draw);
+  follow(id, draw);
 }
 
-/** Redraw the page with the whole tournament its stream sends, then with each change applied to the one
- *  shown (`shown()`), or read whole again when the change is not from the version shown; until it is over. */
-function follow(id, shown, draw) {
-  const stream = new EventSource(`/v1/tournaments/${encodeURIComponent(id)}/stream`);
-  stream.addEventListener("tournament", (message) => draw(JSON.parse(message.data)));
-  stream.addEventListener("change", async (message) => {
-    const { since, paired = [], ...parts } = JSON.parse(message.data);
-    const now = shown();
-    if (since !== now.version) return draw(await api.tournament(id));
-    const rounds = [...now.paired];
-    for (const round of paired) rounds[round.number - 1] = round;
-    draw({ ...now, ...parts, paired: rounds });
-  });
-  stream.addEventListener("end", () => stream.close());
-  addEventListener("pagehide", () => stream.close(), { once: true });
+/** Whether the version (a change's id, `<ms>-<n>`) `one` is later than `other`. */
+const isLater = (one, other) => {
+  const [[a, b], [c, d]] = [one, other].map((version) => version.split("-").map(Number));
+  return a > c || (a === c && b > d);
+};
+
+/** Redraw the page with the whole tournament its stream sends, then with each change applied to what the
+ *  stream sent (opened again for the whole when a change is not from it). A stream that closes before the
+ *  end (the tournament may have ended meanwhile) is followed by one read of it, and opened again while it is not over. */
+function follow(id, draw) {
+  let base, stream, left = false;
+  const open = () => {
+    stream = new EventSource(`/v1/tournaments/${encodeURIComponent(id)}/stream`);
+    stream.addEventListener("tournament", (message) => draw(base = JSON.parse(message.data)));
+    stream.addEventListener("change", (message) => {
+      const { since, paired = [], ...parts } = JSON.parse(message.data);
+      if (since !== base?.version) return again();
+      const rounds = [...base.paired];
+      for (const round of paired) rounds[round.number - 1] = round;
+      draw(base = { ...base, ...parts, paired: rounds });
+    });
+    stream.addEventListener("end", () => { left = true; stream.close(); });
+    stream.addEventListener("error", async () => {
+      if (stream.readyState !== EventSource.CLOSED) return;  // the browser reconnects by itself
+      const now = await api.tournament(id).catch(() => null);
+      if (now) draw(now);
+      if (!left && !["finished", "cancelled"].includes(now?.stage)) setTimeout(() => left || open(), 3000);
+    });
+  };
+  const again = () => { stream.close(); open(); };
+  open();
+  addEventListener("pagehide", () => { left = true; stream.close(); }, { once: true });
 }
 
 /** Sign up or withdraw (once confirmed) for the signed-in player; for the creator, entering an AI while

@@ -1,8 +1,8 @@
 // The signed-in player's inbox: games where it is their turn first (each deadline counting down),
-// then invitations (each with who sent it, a Decline button and one to block the sender), then the
-// rest; each links to its table, and a rematch to the game it is the rematch of. Invitations to
-// tournaments come first, each linking to its page, with a Decline button. It follows the player's
-// inbox stream.
+// then invitations to tournaments (each linking to its page), then invitations to games, then the
+// rest; each invitation says who sent it, with a Decline button and one to block the sender (which
+// declines it too); each game links to its table, and a rematch to the game it is the rematch of. It
+// follows the player's inbox stream.
 
 import * as api from "../api.js";
 import { blockControl } from "../civility.js";
@@ -36,8 +36,9 @@ export async function drawInbox(section, me, types) {
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
     const waiting = entries.filter((entry) => entry.your_turn).map((entry) => entry.game.id);
     showTurns(waiting.length ? `(${waiting.length}) Your games` : "Your games", waiting);
-    fill(list, entries.length + tournaments.length ? [...tournaments.map((each) => cup(each, decline)),
-      ...entries.map((entry) => item(entry, decline, types))]
+    const games = entries.map((entry) => item(entry, decline, types)), turns = waiting.length;  // your turn first
+    fill(list, entries.length + tournaments.length ? [...games.slice(0, turns),
+      ...tournaments.map((each) => tournamentInvitation(each, decline)), ...games.slice(turns)]
       : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
   const decline = async (id, entry, refuse = api.declineInvitation) => {
@@ -54,13 +55,17 @@ export async function drawInbox(section, me, types) {
   return held;
 }
 
-/** An invitation to a tournament: its link, who sent it, and a Decline button. */
-function cup({ tournament, invited_by: sender }, decline) {
+/** An invitation to a tournament: its link, who sent it, a Decline button and one to block the sender. */
+function tournamentInvitation({ tournament, invited_by: sender }, decline) {
+  const button = h("button", { type: "button", "aria-label": `Decline the invitation to tournament ${tournament.name}`,
+    onclick: (event) => decline(tournament.id, event.currentTarget.closest("li"), api.declineTournament) }, "Decline");
   return h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(tournament.id)}` }, tournament.name), " ",
-    h("span", { class: "badge invite" }, `Invited to a tournament${sender ? ` by ${sender.name}` : ""}`), " ",
-    h("button", { type: "button", "aria-label": `Decline the invitation to tournament ${tournament.name}`,
-      onclick: (event) => decline(tournament.id, event.currentTarget.closest("li"), api.declineTournament) }, "Decline"));
+    h("span", { class: "badge invite" }, `Invited to a tournament${sender ? ` by ${sender.name}` : ""}`), " ", button,
+    sender && blocking(sender, button));
 }
+
+/** A control to block the sender of an invitation, which declines it too (a click on its Decline `button`). */
+const blocking = (sender, button) => blockControl(sender.name, () => api.block(sender.id, api.player().token), () => button.click());
 
 function item(entry, decline, types) {
   const { game } = entry;
@@ -72,8 +77,7 @@ function item(entry, decline, types) {
     state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}${from}`);
     const button = h("button", { type: "button", "aria-label": `Decline the invitation to game ${game.id}`,
       onclick: (event) => decline(game.id, event.currentTarget.closest("li")) }, "Decline");
-    const sender = entry.invited_by; // blocking them declines this invitation too
-    declining = [button, sender && blockControl(sender.name, () => api.block(sender.id, api.player().token), () => button.click())];
+    declining = [button, entry.invited_by && blocking(entry.invited_by, button)];
   } else {
     state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
   }
