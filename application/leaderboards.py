@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from application.ratings import Ratings
 from application.results import is_ai, shown_name
-from events.ratings import Rating, Record, Result
+from events.ratings import HeadToHead, Rating, Result
 from players.accounts import PlayerStore
 
 
@@ -51,7 +51,7 @@ class Meetings:
     """Two identities' rated games together in one game: how often the first finished ahead, behind or tied."""
 
     game: str
-    record: Record
+    record: HeadToHead
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class Opponent:
     """An identity met in a game, as shown now, and the record against it."""
 
     name: str
-    record: Record
+    record: HeadToHead
 
 
 def shown_names(players: PlayerStore, identities: Iterable[str], sat: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -89,8 +89,10 @@ def careers(ratings: Ratings, players: PlayerStore, games: list[str], identity: 
         if now is None:
             continue
         history, total = ratings.history(game, identity, points)
-        public = {result.game_id: result.public_id for result in ratings.results(game, [entry.game_id for entry in history])}
-        shown = [Point(public.get(entry.game_id), entry.at, Rating(entry.mu, entry.sigma, number, entry.at))
+        unknown = [entry.game_id for entry in history if entry.unlisted is None]  # entries written before they said
+        unlisted = {result.game_id for result in ratings.results(game, unknown) if result.unlisted}
+        unlisted.update(entry.game_id for entry in history if entry.unlisted)
+        shown = [Point(None if entry.game_id in unlisted else entry.game_id, entry.at, Rating(entry.mu, entry.sigma, number, entry.at))
                  for number, entry in enumerate(history, start=total - len(history) + 1)]
         ranked = Ranked(identity, name, now, now.sigma > ratings.provisional_sigma)
         found.append(Career(game, ranked, shown, total, ratings.places(game, identity)))

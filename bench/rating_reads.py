@@ -1,6 +1,8 @@
 """What the ratings' reads cost in a big game: 20,000 four-seat TAKI results among 500
-identities recorded and folded on the embedded Redis, then a leaderboard page, a player page and a
-head-to-head read as the API reads them, each timed as the mean of 20, and the opponents' first page.
+identities recorded and folded on the embedded Redis, then a leaderboard page (of everyone, and
+deep in a window of the latest hundredth of the games), a player page and a head-to-head read as the API
+reads them, each timed as the mean of 20, and the opponents' first page; then one late result
+folded again with what follows it, its first chunk and the mean of its chunks timed.
 
     python -m bench.rating_reads [--results 20000] [--identities 500]
 """
@@ -60,6 +62,32 @@ def main() -> None:
         timed("player page (ratings, places, history)", lambda: leaderboards.careers(ratings, players, ["taki"], "p0001", 500))
         timed("head-to-head", lambda: leaderboards.versus(ratings, ["taki"], "p0001", "p0002"))
         timed("opponents (first 20)", lambda: leaderboards.opponents(ratings, players, "taki", "p0001", 0, 20))
+        lately = 1_000_000 + args.results * 990  # a window of the last hundredth of the games: fewer played in it
+        timed("leaderboard page (50 past the first 500 of those in a window of the last 1% of games)",
+              lambda: leaderboards.leaderboard(ratings, players, "taki", False, lately, 500, 50))
+        timed("the same of the provisional board", lambda: leaderboards.leaderboard(ratings, players, "taki", True, lately, 500, 50))
+        refolded(ratings, args.results)
+
+
+def refolded(ratings: Ratings, count: int) -> None:
+    """Record one result placed before the latter half of the folded ones, and time the chunks of its fold."""
+    took: list[float] = []
+    real = Ratings._chunk
+
+    def chunk(self: Ratings, *args: object) -> tuple[int, str | None]:
+        started = time.perf_counter()
+        try:
+            return real(self, *args)  # type: ignore[arg-type]
+        finally:
+            took.append(time.perf_counter() - started)
+
+    Ratings._chunk = chunk  # type: ignore[method-assign]
+    late = Result("late", "taki", 1_000_000 + count // 2 * 1000 - 1, (("p0001",), ("p0002",), ("p0003",), ("p0004",)), {})
+    ratings.record(late)
+    ratings.fold("taki")
+    Ratings._chunk = real  # type: ignore[method-assign]
+    print(f"a late result folded again with the {count // 2} after it: {len(took)} chunks, the first {took[0] * 1000:.0f} ms, "
+          f"{sum(took) / len(took) * 1000:.0f} ms a chunk")
 
 
 if __name__ == "__main__":

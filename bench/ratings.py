@@ -31,7 +31,6 @@ from application.results import MIN_MOVES
 from bench.server import ROOT, Server
 from domain import GAMES
 from events import keys
-from events.ratings import Keys
 from workers.ratings import GROUP
 
 SETUPS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {  # levels, options
@@ -161,7 +160,7 @@ def measure(server: Server, game: str, count: int, at_once: int) -> Measured:
 
 def stored(client: redis.Redis) -> dict[bytes, Any]:
     """Every ratings key's content but those of the keeper's own work (lock, sweep mark, unfolded)."""
-    work = {key for game in GAMES for key in (keys.rating_lock(game), keys.rating_swept(game), Keys(game).unfolded)}
+    work = {key for game in GAMES for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_unfolded(keys.ratings_root(game)))}
     found: dict[bytes, Any] = {}
     for key in sorted(client.scan_iter(match=f"{keys.PREFIX}:{{ratings:*", count=1000)):
         if key.decode() in work:

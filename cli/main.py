@@ -201,6 +201,8 @@ def verify(args: argparse.Namespace) -> None:
 
 def ratings(args: argparse.Namespace) -> None:
     """Rebuild every rating from the finished games the store at MEEPLE_REDIS_URL holds."""
+    from redis.exceptions import LockError
+
     from application.ratings import rebuild
     from events.execute import Executor
     from runtime import connections
@@ -208,8 +210,12 @@ def ratings(args: argparse.Namespace) -> None:
     config = Config.from_env()
     if config.redis_url is None:
         raise SystemExit("meeple ratings: set MEEPLE_REDIS_URL to the store `meeple serve` uses")
-    counted = rebuild(Executor(connections.event_store(config, connections.store_client(config))), config.provisional_sigma)
-    print(f"meeple ratings: rebuilt from {counted} rated results")
+    try:
+        counted = rebuild(Executor(connections.event_store(config, connections.store_client(config))), config.provisional_sigma)
+    except LockError as error:
+        raise SystemExit(f"meeple ratings: {error}; the games swapped before stay rebuilt: run it again") from error
+    print(f"meeple ratings: rebuilt from {counted} rated results (and the keys of the ratings as kept before each game "
+          "had its slot deleted)")
 
 
 def openapi(args: argparse.Namespace) -> None:

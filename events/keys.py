@@ -339,10 +339,78 @@ def clock_moves(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:clock-moves"
 
 
-def ratings_root(game: str) -> str:
-    """The prefix of every key of a game's ratings (events.ratings.Keys): one slot per game, so that
-    a game's fold, its lock and a rebuild's swap are each one transaction."""
-    return f"{PREFIX}:{{ratings:{game}}}"
+def ratings_root(game: str, fresh: bool = False) -> str:
+    """The prefix of every key of a game's ratings, live or a rebuild's `fresh` ones (events.ratings,
+    events.rating_fold): one slot per game, so that a game's fold, its lock and a rebuild's swap are
+    each one transaction. The rating keys below take such a root."""
+    return f"{PREFIX}:{{ratings:{game}}}" + (":fresh" if fresh else "")
+
+
+def old_ratings() -> str:
+    """The pattern of the keys the ratings were kept under before each game had a slot of its own
+    (`meeple ratings rebuild` deletes them)."""
+    return f"{PREFIX}:{{ratings}}:*"
+
+
+def rating_results(root: str) -> str:
+    """Hash: game id → the rated result it counts for, as JSON, recorded once."""
+    return f"{root}:results"
+
+
+def rating_order(root: str) -> str:
+    """Sorted set: every recorded result's game id, scored by its last event's time; ties by id (the fold's order)."""
+    return f"{root}:order"
+
+
+def rating_unfolded(root: str) -> str:
+    """Sorted set: the results the fold has yet to reach, scored as `rating_order` (the next fold starts at the first)."""
+    return f"{root}:unfolded"
+
+
+def rating_now(root: str) -> str:
+    """Hash: identity → its rating now, as JSON (mu, sigma, games, last)."""
+    return f"{root}:now"
+
+
+def rating_board(root: str, provisional: bool) -> str:
+    """Sorted set: the established (or provisional) identities, scored by minus their rating shown."""
+    return f"{root}:board:{'provisional' if provisional else 'established'}"
+
+
+def rating_last(root: str, provisional: bool) -> str:
+    """Sorted set: the same identities as `rating_board`, scored by the time of their latest result."""
+    return f"{root}:last:{'provisional' if provisional else 'established'}"
+
+
+def rating_history(root: str, identity: str) -> str:
+    """Sorted set: an entry after each of the identity's results (events.ratings.Entry), scored by its time."""
+    return f"{root}:history:{identity}"
+
+
+def rating_places(root: str, identity: str) -> str:
+    """Hash: place → how many times the identity finished there."""
+    return f"{root}:places:{identity}"
+
+
+def rating_versus(root: str, identity: str) -> str:
+    """Hash: another identity → `<ahead> <behind> <tied>`, the identity's games against it."""
+    return f"{root}:versus:{identity}"
+
+
+def rating_opponents(root: str, identity: str) -> str:
+    """Sorted set: every identity met, scored by minus the games together (most met first, ties by id)."""
+    return f"{root}:opponents:{identity}"
+
+
+def rating_rebuilding(game: str) -> str:
+    """String, expiring: set while a rebuild of the game's ratings runs, so that each result recorded
+    meanwhile is recorded into its fresh keys too."""
+    return f"{ratings_root(game)}:rebuilding"
+
+
+def rating_sweeping() -> str:
+    """String: held by the one rating keeper sweeping the finished games (workers.ratings)."""
+    return f"{PREFIX}:ratings-sweeping"
 
 
 def rating_lock(game: str) -> str:

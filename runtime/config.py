@@ -157,11 +157,17 @@ class Config:
         self._check_admin()
         self._check_mail()
         self._check_chat()
+        self._check_ratings()
 
     def _check_admin(self) -> None:
         if self.admin_token is not None and not re.fullmatch(TOKEN, self.admin_token):
             raise ValueError("MEEPLE_ADMIN_TOKEN is 16 to 128 letters, digits, '-' or '_', as every bearer token, or no "
                              "request could carry it: make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+
+    def _check_ratings(self) -> None:
+        if self.rating_history_points < 1 or self.rating_days < 1:
+            raise ValueError("MEEPLE_RATING_HISTORY_POINTS and MEEPLE_RATING_DAYS are 1 or more (a chart of no point, "
+                             "or a leaderboard of no day, would show nothing)")
 
     def _check_chat(self) -> None:
         if self.chat_messages_per_room < 1 or self.chat_seconds_after_end < 1:

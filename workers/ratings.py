@@ -3,7 +3,8 @@ rated game that finished (application.results) and folds it into the ratings
 (application.ratings), each game apart. A game announced again, a consumer run twice or one catching up records
 nothing twice: a result is recorded once by its game's id. A sweep of the games filed as finished
 since the last (all of them, the first time: so a store whose ratings were kept under older keys
-has them recorded and folded anew into the keys of events.ratings) records what the feed lost."""
+has them recorded and folded anew into the keys of events.ratings) records what the feed lost: one
+keeper at a time, BATCH games of each shard a pass, the feed read between passes."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import cast
 
@@ -24,6 +26,7 @@ from events.envelope import Lifecycle
 from events.errors import GameNotFound, GroupLost
 from events.execute import Executor
 from events.feed import Announcement
+from events.rating_fold import extended, let_go
 from events.slots import AWAY
 from runtime.config import Config
 
@@ -31,6 +34,25 @@ log = logging.getLogger("meeple.ratings")
 
 GROUP = "ratings"  # the rating keepers' consumer group on the feed
 OVERLAP_MS = 60_000  # how far before the last sweep's start the next looks, for filings that came late
+BATCH = 200  # finished games of each shard a sweep's pass reads
+SWEEP_SECONDS = 60  # a keeper that died sweeping lets another sweep after this long; extended after each pass
+
+
+@dataclass
+class Sweep:
+    """A sweep under way: when it began, each game's mark as this sweep last saw or set it (a mark
+    changed by another process is left to it), and each shard's place: the score it reached and how
+    many games of that score it read, or None once read to its end."""
+
+    started: int
+    marks: dict[str, int | None]
+    places: dict[str, tuple[float, int] | None]
+
+    def reached(self) -> int:
+        """The mark this sweep may leave now: its start once every shard is read, else that of the
+        least advanced shard, as a mark the next sweep, looking OVERLAP_MS before it, resumes at."""
+        left = [place[0] for place in self.places.values() if place is not None]
+        return self.started if not left else min(self.started, int(min(left)) + OVERLAP_MS)
 
 
 class RatingKeeper:
@@ -42,6 +64,8 @@ class RatingKeeper:
         self.ratings = Ratings(self.redis, provisional_sigma)
         self.sweep_seconds = sweep_seconds
         self.name = f"{socket.gethostname()}-{threading.get_native_id()}-{time.monotonic_ns()}"
+        self.sweeping: Sweep | None = None
+        self.sweep_lock = self.redis.lock(keys.rating_sweeping(), timeout=SWEEP_SECONDS, blocking_timeout=0)
 
     def keep(self, game_id: str) -> bool:
         """Record the game's result if it is a rated game that finished and counts; whether it is new."""
@@ -83,16 +107,47 @@ class RatingKeeper:
             return False
 
     def sweep(self) -> int:
-        """Keep the results of the games filed as finished since the last sweep (every one, the first time); fold them."""
-        started = clock.now()
-        since = self.ratings.swept() - OVERLAP_MS
-        kept = 0
-        for shard in self.executor.store.shards.names:
-            found = cast(list[bytes], self.redis.zrangebyscore(keys.games_with_status(Lifecycle.FINISHED, shard), since, "+inf"))
-            kept += sum(self._kept(game_id.decode()) for game_id in found)
-        self.ratings.fold_all()
-        self.ratings.mark_swept(started)
+        """Keep the results of the games filed as finished since the last sweep (every one, the
+        first time), pass after pass to its end, unless another keeper sweeps; how many were new."""
+        kept = self.sweep_pass()
+        while self.sweeping is not None:
+            kept += self.sweep_pass()
         return kept
+
+    def sweep_pass(self) -> int:
+        """One pass of a sweep (beginning one if none is under way, unless another keeper sweeps):
+        keep the results of the next BATCH finished games of each shard, fold them, and move the
+        marks as far as the sweep reached; how many were new."""
+        if not self._sweeping():
+            return 0
+        sweep = self.sweeping
+        assert sweep is not None
+        kept = 0
+        for shard, place in sweep.places.items():
+            if place is not None:
+                found = cast(list[tuple[bytes, float]], self.redis.zrangebyscore(
+                    keys.games_with_status(Lifecycle.FINISHED, shard), place[0], "+inf", start=place[1], num=BATCH, withscores=True))
+                kept += sum(self._kept(game_id.decode()) for game_id, _ in found)
+                sweep.places[shard] = _advanced(place, found)
+        self.ratings.fold_all()
+        sweep.marks = self.ratings.mark_swept(sweep.reached(), sweep.marks)
+        if all(place is None for place in sweep.places.values()) or not sweep.marks:
+            self.sweeping = None
+            let_go(self.sweep_lock)
+        return kept
+
+    def _sweeping(self) -> bool:
+        """Whether this keeper sweeps now: its sweep lock extended, or taken and a sweep begun."""
+        if self.sweeping is not None:
+            if extended(self.sweep_lock):
+                return True
+            self.sweeping = None  # another keeper sweeps since this one's lock expired
+        if not self.sweep_lock.acquire(blocking=False):
+            return False
+        marks = self.ratings.marks()
+        since = min(mark or 0 for mark in marks.values()) - OVERLAP_MS
+        self.sweeping = Sweep(clock.now(), marks, dict.fromkeys(self.executor.store.shards.names, (since, 0)))
+        return True
 
     def run(self, stop: threading.Event) -> None:
         """Consume the feed until `stop` is set, sweeping every `sweep_seconds`."""
@@ -100,10 +155,11 @@ class RatingKeeper:
             pass  # the store may be away when the worker starts
         next_sweep = 0.0
         while not stop.is_set():
-            if time.monotonic() >= next_sweep:
-                self._guarded(self.sweep)
-                next_sweep = time.monotonic() + self.sweep_seconds
-            self._guarded(lambda: self.consume(1000))
+            if self.sweeping is not None or time.monotonic() >= next_sweep:
+                self._guarded(self.sweep_pass)
+                if self.sweeping is None:
+                    next_sweep = time.monotonic() + self.sweep_seconds
+            self._guarded(lambda: self.consume(None if self.sweeping is not None else 1000))
 
     @staticmethod
     def _guarded(work: Callable[[], object]) -> bool:
@@ -118,3 +174,13 @@ class RatingKeeper:
             log.exception("keeping the ratings failed")
             time.sleep(0.1)
         return False
+
+
+def _advanced(place: tuple[float, int], found: list[tuple[bytes, float]]) -> tuple[float, int] | None:
+    """A shard's place after reading `found` from `place`: None at its end (fewer than BATCH read)."""
+    if len(found) < BATCH:
+        return None
+    last = found[-1][1]
+    same = sum(1 for _, score in found if score == last)
+    return last, same + (place[1] if last == place[0] else 0)
+

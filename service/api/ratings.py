@@ -14,7 +14,7 @@ from application.ratings import Ratings
 from application.results import AI, is_ai, shown_name
 from domain import GAMES
 from events import clock
-from events.ratings import Record, Result
+from events.ratings import HeadToHead, Result
 from players.mail import DAY_MS
 from service.api.context import executor, players
 from service.errors import ApiError
@@ -47,7 +47,7 @@ def _ranked(ranked: Ranked) -> dict[str, Any]:
             "last_played": rating.last, "provisional": ranked.provisional}
 
 
-def _record(record: Record) -> dict[str, int]:
+def _record(record: HeadToHead) -> dict[str, int]:
     return {"played": record.played, "ahead": record.ahead, "behind": record.behind, "tied": record.tied}
 
 

@@ -6,12 +6,14 @@ from marshmallow import Schema, fields, validate
 
 from domain import GAMES
 
+MAX_AFTER = 10_000  # the deepest page: a leaderboard's page costs up to what it skips (docs/ratings.md)
 PLAYER_OR_AI = r"^(?:ai:[a-z_]{1,32}|[A-Za-z0-9_-]{1,64})$"  # a registered player's id, or an AI level's identity
 
 
 class PageQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000), metadata={
-        "description": "How many to skip: the previous page's `next`; left out, from the first."})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_AFTER), metadata={
+        "description": "How many to skip: the previous page's `next`; left out, from the first (at most 10,000: "
+                       "a page that deep costs the store more than anyone reads)."})
 
 
 class LeaderboardQuerySchema(PageQuerySchema):

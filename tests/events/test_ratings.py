@@ -1,7 +1,8 @@
 """The ratings' storage (fakeredis and a real Redis server alike): each game folded on its own, a
-chunk at a time, into the same keys and floats however the results arrive, a fold stopped between
-chunks resuming to the same end, the counters the pages read equal to those counted from the
-histories, the leaderboard walked from its top, and a rebuild swapped in whole."""
+chunk at a time, into the same keys and floats however the results arrive and wherever a fold
+stops between chunks, a refold's chunks each bounded, the counters the pages read as stated, the
+leaderboard read at the cost of its page, and a rebuild swapped in whole, keeping each result
+recorded while it ran."""
 
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from typing import Any
 
 import pytest
 import redis
+from redis.exceptions import LockError
 
 from application.ratings import MU, Ratings
 from events import keys
-from events import ratings as store
-from events.ratings import Keys, Record, Result
+from events import rating_fold as store
+from events import ratings as book
+from events.ratings import HeadToHead, Result
 
 IDENTITIES = ["ann", "bo", "cy", "di", "ai:greedy", "ai:random"]
+LIVE, FRESH = keys.ratings_root("taki"), keys.ratings_root("taki", fresh=True)
 
 
 def _results(count: int, game: str = "taki", seed: int = 7) -> list[Result]:
@@ -32,11 +36,13 @@ def _results(count: int, game: str = "taki", seed: int = 7) -> list[Result]:
 
 
 def _stored(client: redis.Redis, game: str = "taki") -> dict[bytes, Any]:  # type: ignore[type-arg]
-    """Every key of the game's ratings and its content, but the fold's own work (its lock, the sweep's mark, what is unfolded)."""
-    work = {keys.rating_lock(game).encode(), keys.rating_swept(game).encode(), Keys(game).unfolded.encode()}
+    """Every key of the game's ratings and its content, but the fold's own work (its lock, the sweep's mark, a rebuild's
+    marker, what is unfolded)."""
+    work = {key.encode() for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game),
+                                     keys.rating_unfolded(keys.ratings_root(game)))}
     found: dict[bytes, Any] = {}
     for key in sorted(client.scan_iter(match=f"{keys.ratings_root(game)}:*")):
-        if key not in work and not key.startswith(f"{Keys(game, fresh=True).root}:".encode()):
+        if key not in work and not key.startswith(f"{keys.ratings_root(game, fresh=True)}:".encode()):
             found[key] = client.hgetall(key) if client.type(key) == b"hash" else client.zrange(key, 0, -1, withscores=True)
     return found
 
@@ -74,13 +80,13 @@ def test_a_fold_in_chunks_ends_as_one_fold_and_one_stopped_between_chunks_resume
     client.flushall()
     monkeypatch.setattr(store, "CHUNK", 7)
     extended = iter([True, False])  # the fold loses its lock after its second chunk, as a process that died would
-    monkeypatch.setattr(store, "_extended", lambda lock: next(extended, True))
+    monkeypatch.setattr(store, "extended", lambda lock: next(extended, True))
     chunked = Ratings(client)
     for result in results:
         chunked.record(result)
     assert chunked.fold("taki") == 14
-    assert client.zrange(Keys("taki").unfolded, 0, 0) == [results[14].game_id.encode()]  # where the next fold starts
-    assert client.zcard(Keys("taki").unfolded) == 26
+    assert client.zrange(keys.rating_unfolded(LIVE), 0, 0) == [results[14].game_id.encode()]  # where the next fold starts
+    assert client.zcard(keys.rating_unfolded(LIVE)) == 26
     assert chunked.fold("taki") == 26 and _stored(client) == once
 
 
@@ -91,10 +97,10 @@ def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: r
     lock = client.lock(keys.rating_lock("taki"), timeout=60)
     assert lock.acquire(blocking=False)
     client.set(keys.rating_lock("taki"), "another folder's token")  # it expired and another took it
-    assert ratings._fold(Keys("taki"), lock) == 0 and ratings.rating("taki", "ann") is None
-    assert client.zcard(Keys("taki").unfolded) == 6
+    assert ratings._fold("taki", False, lock) == 0 and ratings.rating("taki", "ann") is None
+    assert client.zcard(keys.rating_unfolded(LIVE)) == 6
     client.delete(keys.rating_lock("taki"))
-    store._release(lock)  # expired: nothing to let go of, and no error
+    store.let_go(lock)  # expired: nothing to let go of, and no error
     assert ratings.fold("taki") == 6
 
 
@@ -105,48 +111,39 @@ def test_a_late_result_folds_again_its_own_game_only(client: redis.Redis, monkey
     ratings.fold_all()
     folded: list[str] = []
     real = store.RatingStore._chunk
-    monkeypatch.setattr(store.RatingStore, "_chunk", lambda self, at, lock, start: (folded.append(at.game), real(self, at, lock, start))[1])
+    monkeypatch.setattr(store.RatingStore, "_chunk",
+                        lambda self, game, fresh, lock, start: (folded.append(game), real(self, game, fresh, lock, start))[1])
     ratings.record(taki[0])
     assert ratings.fold_all() == 12 and folded == ["taki"]
 
 
-def _counted(ratings: Ratings, game: str) -> tuple[dict[str, list[int]], dict[str, dict[str, Record]]]:
-    """Each identity's places and records against each other, counted from its whole history."""
-    places: dict[str, list[int]] = {}
-    records: dict[str, dict[str, Record]] = {}
-    for identity in IDENTITIES:
-        entries = ratings.history(game, identity)[0]
-        counted = Counter(entry.place for entry in entries)
-        places[identity] = [counted[place] for place in range(1, max(counted, default=0) + 1)]
-        tally: dict[str, list[int]] = {}
-        for result in ratings.results(game, [entry.game_id for entry in entries]):
-            for other in result.identities():
-                if other != identity:
-                    mine, theirs = result.place_of(identity), result.place_of(other)
-                    counts = tally.setdefault(other, [0, 0, 0])
-                    counts[0], counts[1], counts[2] = counts[0] + (mine < theirs), counts[1] + (mine > theirs), counts[2] + (mine == theirs)
-        records[identity] = {other: Record(other, *counts) for other, counts in tally.items()}
-    return places, records
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_counters_equal_those_counted_from_the_histories_whatever_the_order_of_arrival(seed: int) -> None:
-    import fakeredis
-
-    ratings, results = Ratings(fakeredis.FakeRedis()), _results(45, seed=seed)
-    _arrived(ratings, results, seed)
-    places, records = _counted(ratings, "taki")
-    for identity in IDENTITIES:
-        assert ratings.places("taki", identity) == places[identity]
-        total, met = ratings.opponents("taki", identity, 0, 100)
-        assert total == len(records[identity]) and {record.other: record for record in met} == records[identity]
-        assert [record.played for record in met] == sorted((record.played for record in met), reverse=True)
-        assert all(ratings.versus("taki", identity, other) == record for other, record in records[identity].items())
-
-
-def test_a_leaderboard_is_walked_from_its_top_and_counts_only_the_recently_active(
+def test_the_counters_say_how_often_each_finished_where_and_against_whom_however_the_results_arrive(
         client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
-    monkeypatch.setattr(store, "WALK", 3)
+    monkeypatch.setattr(store, "CHUNK", 2)
+    ratings = Ratings(client)
+    played = [Result("g1", "taki", 1_000, (("ann",), ("bo",), ("cy",)), {}),
+              Result("g2", "taki", 2_000, (("bo", "cy"), ("ann",)), {}),
+              Result("g3", "taki", 3_000, (("cy",), ("ann",)), {}),
+              Result("g4", "taki", 4_000, (("ann",), ("bo",)), {}),
+              Result("g5", "taki", 5_000, (("bo",), ("ann",), ("cy",)), {})]
+    for result in (played[4], played[2], played[0]):
+        ratings.record(result)
+        ratings.fold("taki")
+    ratings.record(played[3])
+    ratings.record(played[1])  # late, before three folded ones: folded again across chunks
+    ratings.fold("taki")
+    assert [ratings.places("taki", each) for each in ("ann", "bo", "cy")] == [[2, 3], [2, 2], [2, 0, 2]]
+    assert ratings.versus("taki", "ann", "bo") == HeadToHead("bo", 2, 2, 0)
+    assert ratings.versus("taki", "ann", "cy") == HeadToHead("cy", 2, 2, 0)
+    assert ratings.versus("taki", "bo", "cy") == HeadToHead("cy", 2, 0, 1)
+    assert ratings.versus("taki", "cy", "bo") == HeadToHead("bo", 0, 2, 1)
+    assert ratings.opponents("taki", "ann", 0, 10) == (2, [HeadToHead("bo", 2, 2, 0), HeadToHead("cy", 2, 2, 0)])
+    assert ratings.opponents("taki", "cy", 0, 10) == (2, [HeadToHead("ann", 2, 2, 0), HeadToHead("bo", 0, 2, 1)])
+
+
+def test_a_leaderboard_counts_only_the_recently_active_and_pages_them_best_first_however_it_reads_them(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(book, "WALK", 3)
     ratings = Ratings(client, provisional_sigma=100)  # every rating established
     for number in range(30):
         first, second = f"p{number % 10:02d}", f"p{(number + 1) % 10:02d}"
@@ -156,11 +153,29 @@ def test_a_leaderboard_is_walked_from_its_top_and_counts_only_the_recently_activ
     values = [rating.value for _, rating in everyone]
     assert len(everyone) == 10 and values == sorted(values, reverse=True)
     assert ratings.board("taki", True, 0, 0, 100) == (0, [])
-    since = 27_000  # p06 to p09 and p00 played their last game since
-    total, page = ratings.board("taki", False, since, 1, 2)
-    active = [identity for identity, rating in everyone if rating.last >= since]
-    assert total == len(active) == 5 and [identity for identity, _ in page] == active[1:3]
-    assert ratings.board("taki", False, since, 4, 10)[1] == [each for each in everyone if each[0] == active[4]]
+    read: Counter[str] = Counter()
+    for way in ("_sorted", "_walked"):
+        real = getattr(book.RatingBook, way)
+        monkeypatch.setattr(book.RatingBook, way, lambda self, *args, real=real, way=way: (read.update([way]), real(self, *args))[1])
+    for since in range(20_000, 31_000, 1_000):  # from everyone active to one
+        active = [each for each in everyone if each[1].last >= since]
+        for after, limit in ((0, 1), (0, 2), (1, 2), (3, 4), (0, 100), (len(active), 5), (999, 5)):
+            assert ratings.board("taki", False, since, after, limit) == (len(active), active[after:after + limit])
+    assert read["_sorted"] and read["_walked"]  # each way was taken, and gave the same pages
+
+
+def test_a_leaderboard_page_past_its_end_or_of_everyone_reads_no_more_than_its_page(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ratings = Ratings(client, provisional_sigma=100)
+    for number in range(300):
+        ratings.record(Result(f"g{number:03d}", "taki", 1_000 + number, ((f"p{number:03d}",), (f"q{number:03d}",)), {}))
+    ratings.fold("taki")
+    walked: list[int] = []
+    real = book.RatingBook._walked
+    monkeypatch.setattr(book.RatingBook, "_walked", lambda self, *args: (walked.append(1), real(self, *args))[1])
+    assert ratings.board("taki", False, 1_290, 10_000, 10) == (20, [])  # ten games' twenty players, none past 10,000
+    assert len(ratings.board("taki", False, 0, 550, 100)[1]) == 50  # everyone active: a range of the board
+    assert not walked
 
 
 def test_an_identity_moves_from_the_provisional_board_to_the_established_as_it_plays(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -170,7 +185,7 @@ def test_an_identity_moves_from_the_provisional_board_to_the_established_as_it_p
         ratings.fold("taki")
         provisional, established = ratings.board("taki", True, 0, 0, 10)[0], ratings.board("taki", False, 0, 0, 10)[0]
         assert provisional + established == 2
-    assert ratings.board("taki", False, 0, 0, 10)[0] == 2 and not client.zcard(Keys("taki").board(True))
+    assert ratings.board("taki", False, 0, 0, 10)[0] == 2 and not client.zcard(keys.rating_board(LIVE, True))
 
 
 def test_a_history_read_latest_first_gives_its_last_entries_in_order_and_its_total(client: redis.Redis) -> None:  # type: ignore[type-arg]
@@ -186,17 +201,17 @@ def test_a_rebuild_is_swapped_in_at_once_and_marks_its_sweep(client: redis.Redis
     old = _stored(client)
     ratings.record(Result("stray", "taki", 5_000, (("ann",), ("bo",)), {}))  # recorded by a keeper while the rebuild reads
     seen: list[dict[bytes, Any]] = []
-    real = store.RatingStore._swap
+    real = store.Rebuild._swapped
 
-    def swapped(self: store.RatingStore, fresh: Keys, lock: Any, swept: int) -> None:
+    def swapped(self: store.Rebuild, game: str, lock: Any, swept: int) -> None:
         seen.append(_stored(client))  # a reader before the swap sees the old ratings whole
-        real(self, fresh, lock, swept)
+        real(self, game, lock, swept)
         seen.append(_stored(client))
 
-    monkeypatch.setattr(store.RatingStore, "_swap", swapped)
+    monkeypatch.setattr(store.Rebuild, "_swapped", swapped)
     assert ratings.rebuild("taki", results, 12_345) == 20
     rebuilt = seen[1]
-    assert client.get(keys.rating_swept("taki")) == b"12345" and not client.keys(f"{Keys('taki', fresh=True).root}:*")
+    assert client.get(keys.rating_swept("taki")) == b"12345" and not client.keys(f"{FRESH}:*")
     assert {key: value for key, value in seen[0].items() if not key.endswith(b":order") and not key.endswith(b":results")} \
         == {key: value for key, value in old.items() if not key.endswith(b":order") and not key.endswith(b":results")}
     client.flushall()
@@ -211,5 +226,119 @@ def test_a_rebuild_leaves_the_sweep_its_start_and_other_games_alone(client: redi
     ratings.rebuild("taki", _results(6), 12_345)
     assert client.get(keys.rating_swept("taki")) == b"12345" and _stored(client, "djambi") == djambi
     assert ratings.swept() == 0  # djambi's games were never swept
-    ratings.mark_swept(99)
+    ratings.mark_swept(99, ratings.marks())
     assert ratings.swept() == 99
+
+
+def _random_results(count: int, chooser: random.Random) -> list[Result]:
+    """Results of two- to four-seat games, some with two sharing first place, many ending in the same millisecond."""
+    results = []
+    for number in range(count):
+        seated = chooser.sample(IDENTITIES, chooser.choice([2, 3, 4]))
+        places = tuple((each,) for each in seated)
+        if len(seated) >= 3 and chooser.random() < 0.3:
+            places = ((seated[0], seated[1]), *places[2:])
+        results.append(Result(f"g{chooser.randrange(10**6):06d}x{number}", "taki", 1_000 + chooser.randrange(count // 2 + 1),
+                              places, {each: each for each in seated}))
+    return results
+
+
+def test_results_arriving_shuffled_folded_in_chunks_stopped_anywhere_end_as_one_whole_fold(monkeypatch: pytest.MonkeyPatch) -> None:
+    import fakeredis
+
+    for seed in range(30):
+        chooser = random.Random(seed)
+        results = _random_results(40, chooser)
+        whole = Ratings(fakeredis.FakeRedis())
+        for result in results:
+            whole.record(result)
+        whole.fold("taki")
+        monkeypatch.setattr(store, "CHUNK", chooser.choice([1, 2, 3, 5, 7]))
+        monkeypatch.setattr(store, "extended", lambda lock, chooser=chooser: chooser.random() > 0.4)  # a fold lost its lock
+        client = fakeredis.FakeRedis()
+        chunked = Ratings(client)
+        for result in chooser.sample(results, len(results)):
+            chunked.record(result)
+            if chooser.random() < 0.3:
+                chunked.fold("taki")
+        while chunked.fold("taki"):
+            pass
+        monkeypatch.undo()
+        assert _stored(client) == _stored(whole.redis) and not client.zcard(keys.rating_unfolded(LIVE)), seed
+        for identity in IDENTITIES:
+            entries = chunked.history("taki", identity)[0]
+            assert sum(chunked.places("taki", identity)) == len(entries) == len({entry.game_id for entry in entries}), seed
+            games = {entry.game_id for entry in entries}
+            for met in chunked.opponents("taki", identity, 0, 10)[1]:
+                theirs = chunked.versus("taki", met.other, identity)
+                assert theirs == HeadToHead(identity, met.behind, met.ahead, met.tied), seed
+                assert met.played == len(games & {entry.game_id for entry in chunked.history("taki", met.other)[0]}), seed
+
+
+def test_a_refold_takes_back_no_more_of_a_history_in_a_chunk_than_the_chunk_spans(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(60)
+    for result in results[1:]:
+        ratings.record(result)
+    ratings.fold("taki")
+    monkeypatch.setattr(store, "CHUNK", 3)
+    taken: list[int] = []
+    real = store.RatingStore._plan
+    monkeypatch.setattr(store.RatingStore, "_plan", lambda self, *args: (plan := real(self, *args),
+                                                                          taken.append(max(map(len, plan.later.values()), default=0)))[0])
+    ratings.record(results[0])  # first in the fold's order: every game is folded again
+    assert ratings.fold("taki") == 60
+    assert len(taken) == 20 and max(taken) <= 3  # each chunk took back its own three games' entries at most
+    client.flushall()
+    for result in results:
+        ratings.record(result)
+    monkeypatch.undo()
+    ratings.fold("taki")
+    assert ratings.history("taki", "ai:greedy")[1] == sum("ai:greedy" in result.identities() for result in results)
+
+
+def test_a_fold_goes_past_an_unfolded_result_the_order_lacks(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(9)
+    for result in results[1:]:
+        ratings.record(result)
+    ratings.fold("taki")
+    client.zadd(keys.rating_unfolded(LIVE), {"lost": 1})  # as a swap that raced a record once left a store
+    ratings.record(results[0])
+    assert ratings.fold("taki") == 9 and not client.zcard(keys.rating_unfolded(LIVE))
+
+
+def test_a_rebuild_that_cannot_take_its_lock_raises_and_a_lock_never_taken_writes_nothing(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(store, "LOCK_SECONDS", 0.2)
+    ratings = Ratings(client)
+    client.set(keys.rating_lock("taki"), "a fold's token", px=5_000)
+    with pytest.raises(LockError, match="held the taki ratings' lock"):
+        ratings.rebuild("taki", _results(3), 0)
+    assert ratings.rating("taki", "ann") is None and not client.exists(keys.rating_rebuilding("taki"))
+    client.delete(keys.rating_lock("taki"))
+    assert store._watching(client, client.lock(keys.rating_lock("taki"))) is None  # a free lock is not a lock taken
+
+
+def test_a_result_recorded_while_a_rebuild_runs_is_in_the_ratings_it_swaps_in(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(12)
+    with ratings.rebuilding(["taki"]) as rebuilding:
+        for result in results[:6]:
+            rebuilding.add(result)
+        ratings.record(results[6])  # a keeper's, while the rebuild reads the stored games
+        real = store._under
+
+        def listed(found: redis.Redis, root: str, game: str | None = None) -> list[bytes]:  # type: ignore[type-arg]
+            under = real(found, root, game)
+            if game is not None and not client.hexists(keys.rating_results(LIVE), results[7].game_id):
+                ratings.record(results[7])  # and another between the swap's listing of the keys and its transaction
+            return under
+
+        monkeypatch.setattr(store, "_under", listed)
+        rebuilding.swap(12_345)
+    assert all(ratings.is_recorded("taki", result.game_id) for result in results[:8])
+    assert ratings.fold("taki") == 0 and not client.zcard(keys.rating_unfolded(LIVE))
+    rebuilt = _stored(client)
+    client.flushall()
+    _arrived(Ratings(client), results[:8], 2)
+    assert rebuilt == _stored(client)

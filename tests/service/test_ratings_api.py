@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from application.ratings import Ratings
+from events import keys
 from events.ratings import Result
+from runtime.config import Config
 from tests.contract import ContractClient
 from tests.service.test_players_api import register
 
@@ -85,6 +89,26 @@ def test_an_unlisted_game_counts_on_a_player_page_without_its_id(api: ContractCl
     assert "secret1" not in api.get(f"/v1/players/{ann}/results").text
 
 
+def test_a_player_page_learns_which_games_are_unlisted_from_the_history_reading_a_result_only_for_older_entries(
+        api: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
+    ratings, now = _ratings(api), int(time.time() * 1000)
+    for number, unlisted in enumerate((False, True, False)):
+        ratings.record(Result(f"g{number}", "taki", now + number, ((ann,), (bo,)), {}, unlisted=unlisted))
+    ratings.fold("taki")
+    history = keys.rating_history(keys.ratings_root("taki"), ann)
+    [(older, at)] = ratings.redis.zrange(history, 1, 1, withscores=True)
+    ratings.redis.zrem(history, older)
+    ratings.redis.zadd(history, {older.rsplit(b" ", 1)[0]: at})  # as written before entries said whether their game is unlisted
+    read: list[list[str]] = []
+    real = Ratings.results
+    monkeypatch.setattr(Ratings, "results", lambda self, game, game_ids, fresh=False: (read.append(game_ids), real(self, game, game_ids, fresh))[1])
+    ann_points = api.get(f"/v1/players/{ann}/ratings").json["games"][0]["history"]
+    bo_points = api.get(f"/v1/players/{bo}/ratings").json["games"][0]["history"]
+    assert [point["game_id"] for point in ann_points] == [point["game_id"] for point in bo_points] == ["g0", None, "g2"]
+    assert read == [["g1"], []]  # ann's older entry only
+
+
 def test_a_registered_player_is_named_as_registered_whatever_they_sat_as(api: ContractClient) -> None:
     ann, bo = register(api, "ann")["id"], register(api, "bo")["id"]
     ratings = _ratings(api)
@@ -122,3 +146,14 @@ def test_the_opponents_of_a_player_are_listed_most_met_first_a_page_at_a_time(ap
     assert api.get(f"/v1/players/{ann}/opponents?game=djambi").json["opponents"] == []
     assert api.get(f"/v1/players/{ann}/opponents").status_code == 422
     assert api.get("/v1/players/nobody/opponents?game=taki").status_code == 404
+
+
+def test_a_page_deeper_than_ten_thousand_is_refused_and_so_is_a_history_of_no_point(
+        api: ContractClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert api.get("/v1/ratings/taki?after=10000").json["ratings"] == []
+    assert api.get("/v1/ratings/taki?after=10001").status_code == 422
+    assert api.get("/v1/players/ai:greedy/opponents?game=taki&after=10001").status_code == 422
+    for points in ("0", "-3"):
+        monkeypatch.setenv("MEEPLE_RATING_HISTORY_POINTS", points)
+        with pytest.raises(ValueError, match="MEEPLE_RATING_HISTORY_POINTS and MEEPLE_RATING_DAYS are 1 or more"):
+            Config.from_env()

@@ -1,7 +1,9 @@
 """The rating keeper on a real Redis: it keeps the results of the rated games that finished and
 counts, acks each announcement once its game is kept, and goes past a game that fails to be kept,
-in the feed and in the sweep alike; and a store whose ratings are under older keys has them made
-anew from its finished games by the first sweep."""
+in the feed and in the sweep alike; a sweep reads a batch a pass, one keeper at a time, and never
+moves a mark a rebuild set after it began; a result kept while a rebuild runs outlives its swap;
+and a store whose ratings are under older keys has them made anew from its finished games by the
+first sweep, the older keys deleted by a rebuild."""
 
 from __future__ import annotations
 
@@ -10,12 +12,14 @@ import time
 import pytest
 import redis
 
-from application.ratings import Ratings
+from application.ratings import Ratings, rebuild
+from application.results import result_of
 from domain import GAMES
 from domain.core.rng import SeededRng
-from events import keys
+from events import clock, keys
+from events.envelope import Lifecycle
 from events.execute import Executor
-from events.ratings import Keys
+from events.ratings import Result
 from workers import ratings as keeper_module
 from workers.ratings import GROUP, RatingKeeper
 
@@ -36,6 +40,12 @@ def _game(executor: Executor, rated: bool = True, finished: bool = True) -> str:
     return game_id
 
 
+def _result(executor: Executor, game_id: str) -> Result:
+    result = result_of(executor, game_id)
+    assert result is not None
+    return result
+
+
 def _pending(client: redis.Redis) -> int:  # type: ignore[type-arg]
     return sum(int(client.xpending(stream, GROUP)["pending"]) for stream in client.scan_iter(match="*feed*")
                if client.type(stream) == b"stream")
@@ -54,7 +64,7 @@ def test_the_keeper_keeps_rated_finished_games_acks_each_and_goes_past_a_bad_one
     assert sum(keeper.consume(None) for _ in range(100)) == 2  # each move announced its game: many batches
     ratings = Ratings(executor.store.redis)
     assert [ratings.is_recorded("taki", game_id) for game_id in (rated, unrated, unfinished, bad, later)] == [True, False, False, False, True]
-    assert _pending(executor.store.redis) == 0 and not executor.store.redis.zcard(Keys("taki").unfolded)
+    assert _pending(executor.store.redis) == 0 and not executor.store.redis.zcard(keys.rating_unfolded(keys.ratings_root("taki")))
     greedy = ratings.rating("taki", "ai:greedy")
     assert greedy is not None and greedy.games == 2
 
@@ -70,7 +80,7 @@ def test_the_sweep_goes_past_a_bad_game_and_marks_where_it_began(executor: Execu
     assert Ratings(executor.store.redis).swept() >= before
 
 
-def test_the_first_sweep_makes_the_ratings_anew_from_the_finished_games_leaving_older_keys_alone(executor: Executor) -> None:
+def test_the_first_sweep_makes_the_ratings_anew_from_the_finished_games_and_a_rebuild_deletes_the_older_keys(executor: Executor) -> None:
     client = executor.store.redis
     client.hset(f"{keys.PREFIX}:{{ratings}}:taki:now", "ai:greedy", "[30.0, 2.0, 7, 1]")  # as kept before each game had its slot
     client.set(f"{keys.PREFIX}:{{ratings}}:swept", 10**13)  # the older keys' mark: far ahead, and not this store's any more
@@ -81,3 +91,44 @@ def test_the_first_sweep_makes_the_ratings_anew_from_the_finished_games_leaving_
     assert greedy is not None and greedy.games == 2 and all(ratings.is_recorded("taki", game_id) for game_id in games)
     assert ratings.history("taki", "ai:random")[1] == 2 and ratings.places("taki", "ai:random")
     assert client.hgetall(f"{keys.PREFIX}:{{ratings}}:taki:now") == {b"ai:greedy": b"[30.0, 2.0, 7, 1]"}
+    assert rebuild(executor) == 2 and ratings.rating("taki", "ai:greedy") == greedy  # a rebuild deletes the older keys
+    assert not client.exists(f"{keys.PREFIX}:{{ratings}}:taki:now", f"{keys.PREFIX}:{{ratings}}:swept")
+
+
+def test_a_result_kept_while_a_rebuild_runs_outlives_its_swap_and_a_sweep_spanning_the_swap_leaves_its_mark(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    now = {"ms": 1_000_000}
+    monkeypatch.setattr(clock, "now", lambda: now["ms"])
+    keeper, ratings = RatingKeeper(executor), Ratings(executor.store.redis)
+    old = _game(executor)
+    keeper.sweep()
+    with ratings.rebuilding(["taki"]) as rebuilding:
+        now["ms"] = 2_000_000  # the rebuild reads the finished games from here
+        rebuilding.add(_result(executor, old))
+        now["ms"] = 2_100_000
+        late = _game(executor)
+        assert keeper.keep(late)  # from the feed, while the rebuild runs
+        now["ms"] = 2_300_000  # a sweep begins, and is still running when the rebuild swaps
+        real = keeper.ratings.fold_all
+        monkeypatch.setattr(keeper.ratings, "fold_all", lambda: (rebuilding.swap(2_000_000), real())[1])
+        keeper.sweep()
+        monkeypatch.setattr(keeper.ratings, "fold_all", real)
+    assert ratings.marks()["taki"] == 2_000_000  # the rebuild's mark, not the sweep's that began before it
+    greedy = ratings.rating("taki", "ai:greedy")
+    assert ratings.is_recorded("taki", late) and greedy is not None and greedy.games == 2
+
+
+def test_a_sweep_reads_a_batch_a_pass_moving_its_mark_and_one_keeper_sweeps_at_a_time(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(keeper_module, "BATCH", 2)
+    games = [_game(executor) for _ in range(5)]
+    keeper, other, ratings = RatingKeeper(executor), RatingKeeper(executor), Ratings(executor.store.redis)
+    filed = [int(score) for _, score in executor.store.redis.zrange(
+        keys.games_with_status(Lifecycle.FINISHED, executor.store.shards.names[0]), 0, -1, withscores=True)]
+    monkeypatch.setattr(clock, "now", lambda: filed[-1] + 3_600_000)  # the sweep begins an hour after the games
+    assert keeper.sweep_pass() == 2 and keeper.sweeping is not None
+    assert ratings.swept() == filed[1] + keeper_module.OVERLAP_MS  # the next sweep resumes at the second game's filing
+    assert other.sweep_pass() == 0 and other.sweeping is None  # one sweeps at a time
+    assert keeper.sweep_pass() == 2 and keeper.sweep_pass() == 1 and keeper.sweeping is None
+    assert all(ratings.is_recorded("taki", game_id) for game_id in games) and ratings.swept() == filed[-1] + 3_600_000
+    assert other.sweep() == 0 and other.sweeping is None  # the lock let go: the other sweeps, and finds nothing new

@@ -1,6 +1,6 @@
 """The ratings on a real Redis Cluster: a result recorded by its script, folded under the lock
-whose key the fold's transaction watches, and rebuilt by a swap in one transaction, all within
-the game's `{ratings:<game>}` slot."""
+whose key the fold's transaction watches, and rebuilt by a swap in one transaction keeping a
+result recorded while the rebuild ran, all within the game's `{ratings:<game>}` slot."""
 
 from __future__ import annotations
 
@@ -25,5 +25,13 @@ def test_results_are_recorded_folded_and_rebuilt_on_the_cluster(cluster: LocalCl
     assert live[0] is not None and live[0].games == 4 and live[1][1] == 4 and live[2][0] == 2
     assert ratings.rebuild("djambi", results, 0) == 4
     assert (ratings.rating("djambi", "ann"), ratings.history("djambi", "ann"), ratings.opponents("djambi", "ann", 0, 10)) == live
-    ratings.mark_swept(5)  # each game's mark in its own slot
+    late = Result("cluster-late", "djambi", 999, (("bo",), ("ann",)), {})
+    with ratings.rebuilding(["djambi"]) as rebuilding:
+        for result in results:
+            rebuilding.add(result)
+        assert ratings.record(late)  # recorded into the live keys and the rebuild's, by one script in the slot
+        rebuilding.swap(0)
+    rating = ratings.rating("djambi", "ann")
+    assert rating is not None and rating.games == 5 and ratings.history("djambi", "ann")[0][0].game_id == "cluster-late"
+    ratings.mark_swept(5, ratings.marks())  # each game's mark in its own slot, set where it is still as read
     assert ratings.swept() == 5
