@@ -3,10 +3,12 @@ played by the server's workers, put both on TAKI's leaderboard; its link opens a
 (by the keyboard), whose chart's points are the rating history the API gives, and whose
 head-to-head lists the other level with their games counted, and to a signed-in viewer their own
 record against the level first; on a server giving each history's latest point only, the chart
-says it shows the latest of them. At 1280 and 375 px."""
+says it shows the latest of them. Head to head that fails to load says why once, whatever the
+tries, and offers to try again. At 1280 and 375 px."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.integration.clients import Client
 from tests.integration.conftest import serving
@@ -23,7 +25,7 @@ from tests.web.pages import fits, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 GAMES = 3
-POINTS = 1  # the latest points of a history the server gives: fewer than the GAMES that count (a game may count for nothing)
+POINTS = 1  # the latest points of a history the server gives: fewer than the games that count (two at least are played to count)
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +36,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def rated_games(api: Client) -> list[dict[str, object]]:
-    """GAMES rated TAKI games between the random and the greedy AI, played to the end by the workers;
-    the greedy level's rating history once it counts each of them that counts (a game may end before
-    each seat moved twice), and at least one."""
+    """The greedy level's rating history once at least two more rated TAKI games between the random
+    and the greedy AI count (a game may end before each seat moved twice, and count for nothing):
+    GAMES at a time, played to the end by the workers."""
+    before = total(api)
+    for _ in range(4):
+        played(api)
+        if total(api) >= before + 2:
+            return history(api)
+    raise AssertionError(f"fewer than two of {4 * GAMES} rated games counted")
+
+
+def played(api: Client) -> None:
+    """Play GAMES rated TAKI games between the random and the greedy AI, and wait for the keeper to count those that count."""
     before, played = total(api), []
     for number in range(GAMES):
         levels = ["random", "greedy"][::1 if number % 2 else -1]
@@ -49,12 +61,11 @@ def rated_games(api: Client) -> list[dict[str, object]]:
         assert time.monotonic() < until
         time.sleep(0.2)
     counted, settled = total(api), time.monotonic() + 2
-    while time.monotonic() < settled or counted == before:  # the keeper records each finished game once
-        assert time.monotonic() < until, counted
+    while time.monotonic() < settled:  # the keeper records each finished game once
         time.sleep(0.2)
         if (latest := total(api)) != counted:
             counted, settled = latest, time.monotonic() + 2
-    return history(api)
+        assert time.monotonic() < until or counted > before, counted
 
 
 def taki(api: Client) -> dict[str, Any]:
@@ -110,3 +121,33 @@ def test_a_rated_game_says_so_on_its_table(page: Page, server: str, api: Client)
     page.goto(f"{server}/games/{unrated}")
     expect(page.get_by_role("heading", level=1)).to_contain_text(unrated)
     expect(page.locator(".game-head .badge.rated")).to_be_hidden()
+
+
+def test_head_to_head_that_fails_to_load_says_why_once_and_offers_to_try_again(page: Page, server: str, api: Client,
+                                                                               tmp_path: Path) -> None:
+    if not total(api):
+        rated_games(api)
+    failures = [2]
+
+    def unavailable(route: Route) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            route.fulfill(status=503, content_type="application/problem+json",
+                          body=json.dumps({"title": "Unavailable", "status": 503, "detail": "The store is away for now."}))
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/v1/players/ai(:|%3A)greedy/opponents\?.*"), unavailable)
+    page.goto(f"{server}/players/ai:greedy")
+    again, why = page.get_by_role("button", name="Try again"), page.get_by_text("The store is away for now.")
+    expect(again).to_be_visible()
+    again.click()
+    expect(why).to_have_count(1)  # the second failure's notice in the first's place
+    page.screenshot(path=str(tmp_path / "head-to-head-failed-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "head-to-head-failed-375.png")
+    again.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("ul.opponents li", has=page.get_by_role("link", name="AI (random)"))).to_be_visible()
+    expect(why).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile("Try again|More"))).to_have_count(0)  # one opponent: no next page

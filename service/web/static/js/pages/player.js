@@ -4,7 +4,7 @@
 // player, and every opponent met in each game, most met first. Names are text.
 
 import * as api from "../api.js";
-import { button, fill, h, problemNotice, svg } from "../dom.js";
+import { button, fill, h, perform, problemNotice, svg } from "../dom.js";
 import { gameTitle } from "../games.js";
 import { playerLink, ratingText } from "../ratings.js";
 
@@ -88,20 +88,23 @@ function headToHead(id, page, title) {
 
 const record = (each) => `${each.played} together, ahead ${each.ahead}, behind ${each.behind}, tied ${each.tied}`;
 
-/** The opponents met in `game`, a page at a time (a More button for the next). */
+/** The opponents met in `game`, a page at a time (a More button for the next; after a failure, "Try again" in its place). */
 function opponents(id, game, title) {
   const list = h("ul", { class: "opponents" });
-  const place = h("div", {}, h("h3", {}, title), list);
-  const more = async (after) => {
-    place.querySelector("button")?.remove();
-    try {
+  const message = h("div");
+  let after = 0;
+  const more = button("More", () => read(), { hidden: true });
+  const read = async () => {
+    more.disabled = true;
+    const done = await perform(message, async () => {
       const found = await api.opponents(id, game, after);
       list.append(...found.opponents.map((each) => h("li", {}, playerLink(each), `: ${record(each)}`)));
-      if (found.next !== null) place.append(button("More", () => more(found.next)));
-    } catch (problem) {
-      place.append(problemNotice(problem));
-    }
+      after = found.next;
+    });
+    more.textContent = done ? "More" : "Try again";
+    more.disabled = false;
+    more.hidden = done && after === null;
   };
-  more(0);
-  return place;
+  read();
+  return h("div", {}, h("h3", {}, title), list, message, more);
 }
