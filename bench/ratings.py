@@ -20,9 +20,10 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import redis
 import requests
@@ -158,15 +159,20 @@ def measure(server: Server, game: str, count: int, at_once: int) -> Measured:
     return Measured(game, len(played), len(counted), seconds, dict(first_places(session, server.url, counted)), settled)
 
 
-def stored(client: redis.Redis) -> dict[bytes, Any]:
-    """Every ratings key's content but those of the keeper's own work (lock, sweep mark, unfolded)."""
-    work = {key for game in GAMES for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_unfolded(keys.ratings_root(game)))}
-    found: dict[bytes, Any] = {}
-    for key in sorted(client.scan_iter(match=f"{keys.PREFIX}:{{ratings:*", count=1000)):
-        if key.decode() in work:
-            continue
-        kind = client.type(key)
-        found[key] = (client.hgetall(key) if kind == b"hash" else client.zrange(key, 0, -1, withscores=True))
+def stored(client: redis.Redis, games: Iterable[str] = tuple(GAMES)) -> dict[str, Any]:
+    """Every key of each game's current generation of ratings, named by its game and from its root, and its
+    content, but what the keeper has yet to fold and its own keys (lock, sweep mark, generations)."""
+    found: dict[str, Any] = {}
+    for game in games:
+        current = (cast(bytes | None, client.get(keys.rating_current(game))) or b"").decode()
+        root, later = keys.ratings_root(game, current), f"{keys.ratings_root(game)}:gen:"
+        own = {keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game), keys.rating_current(game),
+               keys.rating_generations(game), keys.rating_unfolded(root)}
+        for key in sorted(cast(Iterable[bytes], client.scan_iter(match=f"{root}:*", count=1000))):
+            name = key.decode()
+            if name not in own and (current or not name.startswith(later)):
+                kind = client.type(key)
+                found[game + name[len(root):]] = client.hgetall(key) if kind == b"hash" else client.zrange(key, 0, -1, withscores=True)
     return found
 
 

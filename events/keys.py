@@ -339,11 +339,22 @@ def clock_moves(game_id: str) -> str:
     return f"{PREFIX}:{{{game_id}}}:clock-moves"
 
 
-def ratings_root(game: str, fresh: bool = False) -> str:
-    """The prefix of every key of a game's ratings, live or a rebuild's `fresh` ones (events.ratings,
-    events.rating_fold): one slot per game, so that a game's fold, its lock and a rebuild's swap are
-    each one transaction. The rating keys below take such a root."""
-    return f"{PREFIX}:{{ratings:{game}}}" + (":fresh" if fresh else "")
+def ratings_root(game: str, generation: str = "") -> str:
+    """The prefix of every key of one generation of a game's ratings (events.ratings,
+    events.rating_fold), the first ("") that of the keys made before there were generations: one
+    slot per game, so that a game's fold, its lock and a rebuild's swap are each one transaction.
+    The rating keys below that name no game take such a root."""
+    return f"{PREFIX}:{{ratings:{game}}}" + (f":gen:{generation}" if generation else "")
+
+
+def rating_current(game: str) -> str:
+    """String: the generation of the game's ratings the pages read and the fold folds ("" if none)."""
+    return f"{ratings_root(game)}:current"
+
+
+def rating_generations(game: str) -> str:
+    """String: a counter, the number of the game's latest generation (each rebuild makes one)."""
+    return f"{ratings_root(game)}:generations"
 
 
 def old_ratings() -> str:
@@ -403,8 +414,8 @@ def rating_opponents(root: str, identity: str) -> str:
 
 
 def rating_rebuilding(game: str) -> str:
-    """String, expiring: set while a rebuild of the game's ratings runs, so that each result recorded
-    meanwhile is recorded into its fresh keys too."""
+    """String, expiring: the generation a rebuild of the game's ratings folds into, while it runs, so
+    that each result recorded meanwhile is recorded into it too."""
     return f"{ratings_root(game)}:rebuilding"
 
 

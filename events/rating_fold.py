@@ -1,8 +1,8 @@
 """Folding each game's recorded results into its ratings (events.ratings): chunk by chunk, each
 chunk one transaction that writes only while the game's lock is still its fold's and leaves where
 the next starts; a result recorded after later ones were folded is folded again from its place on.
-A rebuild folds every result into fresh keys while a marker sends each result recorded meanwhile
-there too, and swaps them in in one transaction (docs/ratings.md)."""
+A rebuild folds every result into a new generation, into which each result recorded meanwhile goes
+too, makes it the current one with one write, and deletes the one before (docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from events.ratings import Entry, HeadToHead, Rate, Rating, RatingBook, Result
 
 CHUNK = 500  # results folded in one transaction
 LOCK_SECONDS = 600  # a fold that died lets go of its game after this long; extended after each chunk
-SWAP_TRIES = 20  # a swap begun again when a result recorded meanwhile changed what it renames
+UNLINK = 500  # keys an old generation loses at a time
 
 
 def _compared(result: Result, identity: str, other: str) -> tuple[int, int, int]:
@@ -76,23 +76,23 @@ class RatingStore(RatingBook):
         """Fold the game's results recorded since its last fold, from the earliest of them in the
         fold's order on (again, past any folded before); how many were folded. Another process
         folding the game now leaves them to it."""
-        if not self.redis.zcard(keys.rating_unfolded(keys.ratings_root(game))):
+        if not self.redis.zcard(keys.rating_unfolded(self.root(game))):
             return 0
         lock = self.redis.lock(keys.rating_lock(game), timeout=LOCK_SECONDS, blocking_timeout=0)
         if not lock.acquire(blocking=False):
             return 0
         try:
-            return self._fold(game, False, lock)
+            return self._fold(self.root(game), lock)  # read under the lock, which a rebuild's swap takes
         finally:
             let_go(lock)
 
     def rebuilding(self, games: Iterable[str]) -> Rebuild:
-        """A rebuild of these games' ratings, each game's lock taken and its marker set (LockError if
-        another process holds a lock beyond LOCK_SECONDS)."""
+        """A rebuild of these games' ratings, each game's lock taken and a new generation begun
+        (LockError if another process holds a lock beyond LOCK_SECONDS)."""
         return Rebuild(self, list(games))
 
     def rebuild(self, game: str, results: Iterable[Result], swept: int) -> int:
-        """Fold `results` (all of one game) into fresh keys and swap them for the live ones, the
+        """Fold `results` (all of one game) into a new generation and make it the current one, the
         game's finished games having been read from `swept` (ms) on; how many count."""
         with self.rebuilding([game]) as rebuild:
             for result in results:
@@ -100,15 +100,14 @@ class RatingStore(RatingBook):
             rebuild.swap(swept)
             return rebuild.added
 
-    def _fold(self, game: str, fresh: bool, lock: Lock, keep: Callable[[Lock], bool] | None = None) -> int:
-        """Fold as `fold` says, holding `lock`, a chunk at a time, keeping it (extending it, unless
-        `keep` says how) between chunks."""
-        root = keys.ratings_root(game, fresh)
+    def _fold(self, root: str, lock: Lock, keep: Callable[[Lock], bool] | None = None) -> int:
+        """Fold the generation at `root` as `fold` says, holding `lock`, a chunk at a time, keeping it
+        (extending it, unless `keep` says how) between chunks."""
         first = cast(list[bytes], self.redis.zrange(keys.rating_unfolded(root), 0, 0))
         start = first[0].decode() if first else None
         folded = 0
         while start is not None:
-            done, start = self._chunk(game, fresh, lock, start)
+            done, start = self._chunk(root, lock, start)
             folded += done
             if done == 0 or (start is not None and not (keep or extended)(lock)):
                 break
@@ -125,16 +124,15 @@ class RatingStore(RatingBook):
             start = first[0].decode()
         return rank
 
-    def _chunk(self, game: str, fresh: bool, lock: Lock, start: str) -> tuple[int, str | None]:
+    def _chunk(self, root: str, lock: Lock, start: str) -> tuple[int, str | None]:
         """Fold up to CHUNK results from `start` in one transaction, writing only while the lock is
         this fold's; how many were folded, and where the next chunk starts (none after the last)."""
-        root = keys.ratings_root(game, fresh)
         rank = self._start(root, start)
         if rank is None:
             return 0, None
         ids = cast(list[tuple[bytes, float]], self.redis.zrange(keys.rating_order(root), rank, rank + CHUNK, withscores=True))
         chunk, following = [game_id.decode() for game_id, _ in ids[:CHUNK]], ids[CHUNK:]
-        plan = self._plan(game, fresh, self.results(game, chunk, fresh=fresh))
+        plan = self._plan(root, self.results_at(root, chunk))
         writes = self._counters(root, plan)
         pipe = _watching(self.redis, lock)
         if pipe is None:
@@ -152,11 +150,11 @@ class RatingStore(RatingBook):
             return 0, None
         return len(chunk), following[0][0].decode() if following else None
 
-    def _plan(self, game: str, fresh: bool, results: list[Result]) -> Chunk:
+    def _plan(self, root: str, results: list[Result]) -> Chunk:
         """Read what a chunk of `results` takes back: each of its identities' entries from its first
         result's place to its last's (entries past it are taken back by the chunks that reach them),
         and their ratings before it."""
-        plan, root = Chunk(results), keys.ratings_root(game, fresh)
+        plan = Chunk(results)
         if not results:
             return plan
         start, end = results[0].position, results[-1].position
@@ -180,7 +178,7 @@ class RatingStore(RatingBook):
             for _, entry in entries:
                 if start <= entry.position <= end:
                     undone.setdefault(entry.game_id, []).append(identity)
-        for result in self.results(game, list(undone), fresh=fresh):
+        for result in self.results_at(root, list(undone)):
             for identity in undone[result.game_id]:
                 plan.tally.count(result, identity, -1)
         return plan
@@ -234,13 +232,15 @@ class RatingStore(RatingBook):
 
 
 class Rebuild:
-    """A rebuild of some games' ratings: each game's lock held and its marker set from the start,
-    so that every result recorded meanwhile reaches its fresh keys too; `add` records the stored
-    games' results into them, `swap` folds them and swaps them in, game by game."""
+    """A rebuild of some games' ratings: each game's lock held and a new generation begun, which the
+    game's `rebuilding` key names, so that every result recorded meanwhile reaches it too; `add`
+    records the stored games' results into it, `swap` folds it and makes it the current one, game
+    by game."""
 
     def __init__(self, store: RatingStore, games: list[str]) -> None:
         self.store, self.redis = store, store.redis
         self.locks: dict[str, Lock] = {}
+        self.generations: dict[str, str] = {}
         self.added = 0
         try:
             for game in games:
@@ -250,17 +250,25 @@ class Rebuild:
             raise
 
     def _begin(self, game: str) -> None:
-        """Take the game's lock, delete what a rebuild that died left and set the marker."""
+        """Take the game's lock, delete what a rebuild that died left and begin a generation."""
         lock = self.redis.lock(keys.rating_lock(game), timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
         if not lock.acquire():
             raise LockError(f"another process held the {game} ratings' lock for {LOCK_SECONDS} s: is a rebuild running?")
         self.locks[game] = lock
-        _unlink(self.redis, f"{keys.ratings_root(game, fresh=True)}:*")
-        self.redis.set(keys.rating_rebuilding(game), 1, px=LOCK_SECONDS * 1000)
+        current = self.store.generation(game)
+        for generation in _generations(self.redis, game) - {current, ""}:
+            _unlink(self.redis, f"{keys.ratings_root(game, generation)}:*")
+        self.generations[game] = str(self.redis.incr(keys.rating_generations(game)))
+        self.redis.set(keys.rating_rebuilding(game), self.generations[game], px=LOCK_SECONDS * 1000)
 
     def add(self, result: Result) -> None:
-        """Record `result` into its game's fresh keys, keeping the locks and markers alive now and then."""
-        self.store.record(result, fresh=True)
+        """Record `result` into its game's new generation, keeping the locks and markers alive now and then."""
+        root = keys.ratings_root(result.game, self.generations[result.game])
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hsetnx(keys.rating_results(root), result.game_id, result.to_json())
+        pipe.zadd(keys.rating_order(root), {result.game_id: result.at})
+        pipe.zadd(keys.rating_unfolded(root), {result.game_id: result.at})
+        pipe.execute()
         self.added += 1
         if self.added % CHUNK == 0:
             self.keep()
@@ -277,35 +285,29 @@ class Rebuild:
         return extended(lock)
 
     def swap(self, swept: int) -> None:
-        """Fold each game's fresh keys, swap them for the live ones in one transaction, marking its
-        sweep `swept`, and fold what was recorded since that fold."""
+        """Fold each game's new generation, make it the current one, marking its sweep `swept`, fold
+        what was recorded since that fold, and delete the generation before."""
         for game, lock in self.locks.items():
-            self.store._fold(game, True, lock, partial(self._kept, game))
+            root, before = keys.ratings_root(game, self.generations[game]), self.store.generation(game)
+            self.store._fold(root, lock, partial(self._kept, game))
             self._swapped(game, lock, swept)
-            self.store._fold(game, False, lock)
+            self.store._fold(root, lock)
+            forget(self.redis, game, before)
 
     def _swapped(self, game: str, lock: Lock, swept: int) -> None:
-        """Rename every fresh key over its live one, delete the live keys the rebuild did not make,
-        end the marker and mark the sweep, in one transaction, while the lock is this rebuild's and
-        no result was recorded since the keys were listed (else listed again)."""
-        live, fresh = keys.ratings_root(game), keys.ratings_root(game, fresh=True)
-        for _ in range(SWAP_TRIES):
-            pipe = _watching(self.redis, lock, keys.rating_order(live), keys.rating_order(fresh))
-            if pipe is None:
-                raise LockError(f"the {game} ratings' rebuild lost its lock before its swap")
-            renamed = {live.encode() + key[len(fresh):]: key for key in _under(self.redis, fresh)}  # listed while watched
-            stale = [key for key in _under(self.redis, live, game) if key not in renamed]
-            pipe.multi()
-            for target, key in renamed.items():
-                pipe.execute_command("RENAME", key, target)  # a cluster's pipeline refuses pipe.rename; the keys share a slot
-            if stale:
-                pipe.delete(*stale)
-            pipe.delete(keys.rating_rebuilding(game))
-            pipe.set(keys.rating_swept(game), swept)
-            with contextlib.suppress(WatchError):
-                pipe.execute()
-                return
-        raise LockError(f"the {game} ratings' swap was disturbed {SWAP_TRIES} times")
+        """Make the new generation the current one, end the marker and mark the sweep, in one
+        transaction, while the lock is this rebuild's."""
+        pipe = _watching(self.redis, lock)
+        if pipe is None:
+            raise LockError(f"the {game} ratings' rebuild lost its lock before its swap")
+        pipe.multi()
+        pipe.set(keys.rating_current(game), self.generations[game])
+        pipe.delete(keys.rating_rebuilding(game))
+        pipe.set(keys.rating_swept(game), swept)
+        try:
+            pipe.execute()
+        except WatchError as lost:
+            raise LockError(f"the {game} ratings' rebuild lost its lock during its swap") from lost
 
     def close(self) -> None:
         """End the markers left (a rebuild that failed) and let go of the locks."""
@@ -320,21 +322,35 @@ class Rebuild:
         self.close()
 
 
-def _under(client: redis.Redis, root: str, game: str | None = None) -> list[bytes]:
-    """The keys under `root` (a live `game`'s but its fresh ones, its lock, marker and mark)."""
-    found = cast(Iterable[bytes], client.scan_iter(match=f"{root}:*", count=1000))
-    if game is None:
-        return list(found)
-    skipped = {keys.rating_lock(game).encode(), keys.rating_swept(game).encode(), keys.rating_rebuilding(game).encode()}
-    fresh = f"{keys.ratings_root(game, fresh=True)}:".encode()
-    return [key for key in found if key not in skipped and not key.startswith(fresh)]
+def _generations(client: redis.Redis, game: str) -> set[str]:
+    """The generations of the game's ratings that have keys, but the first."""
+    prefix = f"{keys.ratings_root(game)}:gen:"
+    found = cast(Iterable[bytes], client.scan_iter(match=f"{prefix}*", count=1000))
+    return {key.decode()[len(prefix):].split(":", 1)[0] for key in found}
+
+
+def forget(client: redis.Redis, game: str, generation: str) -> int:
+    """Unlink the keys of one generation of the game's ratings, UNLINK at a time; how many. The first
+    generation's are those under the game's root but the later generations' and the game's own
+    (its lock, sweep mark, rebuild marker, current generation and counter)."""
+    if generation:
+        return _unlink(client, f"{keys.ratings_root(game, generation)}:*")
+    kept = {key.encode() for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game),
+                                     keys.rating_current(game), keys.rating_generations(game))}
+    later = f"{keys.ratings_root(game)}:gen:".encode()
+    found = cast(Iterable[bytes], client.scan_iter(match=f"{keys.ratings_root(game)}:*", count=1000))
+    return _unlinked(client, [key for key in found if key not in kept and not key.startswith(later)])
 
 
 def _unlink(client: redis.Redis, pattern: str) -> int:
-    """Unlink every key matching `pattern`, 500 at a time; how many."""
-    found = [key for key in cast(Iterable[bytes], client.scan_iter(match=pattern, count=1000))]
-    for start in range(0, len(found), 500):
-        client.unlink(*found[start:start + 500])
+    """Unlink every key matching `pattern`, UNLINK at a time; how many."""
+    return _unlinked(client, list(cast(Iterable[bytes], client.scan_iter(match=pattern, count=1000))))
+
+
+def _unlinked(client: redis.Redis, found: list[bytes]) -> int:
+    """Unlink `found`, UNLINK at a time; how many."""
+    for start in range(0, len(found), UNLINK):
+        client.unlink(*found[start:start + UNLINK])
     return len(found)
 
 

@@ -1,7 +1,8 @@
-"""Ratings in the store, each game's in a slot of its own (events.keys.ratings_root): the values
-(a rated result, a rating, a history entry, a head-to-head record), the recording of each result
-once, and the reads the pages make: a rating, its history, places, head to head, opponents and the
-leaderboard. What folds the results into them is events.rating_fold (docs/ratings.md)."""
+"""Ratings in the store, each game's in a slot of its own (events.keys.ratings_root), read from the
+generation its `current` key names: the values (a rated result, a rating, a history entry, a
+head-to-head record), the recording of each result once, and the reads the pages make: a rating,
+its history, places, head to head, opponents and the leaderboard. What folds the results into them
+is events.rating_fold (docs/ratings.md)."""
 
 from __future__ import annotations
 
@@ -145,19 +146,34 @@ class RatingBook:
         self.provisional_sigma = provisional_sigma
         self._record = scripts.register(client, "record_result.lua")
 
-    def record(self, result: Result, fresh: bool = False) -> bool:
-        """Record `result` for folding, unless its game's was recorded before; whether it is new. A
-        live record made while a rebuild of its game runs goes into the rebuild's keys too."""
-        game, at = result.game, keys.ratings_root(result.game, fresh)
-        targets = [keys.rating_results(at), keys.rating_order(at), keys.rating_unfolded(at)]
-        if not fresh:
-            rebuilt = keys.ratings_root(game, fresh=True)
-            targets += [keys.rating_rebuilding(game), keys.rating_results(rebuilt), keys.rating_order(rebuilt),
-                        keys.rating_unfolded(rebuilt)]
-        return bool(self._record(keys=targets, args=[result.game_id, result.to_json(), result.at]))
+    def generation(self, game: str) -> str:
+        """The generation of the game's ratings the pages read ("" the first)."""
+        raw = cast(bytes | None, self.redis.get(keys.rating_current(game)))
+        return "" if raw is None else raw.decode()
+
+    def root(self, game: str) -> str:
+        """The prefix of the keys of the game's current generation."""
+        return keys.ratings_root(game, self.generation(game))
+
+    def record(self, result: Result) -> bool:
+        """Record `result` for folding, unless its game's was recorded before; whether it is new.
+        While a rebuild of its game runs, it is recorded into the rebuild's generation too."""
+        game = result.game
+        while True:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.get(keys.rating_current(game))
+            pipe.get(keys.rating_rebuilding(game))
+            current, rebuilding = ((raw or b"").decode() for raw in pipe.execute())
+            targets = [keys.rating_current(game), keys.rating_rebuilding(game)]
+            for generation in (current, rebuilding) if rebuilding else (current,):
+                root = keys.ratings_root(game, generation)
+                targets += [keys.rating_results(root), keys.rating_order(root), keys.rating_unfolded(root)]
+            recorded = int(self._record(keys=targets, args=[result.game_id, result.to_json(), result.at, current, rebuilding]))
+            if recorded >= 0:  # else a generation changed between the read and the script: read again
+                return bool(recorded)
 
     def is_recorded(self, game: str, game_id: str) -> bool:
-        return bool(self.redis.hexists(keys.rating_results(keys.ratings_root(game)), game_id))
+        return bool(self.redis.hexists(keys.rating_results(self.root(game)), game_id))
 
     def marks(self) -> dict[str, int | None]:
         """Each game's sweep mark: up to when (ms) the finished games were swept for it (None if never)."""
@@ -190,12 +206,12 @@ class RatingBook:
 
     def rating(self, game: str, identity: str) -> Rating | None:
         """The identity's rating in `game`, if it has one."""
-        raw = cast(bytes | None, self.redis.hget(keys.rating_now(keys.ratings_root(game)), identity))
+        raw = cast(bytes | None, self.redis.hget(keys.rating_now(self.root(game)), identity))
         return None if raw is None else Rating.from_json(raw)
 
     def history(self, game: str, identity: str, latest: int | None = None) -> tuple[list[Entry], int]:
         """The identity's history in `game` (its `latest` entries only, if given), oldest first, and how many entries it has in all."""
-        history = keys.rating_history(keys.ratings_root(game), identity)
+        history = keys.rating_history(self.root(game), identity)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrange(history, 0 if latest is None else -latest, -1, withscores=True)
         pipe.zcard(history)
@@ -204,18 +220,18 @@ class RatingBook:
 
     def places(self, game: str, identity: str) -> list[int]:
         """How many times the identity finished at each place in `game`, from the first to its worst."""
-        raw = cast(dict[bytes, bytes], self.redis.hgetall(keys.rating_places(keys.ratings_root(game), identity)))
+        raw = cast(dict[bytes, bytes], self.redis.hgetall(keys.rating_places(self.root(game), identity)))
         found = {int(place): int(count) for place, count in raw.items()}
         return [found.get(place, 0) for place in range(1, max(found, default=0) + 1)]
 
     def versus(self, game: str, identity: str, other: str) -> HeadToHead | None:
         """How the identity fared against `other` in `game`, if they met."""
-        raw = cast(bytes | None, self.redis.hget(keys.rating_versus(keys.ratings_root(game), identity), other))
+        raw = cast(bytes | None, self.redis.hget(keys.rating_versus(self.root(game), identity), other))
         return None if raw is None else HeadToHead.parse(other, raw)
 
     def opponents(self, game: str, identity: str, after: int, limit: int) -> tuple[int, list[HeadToHead]]:
         """How many identities the identity met in `game`, and `limit` of them past the first `after`, most met first."""
-        root = keys.ratings_root(game)
+        root = self.root(game)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zcard(keys.rating_opponents(root, identity))
         pipe.zrange(keys.rating_opponents(root, identity), after, after + limit - 1)
@@ -230,7 +246,7 @@ class RatingBook:
         `limit` of them past the first `after`, best first (ties by identity): at a cost of the page
         when everyone on the board is active, else of the cheaper of walking the board from its top
         and sorting the active ones (docs/ratings.md)."""
-        root = keys.ratings_root(game)
+        root = self.root(game)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zcount(keys.rating_last(root, provisional), since, "+inf")
         pipe.zcard(keys.rating_board(root, provisional))
@@ -269,9 +285,13 @@ class RatingBook:
             position += WALK
         return found
 
-    def results(self, game: str, game_ids: list[str], fresh: bool = False) -> list[Result]:
+    def results(self, game: str, game_ids: list[str]) -> list[Result]:
         """The recorded results of these games, in their order, leaving out any not recorded."""
+        return self.results_at(self.root(game), game_ids)
+
+    def results_at(self, root: str, game_ids: list[str]) -> list[Result]:
+        """The results of these games recorded in the generation at `root`, in their order, leaving out any not recorded."""
         if not game_ids:
             return []
-        raw = cast(list[bytes], self.redis.hmget(keys.rating_results(keys.ratings_root(game, fresh)), game_ids))
+        raw = cast(list[bytes], self.redis.hmget(keys.rating_results(root), game_ids))
         return [Result.from_json(each) for each in raw if each]

@@ -15,13 +15,14 @@ import redis
 from redis.exceptions import LockError
 
 from application.ratings import MU, Ratings
+from bench.ratings import stored
 from events import keys
 from events import rating_fold as store
 from events import ratings as book
 from events.ratings import HeadToHead, Result
 
 IDENTITIES = ["ann", "bo", "cy", "di", "ai:greedy", "ai:random"]
-LIVE, FRESH = keys.ratings_root("taki"), keys.ratings_root("taki", fresh=True)
+LIVE = keys.ratings_root("taki")  # the first generation's keys: the current ones until a rebuild
 
 
 def _results(count: int, game: str = "taki", seed: int = 7) -> list[Result]:
@@ -35,16 +36,8 @@ def _results(count: int, game: str = "taki", seed: int = 7) -> list[Result]:
     return results
 
 
-def _stored(client: redis.Redis, game: str = "taki") -> dict[bytes, Any]:  # type: ignore[type-arg]
-    """Every key of the game's ratings and its content, but the fold's own work (its lock, the sweep's mark, a rebuild's
-    marker, what is unfolded)."""
-    work = {key.encode() for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game),
-                                     keys.rating_unfolded(keys.ratings_root(game)))}
-    found: dict[bytes, Any] = {}
-    for key in sorted(client.scan_iter(match=f"{keys.ratings_root(game)}:*")):
-        if key not in work and not key.startswith(f"{keys.ratings_root(game, fresh=True)}:".encode()):
-            found[key] = client.hgetall(key) if client.type(key) == b"hash" else client.zrange(key, 0, -1, withscores=True)
-    return found
+def _stored(client: redis.Redis, game: str = "taki") -> dict[str, Any]:  # type: ignore[type-arg]
+    return stored(client, [game])
 
 
 def _arrived(ratings: Ratings, results: list[Result], seed: int) -> None:
@@ -97,7 +90,7 @@ def test_a_fold_whose_lock_was_lost_writes_nothing_and_lets_go_quietly(client: r
     lock = client.lock(keys.rating_lock("taki"), timeout=60)
     assert lock.acquire(blocking=False)
     client.set(keys.rating_lock("taki"), "another folder's token")  # it expired and another took it
-    assert ratings._fold("taki", False, lock) == 0 and ratings.rating("taki", "ann") is None
+    assert ratings._fold(LIVE, lock) == 0 and ratings.rating("taki", "ann") is None
     assert client.zcard(keys.rating_unfolded(LIVE)) == 6
     client.delete(keys.rating_lock("taki"))
     store.let_go(lock)  # expired: nothing to let go of, and no error
@@ -112,9 +105,9 @@ def test_a_late_result_folds_again_its_own_game_only(client: redis.Redis, monkey
     folded: list[str] = []
     real = store.RatingStore._chunk
     monkeypatch.setattr(store.RatingStore, "_chunk",
-                        lambda self, game, fresh, lock, start: (folded.append(game), real(self, game, fresh, lock, start))[1])
+                        lambda self, root, lock, start: (folded.append(root), real(self, root, lock, start))[1])
     ratings.record(taki[0])
-    assert ratings.fold_all() == 12 and folded == ["taki"]
+    assert ratings.fold_all() == 12 and folded == [LIVE]
 
 
 def test_the_counters_say_how_often_each_finished_where_and_against_whom_however_the_results_arrive(
@@ -199,11 +192,11 @@ def test_a_rebuild_is_swapped_in_at_once_and_marks_its_sweep(client: redis.Redis
     ratings, results = Ratings(client), _results(20)
     _arrived(ratings, results[:10], 5)
     old = _stored(client)
-    ratings.record(Result("stray", "taki", 5_000, (("ann",), ("bo",)), {}))  # recorded by a keeper while the rebuild reads
-    seen: list[dict[bytes, Any]] = []
+    ratings.record(Result("stray", "taki", 5_000, (("ann",), ("bo",)), {}))  # recorded before the rebuild, of a game it does not read
+    seen: list[dict[str, Any]] = []
     real = store.Rebuild._swapped
 
-    def swapped(self: store.Rebuild, game: str, lock: Any, swept: int) -> None:
+    def swapped(self: store.Rebuild, game: str, lock: Any, swept: int) -> None:  # each generation's keys named from its root
         seen.append(_stored(client))  # a reader before the swap sees the old ratings whole
         real(self, game, lock, swept)
         seen.append(_stored(client))
@@ -211,9 +204,10 @@ def test_a_rebuild_is_swapped_in_at_once_and_marks_its_sweep(client: redis.Redis
     monkeypatch.setattr(store.Rebuild, "_swapped", swapped)
     assert ratings.rebuild("taki", results, 12_345) == 20
     rebuilt = seen[1]
-    assert client.get(keys.rating_swept("taki")) == b"12345" and not client.keys(f"{FRESH}:*")
-    assert {key: value for key, value in seen[0].items() if not key.endswith(b":order") and not key.endswith(b":results")} \
-        == {key: value for key, value in old.items() if not key.endswith(b":order") and not key.endswith(b":results")}
+    assert client.get(keys.rating_swept("taki")) == b"12345" and store._generations(client, "taki") == {ratings.generation("taki")}
+    assert store.forget(client, "taki", "") == 0  # the first generation's keys are gone
+    assert {key: value for key, value in seen[0].items() if key not in ("taki:order", "taki:results")} \
+        == {key: value for key, value in old.items() if key not in ("taki:order", "taki:results")}
     client.flushall()
     _arrived(Ratings(client), results, 6)
     assert rebuilt == _stored(client)  # the stray result is gone, for the next sweep to find again
@@ -319,26 +313,28 @@ def test_a_rebuild_that_cannot_take_its_lock_raises_and_a_lock_never_taken_write
     assert store._watching(client, client.lock(keys.rating_lock("taki"))) is None  # a free lock is not a lock taken
 
 
-def test_a_result_recorded_while_a_rebuild_runs_is_in_the_ratings_it_swaps_in(
+def test_a_result_recorded_while_a_rebuild_runs_is_in_the_generation_it_swaps_in(
         client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
-    ratings, results = Ratings(client), _results(12)
+    ratings, results, swapped = Ratings(client), _results(12), []
     with ratings.rebuilding(["taki"]) as rebuilding:
         for result in results[:6]:
             rebuilding.add(result)
         ratings.record(results[6])  # a keeper's, while the rebuild reads the stored games
-        real = store._under
+        script = ratings._record
 
-        def listed(found: redis.Redis, root: str, game: str | None = None) -> list[bytes]:  # type: ignore[type-arg]
-            under = real(found, root, game)
-            if game is not None and not client.hexists(keys.rating_results(LIVE), results[7].game_id):
-                ratings.record(results[7])  # and another between the swap's listing of the keys and its transaction
-            return under
+        def raced(keys: list[str], args: list[Any]) -> Any:
+            if args[0] == results[7].game_id and not swapped:
+                swapped.append(rebuilding.swap(12_345))  # between the record's read of the generations and its script
+            if args[0] == results[8].game_id and len(swapped) == 1:
+                swapped.append(ratings.rebuild("taki", results[:8], 12_345))  # a whole rebuild there
+            return script(keys=keys, args=args)
 
-        monkeypatch.setattr(store, "_under", listed)
-        rebuilding.swap(12_345)
-    assert all(ratings.is_recorded("taki", result.game_id) for result in results[:8])
-    assert ratings.fold("taki") == 0 and not client.zcard(keys.rating_unfolded(LIVE))
+        monkeypatch.setattr(ratings, "_record", raced)
+        assert ratings.record(results[7])
+    assert ratings.record(results[8]) and swapped == [None, 8]
+    assert all(ratings.is_recorded("taki", result.game_id) for result in results[:9])
+    assert ratings.fold("taki") == 1 and not client.zcard(keys.rating_unfolded(ratings.root("taki")))
     rebuilt = _stored(client)
     client.flushall()
-    _arrived(Ratings(client), results[:8], 2)
+    _arrived(Ratings(client), results[:9], 2)
     assert rebuilt == _stored(client)

@@ -102,7 +102,7 @@ def test_a_player_page_learns_which_games_are_unlisted_from_the_history_reading_
     ratings.redis.zadd(history, {older.rsplit(b" ", 1)[0]: at})  # as written before entries said whether their game is unlisted
     read: list[list[str]] = []
     real = Ratings.results
-    monkeypatch.setattr(Ratings, "results", lambda self, game, game_ids, fresh=False: (read.append(game_ids), real(self, game, game_ids, fresh))[1])
+    monkeypatch.setattr(Ratings, "results", lambda self, game, game_ids: (read.append(game_ids), real(self, game, game_ids))[1])
     ann_points = api.get(f"/v1/players/{ann}/ratings").json["games"][0]["history"]
     bo_points = api.get(f"/v1/players/{bo}/ratings").json["games"][0]["history"]
     assert [point["game_id"] for point in ann_points] == [point["game_id"] for point in bo_points] == ["g0", None, "g2"]
