@@ -240,7 +240,7 @@ def _random_results(count: int, chooser: random.Random) -> list[Result]:
 def test_results_arriving_shuffled_folded_in_chunks_stopped_anywhere_end_as_one_whole_fold(monkeypatch: pytest.MonkeyPatch) -> None:
     import fakeredis
 
-    for seed in range(30):
+    for seed in range(15):
         chooser = random.Random(seed)
         results = _random_results(40, chooser)
         whole = Ratings(fakeredis.FakeRedis())
