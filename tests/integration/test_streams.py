@@ -140,7 +140,7 @@ def test_the_inbox_stream_tells_an_invitation_taken_elsewhere_and_one_declined(c
     answer = requests.get(f"{client.base}/v1/players/me/inbox/stream", stream=True, timeout=60,
                           headers={"Authorization": f"Bearer {guest['token']}"})
     inbox = read(answer)
-    assert next(inbox).data == {"games": [], "unread_messages": 0}
+    assert next(inbox).data == {"games": [], "tournaments": [], "unread_messages": 0}
     games = [client.call("POST", "/v1/games", host["token"], json={
         "game": "taki", "seats": 3, "reserved": [{"seat": 1, "player": guest["id"]}]}).json()["id"] for _ in range(2)]
     invited = [next(inbox), next(inbox)]
