@@ -4,7 +4,7 @@ that of the fold: its last event's time, then its game's id. A result recorded a
 was folded is folded again from its place on, so the ratings never depend on the order results
 arrived in, and rebuilding them from the stored games gives the same numbers to the last bit.
 The model is OpenSkill's Plackett-Luce, its parameters stated below (docs/ratings.md); the
-storage is events.ratings, the fold events.rating_fold."""
+storage is events.ratings, the fold events.rating_fold, a rebuild events.rating_rebuild."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from domain import GAMES
 from events import clock
 from events.envelope import Lifecycle
 from events.execute import Executor
-from events.rating_fold import RatingStore, forget_old
+from events.rating_fold import RatingStore
+from events.rating_rebuild import Rebuild, forget_old
 from events.ratings import Rating, Result
 from runtime.config import Config
 
@@ -47,14 +48,22 @@ class Ratings(RatingStore):
 
 
 def rebuild(executor: Executor, provisional_sigma: float = Config.provisional_sigma) -> int:
-    """Fold each game's ratings afresh from every finished game the store holds, swapping them in
-    game by game, each result recorded meanwhile kept; delete the keys the ratings were kept under
-    before each game had a slot of its own; how many results count."""
+    """Fold each game's ratings afresh from every finished game the store holds, one game at a time,
+    each result recorded meanwhile kept; delete the keys the ratings were kept under before each game
+    had a slot of its own; how many results count."""
     forget_old(executor.store.redis)
-    with Ratings(executor.store.redis, provisional_sigma).rebuilding(GAMES) as rebuilding:
+    ratings = Ratings(executor.store.redis, provisional_sigma)
+    return sum(_rebuilt(executor, ratings, game) for game in GAMES)
+
+
+def _rebuilt(executor: Executor, ratings: Ratings, game: str) -> int:
+    """Rebuild `game`'s ratings end to end: its lock and marker taken, its finished games read, folded
+    and swapped in, the generation before deleted, the lock let go; how many results count."""
+    with Rebuild(ratings, game) as rebuilding:
         started = clock.now()  # every result recorded from now on reaches the fresh keys too
         for game_id, _ in executor.store.games.indexed(Lifecycle.FINISHED):
-            if (result := result_of(executor, game_id)) is not None:
+            rebuilding.keep_in_time()  # unrated games and other games' too take time to read
+            if executor.store.games.get(game_id).game == game and (result := result_of(executor, game_id)) is not None:
                 rebuilding.add(result)
         rebuilding.swap(started)
         return rebuilding.added

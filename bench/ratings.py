@@ -166,8 +166,7 @@ def stored(client: redis.Redis, games: Iterable[str] = tuple(GAMES)) -> dict[str
     for game in games:
         current = (cast(bytes | None, client.get(keys.rating_current(game))) or b"").decode()
         root, later = keys.ratings_root(game, current), f"{keys.ratings_root(game)}:gen:"
-        own = {keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game), keys.rating_current(game),
-               keys.rating_generations(game), keys.rating_unfolded(root)}
+        own = {*keys.rating_game_keys(game), keys.rating_unfolded(root)}
         for key in sorted(cast(Iterable[bytes], client.scan_iter(match=f"{root}:*", count=1000))):
             name = key.decode()
             if name not in own and (current or not name.startswith(later)):

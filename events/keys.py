@@ -434,6 +434,11 @@ def rating_swept(game: str) -> str:
     return f"{ratings_root(game)}:swept"
 
 
+def rating_game_keys(game: str) -> list[str]:
+    """The game's own rating keys, of no generation, though under the first generation's root."""
+    return [rating_lock(game), rating_swept(game), rating_rebuilding(game), rating_current(game), rating_generations(game)]
+
+
 def tournament(tournament_id: str) -> str:
     """Hash: a tournament's settings (`record`, JSON) and its `stage`."""
     return f"{PREFIX}:tournament:{{{tournament_id}}}"

@@ -1,16 +1,14 @@
 """Folding each game's recorded results into its ratings (events.ratings): chunk by chunk, each
 chunk one transaction that writes only while the game's lock is still its fold's and leaves where
 the next starts; a result recorded after later ones were folded is folded again from its place on.
-A rebuild folds every result into a new generation, into which each result recorded meanwhile goes
-too, makes it the current one with one write, and deletes the one before (docs/ratings.md)."""
+A rebuild of a game (events.rating_rebuild) folds its generation here too (docs/ratings.md)."""
 
 from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import cast
 
 import redis
@@ -24,7 +22,6 @@ from events.ratings import Entry, HeadToHead, Rate, Rating, RatingBook, Result
 
 CHUNK = 500  # results folded in one transaction
 LOCK_SECONDS = 600  # a fold that died lets go of its game after this long; extended after each chunk
-UNLINK = 500  # keys an old generation loses at a time
 
 
 def _compared(result: Result, identity: str, other: str) -> tuple[int, int, int]:
@@ -86,20 +83,6 @@ class RatingStore(RatingBook):
         finally:
             let_go(lock)
 
-    def rebuilding(self, games: Iterable[str]) -> Rebuild:
-        """A rebuild of these games' ratings, each game's lock taken and a new generation begun
-        (LockError if another process holds a lock beyond LOCK_SECONDS)."""
-        return Rebuild(self, list(games))
-
-    def rebuild(self, game: str, results: Iterable[Result], swept: int) -> int:
-        """Fold `results` (all of one game) into a new generation and make it the current one, the
-        game's finished games having been read from `swept` (ms) on; how many count."""
-        with self.rebuilding([game]) as rebuild:
-            for result in results:
-                rebuild.add(result)
-            rebuild.swap(swept)
-            return rebuild.added
-
     def _fold(self, root: str, lock: Lock, keep: Callable[[Lock], bool] | None = None) -> int:
         """Fold the generation at `root` as `fold` says, holding `lock`, a chunk at a time, keeping it
         (extending it, unless `keep` says how) between chunks."""
@@ -134,7 +117,7 @@ class RatingStore(RatingBook):
         chunk, following = [game_id.decode() for game_id, _ in ids[:CHUNK]], ids[CHUNK:]
         plan = self._plan(root, self.results_at(root, chunk))
         writes = self._counters(root, plan)
-        pipe = _watching(self.redis, lock)
+        pipe = watching(self.redis, lock)
         if pipe is None:
             return 0, None
         pipe.multi()
@@ -231,135 +214,7 @@ class RatingStore(RatingBook):
         return writes
 
 
-class Rebuild:
-    """A rebuild of some games' ratings: each game's lock held and a new generation begun, which the
-    game's `rebuilding` key names, so that every result recorded meanwhile reaches it too; `add`
-    records the stored games' results into it, `swap` folds it and makes it the current one, game
-    by game."""
-
-    def __init__(self, store: RatingStore, games: list[str]) -> None:
-        self.store, self.redis = store, store.redis
-        self.locks: dict[str, Lock] = {}
-        self.generations: dict[str, str] = {}
-        self.added = 0
-        try:
-            for game in games:
-                self._begin(game)
-        except BaseException:
-            self.close()
-            raise
-
-    def _begin(self, game: str) -> None:
-        """Take the game's lock, delete what a rebuild that died left and begin a generation."""
-        lock = self.redis.lock(keys.rating_lock(game), timeout=LOCK_SECONDS, blocking_timeout=LOCK_SECONDS)
-        if not lock.acquire():
-            raise LockError(f"another process held the {game} ratings' lock for {LOCK_SECONDS} s: is a rebuild running?")
-        self.locks[game] = lock
-        current = self.store.generation(game)
-        for generation in _generations(self.redis, game) - {current, ""}:
-            _unlink(self.redis, f"{keys.ratings_root(game, generation)}:*")
-        self.generations[game] = str(self.redis.incr(keys.rating_generations(game)))
-        self.redis.set(keys.rating_rebuilding(game), self.generations[game], px=LOCK_SECONDS * 1000)
-
-    def add(self, result: Result) -> None:
-        """Record `result` into its game's new generation, keeping the locks and markers alive now and then."""
-        root = keys.ratings_root(result.game, self.generations[result.game])
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hsetnx(keys.rating_results(root), result.game_id, result.to_json())
-        pipe.zadd(keys.rating_order(root), {result.game_id: result.at})
-        pipe.zadd(keys.rating_unfolded(root), {result.game_id: result.at})
-        pipe.execute()
-        self.added += 1
-        if self.added % CHUNK == 0:
-            self.keep()
-
-    def keep(self) -> None:
-        """Give the locks and markers their whole time again (LockError if a lock was lost)."""
-        for game, lock in self.locks.items():
-            if not self._kept(game, lock):
-                raise LockError(f"the {game} ratings' rebuild lost its lock")
-
-    def _kept(self, game: str, lock: Lock) -> bool:
-        """Whether the game's lock was still this rebuild's and given its whole time again, with its marker."""
-        self.redis.pexpire(keys.rating_rebuilding(game), LOCK_SECONDS * 1000)
-        return extended(lock)
-
-    def swap(self, swept: int) -> None:
-        """Fold each game's new generation, make it the current one, marking its sweep `swept`, fold
-        what was recorded since that fold, and delete the generation before."""
-        for game, lock in self.locks.items():
-            root, before = keys.ratings_root(game, self.generations[game]), self.store.generation(game)
-            self.store._fold(root, lock, partial(self._kept, game))
-            self._swapped(game, lock, swept)
-            self.store._fold(root, lock)
-            forget(self.redis, game, before)
-
-    def _swapped(self, game: str, lock: Lock, swept: int) -> None:
-        """Make the new generation the current one, end the marker and mark the sweep, in one
-        transaction, while the lock is this rebuild's."""
-        pipe = _watching(self.redis, lock)
-        if pipe is None:
-            raise LockError(f"the {game} ratings' rebuild lost its lock before its swap")
-        pipe.multi()
-        pipe.set(keys.rating_current(game), self.generations[game])
-        pipe.delete(keys.rating_rebuilding(game))
-        pipe.set(keys.rating_swept(game), swept)
-        try:
-            pipe.execute()
-        except WatchError as lost:
-            raise LockError(f"the {game} ratings' rebuild lost its lock during its swap") from lost
-
-    def close(self) -> None:
-        """End the markers left (a rebuild that failed) and let go of the locks."""
-        for game, lock in self.locks.items():
-            self.redis.delete(keys.rating_rebuilding(game))
-            let_go(lock)
-
-    def __enter__(self) -> Rebuild:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-
-def _generations(client: redis.Redis, game: str) -> set[str]:
-    """The generations of the game's ratings that have keys, but the first."""
-    prefix = f"{keys.ratings_root(game)}:gen:"
-    found = cast(Iterable[bytes], client.scan_iter(match=f"{prefix}*", count=1000))
-    return {key.decode()[len(prefix):].split(":", 1)[0] for key in found}
-
-
-def forget(client: redis.Redis, game: str, generation: str) -> int:
-    """Unlink the keys of one generation of the game's ratings, UNLINK at a time; how many. The first
-    generation's are those under the game's root but the later generations' and the game's own
-    (its lock, sweep mark, rebuild marker, current generation and counter)."""
-    if generation:
-        return _unlink(client, f"{keys.ratings_root(game, generation)}:*")
-    kept = {key.encode() for key in (keys.rating_lock(game), keys.rating_swept(game), keys.rating_rebuilding(game),
-                                     keys.rating_current(game), keys.rating_generations(game))}
-    later = f"{keys.ratings_root(game)}:gen:".encode()
-    found = cast(Iterable[bytes], client.scan_iter(match=f"{keys.ratings_root(game)}:*", count=1000))
-    return _unlinked(client, [key for key in found if key not in kept and not key.startswith(later)])
-
-
-def _unlink(client: redis.Redis, pattern: str) -> int:
-    """Unlink every key matching `pattern`, UNLINK at a time; how many."""
-    return _unlinked(client, list(cast(Iterable[bytes], client.scan_iter(match=pattern, count=1000))))
-
-
-def _unlinked(client: redis.Redis, found: list[bytes]) -> int:
-    """Unlink `found`, UNLINK at a time; how many."""
-    for start in range(0, len(found), UNLINK):
-        client.unlink(*found[start:start + UNLINK])
-    return len(found)
-
-
-def forget_old(client: redis.Redis) -> int:
-    """Delete the keys the ratings were kept under before each game had a slot of its own; how many."""
-    return _unlink(client, keys.old_ratings())
-
-
-def _watching(client: redis.Redis, lock: Lock, *watched: str) -> Pipeline | None:
+def watching(client: redis.Redis, lock: Lock, *watched: str) -> Pipeline | None:
     """A pipeline watching `lock`'s key and `watched`, the lock still this process's (its transaction
     to begin with `multi`), or None: the lock not taken, expired or another's."""
     token = lock.local.token

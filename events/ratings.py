@@ -180,10 +180,6 @@ class RatingBook:
         read = {game: cast(bytes | None, self.redis.get(keys.rating_swept(game))) for game in GAMES}  # a slot each: no MGET
         return {game: None if mark is None else int(mark) for game, mark in read.items()}
 
-    def swept(self) -> int:
-        """Up to when (ms) every game's finished games were swept: the earliest game's mark, 0 if one has none."""
-        return min(mark or 0 for mark in self.marks().values())
-
     def mark_swept(self, until: int, was: dict[str, int | None]) -> dict[str, int | None]:
         """Move each game's mark to `until` where it is still what `was` says (a mark another process
         set meanwhile, a rebuild's, stays); the marks now, as far as this process set them."""

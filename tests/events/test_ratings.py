@@ -2,7 +2,8 @@
 chunk at a time, into the same keys and floats however the results arrive and wherever a fold
 stops between chunks, a refold's chunks each bounded, the counters the pages read as stated, the
 leaderboard read at the cost of its page, and a rebuild swapped in whole, keeping each result
-recorded while it ran."""
+recorded while it ran: one that lost its lock ends no later one's marker, one whose marker is gone
+stops, its lock is kept by time, and the generations a rebuild that died left are deleted."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from redis.exceptions import LockError
 
 from application.ratings import MU, Ratings
 from bench.ratings import stored
-from events import keys
+from events import keys, rating_rebuild
 from events import rating_fold as store
 from events import ratings as book
+from events.rating_rebuild import Rebuild
 from events.ratings import HeadToHead, Result
 
 IDENTITIES = ["ann", "bo", "cy", "di", "ai:greedy", "ai:random"]
@@ -34,6 +36,15 @@ def _results(count: int, game: str = "taki", seed: int = 7) -> list[Result]:
         places = ((seated[0],), (seated[1], seated[2]), (seated[3],))
         results.append(Result(f"{game}{number:03d}", game, 1_000 + number // 3, places, {name: name for name in seated}))
     return results
+
+
+def _rebuilt(ratings: Ratings, game: str, results: list[Result], swept: int) -> int:
+    """Rebuild `game`'s ratings from `results` as application.ratings.rebuild does from the stored games; how many count."""
+    with Rebuild(ratings, game) as rebuilding:
+        for result in results:
+            rebuilding.add(result)
+        rebuilding.swap(swept)
+        return rebuilding.added
 
 
 def _stored(client: redis.Redis, game: str = "taki") -> dict[str, Any]:  # type: ignore[type-arg]
@@ -56,7 +67,7 @@ def test_results_arriving_in_any_order_or_twice_fold_into_the_same_keys_as_a_reb
     live = _stored(client)
     assert not ratings.record(results[5]) and ratings.fold("taki") == 0  # a re-run counts nothing twice
     assert _stored(client) == live
-    assert ratings.rebuild("taki", results, 0) == len(results)
+    assert _rebuilt(ratings, "taki", results, 0) == len(results)
     assert _stored(client) == live
     ann = ratings.rating("taki", "ann")
     assert ann is not None and ann.mu != MU and ann.games == ratings.history("taki", "ann")[1]
@@ -183,7 +194,7 @@ def test_an_identity_moves_from_the_provisional_board_to_the_established_as_it_p
 
 def test_a_history_read_latest_first_gives_its_last_entries_in_order_and_its_total(client: redis.Redis) -> None:  # type: ignore[type-arg]
     ratings = Ratings(client)
-    ratings.rebuild("taki", _results(12), 0)
+    _rebuilt(ratings, "taki", _results(12), 0)
     whole, total = ratings.history("taki", "ann")
     assert ratings.history("taki", "ann", latest=2) == (whole[-2:], total) and total == len(whole) > 2
 
@@ -194,18 +205,18 @@ def test_a_rebuild_is_swapped_in_at_once_and_marks_its_sweep(client: redis.Redis
     old = _stored(client)
     ratings.record(Result("stray", "taki", 5_000, (("ann",), ("bo",)), {}))  # recorded before the rebuild, of a game it does not read
     seen: list[dict[str, Any]] = []
-    real = store.Rebuild._swapped
+    real = Rebuild._swapped
 
-    def swapped(self: store.Rebuild, game: str, lock: Any, swept: int) -> None:  # each generation's keys named from its root
+    def swapped(self: Rebuild, swept: int) -> None:  # each generation's keys named from its root
         seen.append(_stored(client))  # a reader before the swap sees the old ratings whole
-        real(self, game, lock, swept)
+        real(self, swept)
         seen.append(_stored(client))
 
-    monkeypatch.setattr(store.Rebuild, "_swapped", swapped)
-    assert ratings.rebuild("taki", results, 12_345) == 20
+    monkeypatch.setattr(Rebuild, "_swapped", swapped)
+    assert _rebuilt(ratings, "taki", results, 12_345) == 20
     rebuilt = seen[1]
-    assert client.get(keys.rating_swept("taki")) == b"12345" and store._generations(client, "taki") == {ratings.generation("taki")}
-    assert store.forget(client, "taki", "") == 0  # the first generation's keys are gone
+    assert client.get(keys.rating_swept("taki")) == b"12345" and rating_rebuild.generations(client, "taki") == {ratings.generation("taki")}
+    assert rating_rebuild.forget(client, "taki", "") == 0  # the first generation's keys are gone
     assert {key: value for key, value in seen[0].items() if key not in ("taki:order", "taki:results")} \
         == {key: value for key, value in old.items() if key not in ("taki:order", "taki:results")}
     client.flushall()
@@ -217,11 +228,11 @@ def test_a_rebuild_leaves_the_sweep_its_start_and_other_games_alone(client: redi
     ratings = Ratings(client)
     _arrived(ratings, _results(6, "djambi"), 1)
     djambi = _stored(client, "djambi")
-    ratings.rebuild("taki", _results(6), 12_345)
+    _rebuilt(ratings, "taki", _results(6), 12_345)
     assert client.get(keys.rating_swept("taki")) == b"12345" and _stored(client, "djambi") == djambi
-    assert ratings.swept() == 0  # djambi's games were never swept
+    assert ratings.marks()["djambi"] is None  # djambi's games were never swept
     ratings.mark_swept(99, ratings.marks())
-    assert ratings.swept() == 99
+    assert set(ratings.marks().values()) == {99}
 
 
 def _random_results(count: int, chooser: random.Random) -> list[Result]:
@@ -307,16 +318,16 @@ def test_a_rebuild_that_cannot_take_its_lock_raises_and_a_lock_never_taken_write
     ratings = Ratings(client)
     client.set(keys.rating_lock("taki"), "a fold's token", px=5_000)
     with pytest.raises(LockError, match="held the taki ratings' lock"):
-        ratings.rebuild("taki", _results(3), 0)
+        _rebuilt(ratings, "taki", _results(3), 0)
     assert ratings.rating("taki", "ann") is None and not client.exists(keys.rating_rebuilding("taki"))
     client.delete(keys.rating_lock("taki"))
-    assert store._watching(client, client.lock(keys.rating_lock("taki"))) is None  # a free lock is not a lock taken
+    assert store.watching(client, client.lock(keys.rating_lock("taki"))) is None  # a free lock is not a lock taken
 
 
 def test_a_result_recorded_while_a_rebuild_runs_is_in_the_generation_it_swaps_in(
         client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     ratings, results, swapped = Ratings(client), _results(12), []
-    with ratings.rebuilding(["taki"]) as rebuilding:
+    with Rebuild(ratings, "taki") as rebuilding:
         for result in results[:6]:
             rebuilding.add(result)
         ratings.record(results[6])  # a keeper's, while the rebuild reads the stored games
@@ -326,7 +337,7 @@ def test_a_result_recorded_while_a_rebuild_runs_is_in_the_generation_it_swaps_in
             if args[0] == results[7].game_id and not swapped:
                 swapped.append(rebuilding.swap(12_345))  # between the record's read of the generations and its script
             if args[0] == results[8].game_id and len(swapped) == 1:
-                swapped.append(ratings.rebuild("taki", results[:8], 12_345))  # a whole rebuild there
+                swapped.append(_rebuilt(ratings, "taki", results[:8], 12_345))  # a whole rebuild there
             return script(keys=keys, args=args)
 
         monkeypatch.setattr(ratings, "_record", raced)
@@ -338,3 +349,86 @@ def test_a_result_recorded_while_a_rebuild_runs_is_in_the_generation_it_swaps_in
     client.flushall()
     _arrived(Ratings(client), results[:9], 2)
     assert rebuilt == _stored(client)
+
+
+def test_a_rebuild_that_lost_its_lock_leaves_the_next_rebuilds_marker(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(6)
+    stalled = Rebuild(ratings, "taki")
+    client.delete(keys.rating_lock("taki"))  # its lock expired while it stalled
+    with Rebuild(ratings, "taki") as rebuilding:
+        stalled.close()  # it fails and ends: the next rebuild's marker is not its to end
+        assert client.get(keys.rating_rebuilding("taki")) == rebuilding.generation.encode()
+        assert ratings.record(results[5])  # a keeper's, while the next rebuild runs
+        for result in results[:5]:
+            rebuilding.add(result)
+        rebuilding.swap(0)
+    assert ratings.is_recorded("taki", results[5].game_id) and ratings.history("taki", "ann")[1] == sum(
+        "ann" in result.identities() for result in results)
+
+
+def test_a_rebuild_ended_while_its_lock_is_its_own_ends_its_marker(client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ratings = Ratings(client)
+    with Rebuild(ratings, "taki") as rebuilding:
+        rebuilding.add(_results(1)[0])
+    assert not client.exists(keys.rating_rebuilding("taki"), keys.rating_lock("taki"))
+
+
+def test_a_rebuild_whose_marker_is_gone_stops_as_one_that_lost_its_lock(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(store, "LOCK_SECONDS", 3)
+    ratings, now = Ratings(client), [0.0]
+    monkeypatch.setattr(rating_rebuild.time, "monotonic", lambda: now[0])
+    with Rebuild(ratings, "taki") as rebuilding:
+        client.delete(keys.rating_rebuilding("taki"))  # keepers now record into the current generation alone
+        now[0] = 1.0  # a third of the lock's time on: the rebuild keeps its lock and marker
+        with pytest.raises(LockError, match="lost its lock or its marker"):
+            rebuilding.add(_results(1)[0])
+        with pytest.raises(LockError, match="before its swap"):
+            rebuilding.swap(0)
+    assert ratings.generation("taki") == ""
+
+
+def test_a_rebuild_keeps_its_lock_by_time_while_it_reads(client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    monkeypatch.setattr(store, "LOCK_SECONDS", 3)
+    ratings, now = Ratings(client), [0.0]
+    monkeypatch.setattr(rating_rebuild.time, "monotonic", lambda: now[0])
+    with Rebuild(ratings, "taki") as rebuilding:
+        client.pexpire(keys.rating_lock("taki"), 10)
+        client.pexpire(keys.rating_rebuilding("taki"), 10)  # as if most of their time had passed
+        rebuilding.keep_in_time()  # less than a third of their time since the last: left as they are
+        assert client.pttl(keys.rating_lock("taki")) <= 10
+        now[0] = 1.0
+        rebuilding.keep_in_time()
+        assert client.pttl(keys.rating_lock("taki")) > 2_000 and client.pttl(keys.rating_rebuilding("taki")) > 2_000
+
+
+def test_a_rebuild_deletes_what_one_that_died_after_its_swap_left_of_the_first_generation(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(6)
+    _arrived(ratings, results, 1)
+    live = _stored(client)
+
+    def died(*_: object) -> int:
+        raise KeyboardInterrupt  # the process killed between its swap and its delete
+
+    monkeypatch.setattr(rating_rebuild, "forget", died)
+    with pytest.raises(KeyboardInterrupt):
+        _rebuilt(ratings, "taki", results, 0)
+    monkeypatch.undo()
+    assert client.exists(keys.rating_now(LIVE)) and ratings.generation("taki") != ""
+    _rebuilt(ratings, "taki", results, 0)
+    assert not client.exists(keys.rating_now(LIVE)) and rating_rebuild.forget(client, "taki", "") == 0
+    assert rating_rebuild.generations(client, "taki") == {ratings.generation("taki")} and _stored(client) == live
+
+
+def test_a_generation_is_deleted_as_it_is_scanned_keeping_the_lock(
+        client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    ratings, results = Ratings(client), _results(30)
+    _arrived(ratings, results, 4)
+    monkeypatch.setattr(rating_rebuild, "UNLINK", 5)
+    client.set(keys.rating_swept("taki"), 1)
+    many = len(list(client.scan_iter(match=f"{LIVE}:*"))) - len([key for key in keys.rating_game_keys("taki") if client.exists(key)])
+    held: list[int] = []
+    assert rating_rebuild.forget(client, "taki", "", lambda: held.append(1)) == many and len(held) == many // 5
+    assert not client.exists(keys.rating_now(LIVE)) and client.get(keys.rating_swept("taki")) == b"1"  # the game's own keys kept
+    assert ratings.rating("taki", "ann") is None

@@ -3,7 +3,8 @@ counts, acks each announcement once its game is kept, and goes past a game that 
 in the feed and in the sweep alike; a sweep reads a batch a pass, one keeper at a time, and never
 moves a mark a rebuild set after it began; a result kept while a rebuild runs outlives its swap;
 and a store whose ratings are under older keys has them made anew from its finished games by the
-first sweep, the older keys deleted by a rebuild."""
+first sweep, the older keys deleted by a rebuild, which takes one game at a time and keeps its
+lock by time while it reads games that count for nothing."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import time
 import pytest
 import redis
 
+from application import ratings as ratings_module
 from application.ratings import Ratings, rebuild
 from application.results import result_of
 from domain import GAMES
 from domain.core.rng import SeededRng
-from events import clock, keys
+from events import clock, keys, rating_fold
 from events.envelope import Lifecycle
 from events.execute import Executor
+from events.rating_rebuild import Rebuild
 from events.ratings import Result
 from workers import ratings as keeper_module
 from workers.ratings import GROUP, RatingKeeper
@@ -77,7 +80,7 @@ def test_the_sweep_goes_past_a_bad_game_and_marks_where_it_began(executor: Execu
     before = int(time.time() * 1000)
     assert keeper.sweep() == 1 and keeper.sweep() == 0  # the second finds good recorded
     assert Ratings(executor.store.redis).is_recorded("taki", good)
-    assert Ratings(executor.store.redis).swept() >= before
+    assert all(mark is not None and mark >= before for mark in Ratings(executor.store.redis).marks().values())
 
 
 def test_the_first_sweep_makes_the_ratings_anew_from_the_finished_games_and_a_rebuild_deletes_the_older_keys(executor: Executor) -> None:
@@ -102,7 +105,7 @@ def test_a_result_kept_while_a_rebuild_runs_outlives_its_swap_and_a_sweep_spanni
     keeper, ratings = RatingKeeper(executor), Ratings(executor.store.redis)
     old = _game(executor)
     keeper.sweep()
-    with ratings.rebuilding(["taki"]) as rebuilding:
+    with Rebuild(ratings, "taki") as rebuilding:
         now["ms"] = 2_000_000  # the rebuild reads the finished games from here
         rebuilding.add(_result(executor, old))
         now["ms"] = 2_100_000
@@ -127,8 +130,33 @@ def test_a_sweep_reads_a_batch_a_pass_moving_its_mark_and_one_keeper_sweeps_at_a
         keys.games_with_status(Lifecycle.FINISHED, executor.store.shards.names[0]), 0, -1, withscores=True)]
     monkeypatch.setattr(clock, "now", lambda: filed[-1] + 3_600_000)  # the sweep begins an hour after the games
     assert keeper.sweep_pass() == 2 and keeper.sweeping is not None
-    assert ratings.swept() == filed[1] + keeper_module.OVERLAP_MS  # the next sweep resumes at the second game's filing
+    assert set(ratings.marks().values()) == {filed[1] + keeper_module.OVERLAP_MS}  # the next sweep resumes at the second game's filing
     assert other.sweep_pass() == 0 and other.sweeping is None  # one sweeps at a time
     assert keeper.sweep_pass() == 2 and keeper.sweep_pass() == 1 and keeper.sweeping is None
-    assert all(ratings.is_recorded("taki", game_id) for game_id in games) and ratings.swept() == filed[-1] + 3_600_000
+    assert all(ratings.is_recorded("taki", game_id) for game_id in games) and set(ratings.marks().values()) == {filed[-1] + 3_600_000}
     assert other.sweep() == 0 and other.sweeping is None  # the lock let go: the other sweeps, and finds nothing new
+
+
+def test_a_rebuild_takes_one_game_at_a_time_holding_no_other_games_lock_or_marker(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    client, held = executor.store.redis, []
+    game_id = _game(executor)
+    real = Rebuild.swap
+
+    def swap(self: Rebuild, swept: int) -> None:
+        held.append((self.game, [game for game in GAMES if client.exists(keys.rating_lock(game), keys.rating_rebuilding(game))]))
+        real(self, swept)
+
+    monkeypatch.setattr(Rebuild, "swap", swap)
+    assert rebuild(executor) == 1 and Ratings(client).is_recorded("taki", game_id)
+    assert held == [(game, [game]) for game in GAMES]
+
+
+def test_a_rebuild_keeps_its_lock_by_time_while_it_reads_games_that_count_for_nothing(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rating_fold, "LOCK_SECONDS", 0.6)
+    rated, unrated = _game(executor), [_game(executor, rated=False) for _ in range(4)]
+    real = ratings_module.result_of
+    monkeypatch.setattr(ratings_module, "result_of", lambda ex, game_id: (time.sleep(0.25), real(ex, game_id))[1])  # 1.25 s in all
+    assert rebuild(executor) == 1 and not any(Ratings(executor.store.redis).is_recorded("taki", each) for each in unrated)
+    assert Ratings(executor.store.redis).is_recorded("taki", rated)
