@@ -141,7 +141,7 @@ def _turn_with_a_change_color_card(api: Client, player_id: str, token: str) -> s
 def _turn_where(api: Client, player_id: str, token: str, wanted: Callable[[dict[str, Any], list[dict[str, Any]]], bool]) -> str:
     """A game where the player's turn is `wanted` (given its view and legal commands): a game of two
     AIs played to its end, forked at the first turn whose seat's is, that seat the player's."""
-    for _ in range(3):
+    for _ in range(6):
         origin = api.call("POST", "/v1/games", json={"game": "taki", "seats": 2, "bots": [
             {"seat": 0, "level": "greedy"}, {"seat": 1, "level": "greedy"}]}).json()["id"]
         deadline = time.monotonic() + 90  # the AIs' worker runs at a lower priority than the browsers beside it
@@ -162,7 +162,7 @@ def _turn_where(api: Client, player_id: str, token: str, wanted: Callable[[dict[
             legal = api.call("GET", f"/v1/games/{fork}/legal-commands", token).json()["commands"]
             if wanted(api.call("GET", f"/v1/games/{fork}", token).json(), legal):
                 return str(fork)
-    raise AssertionError("three games of AIs never gave a seat the turn wanted")
+    raise AssertionError("six games of AIs never gave a seat the turn wanted")
 
 
 def test_a_spectator_opens_a_game_by_its_address_and_follows_it(
