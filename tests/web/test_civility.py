@@ -161,8 +161,14 @@ def test_an_invitation_offers_to_block_its_sender(page: Page, api: Client, serve
     invitation = games.get_by_role("listitem").filter(has_text=game_id)
     expect(invitation).to_contain_text("Invited to seat 2 by gil")
     invitation.get_by_role("button", name="Block gil").click()
+    # another invitation arriving redraws the inbox: the question asked stays open
+    hal = api.call("POST", "/v1/players", json={"name": "hal"}).json()
+    other = api.call("POST", "/v1/games", hal["token"], json={
+        "game": "taki", "seats": 2, "reserved": [{"seat": 1, "player": signed_in(page)["id"]}]}).json()["id"]
+    expect(games.get_by_role("listitem").filter(has_text=other)).to_contain_text("Invited to seat 2 by hal")
     invitation.get_by_role("button", name="Yes, block gil").click()
     expect(invitation).to_have_count(0)  # declined as well
+    expect(games.get_by_role("listitem").filter(has_text=other).get_by_role("button", name="Block hal")).to_be_visible()
     blocks = api.call("GET", "/v1/players/me/blocks", signed_in(page)["token"]).json()["blocks"]
     assert [block["name"] for block in blocks] == ["gil"]
 

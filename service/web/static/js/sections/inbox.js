@@ -14,6 +14,7 @@ import { notifyControl, showTurns } from "../turns.js";
 /** Draw the inbox into `section`, its games titled as `types` say; answers the seats the player holds, by game id. */
 export async function drawInbox(section, me, types) {
   const held = new Map();
+  const blocks = new Map(); // "game <id>" or "tournament <id>" → its sender's block control, kept across redraws (an open "Block …?" too)
   const list = h("ul", { class: "games", "aria-label": "Your games" });
   fill(section,
     h("h1", { id: "inbox-title" }, "Your games"),
@@ -36,9 +37,11 @@ export async function drawInbox(section, me, types) {
     for (const entry of entries) if (entry.seat !== null) held.set(entry.game.id, entry.seat);
     const waiting = entries.filter((entry) => entry.your_turn).map((entry) => entry.game.id);
     showTurns(waiting.length ? `(${waiting.length}) Your games` : "Your games", waiting);
-    const games = entries.map((entry) => item(entry, decline, types)), turns = waiting.length;  // your turn first
+    const blocking = kept(blocks, [...entries.map((entry) => `game ${entry.game.id}`),
+      ...tournaments.map((each) => `tournament ${each.tournament.id}`)]);
+    const games = entries.map((entry) => item(entry, decline, types, blocking)), turns = waiting.length;  // your turn first
     fill(list, entries.length + tournaments.length ? [...games.slice(0, turns),
-      ...tournaments.map((each) => tournamentInvitation(each, decline)), ...games.slice(turns)]
+      ...tournaments.map((each) => tournamentInvitation(each, decline, blocking)), ...games.slice(turns)]
       : h("li", { class: "empty" }, "No games yet: join one below or create one."));
   };
   const decline = async (id, entry, refuse = api.declineInvitation) => {
@@ -56,18 +59,29 @@ export async function drawInbox(section, me, types) {
 }
 
 /** An invitation to a tournament: its link, who sent it, a Decline button and one to block the sender. */
-function tournamentInvitation({ tournament, invited_by: sender }, decline) {
+function tournamentInvitation({ tournament, invited_by: sender }, decline, blocking) {
   const button = h("button", { type: "button", "aria-label": `Decline the invitation to tournament ${tournament.name}`,
     onclick: (event) => decline(tournament.id, event.currentTarget.closest("li"), api.declineTournament) }, "Decline");
   return h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(tournament.id)}` }, tournament.name), " ",
     h("span", { class: "badge invite" }, `Invited to a tournament${sender ? ` by ${sender.name}` : ""}`), " ", button,
-    sender && blocking(sender, button));
+    sender && blocking(`tournament ${tournament.id}`, sender));
 }
 
-/** A control to block the sender of an invitation, which declines it too (a click on its Decline `button`). */
-const blocking = (sender, button) => blockControl(sender.name, () => api.block(sender.id, api.player().token), () => button.click());
+/** A function answering the control to block the sender of the invitation `key` names, which declines it too (a click
+ * on the Decline button beside it): the one `blocks` kept from the draw before, if any; `blocks` keeps those of `keys`. */
+function kept(blocks, keys) {
+  for (const key of blocks.keys()) if (!keys.includes(key)) blocks.delete(key);
+  return (key, sender) => {
+    if (!blocks.has(key)) {
+      const control = blockControl(sender.name, () => api.block(sender.id, api.player().token),
+        () => control.closest("li")?.querySelector("button[aria-label^='Decline']")?.click());
+      blocks.set(key, control);
+    }
+    return blocks.get(key);
+  };
+}
 
-function item(entry, decline, types) {
+function item(entry, decline, types, blocking) {
   const { game } = entry;
   let state, declining = null;
   if (entry.your_turn) {
@@ -77,7 +91,7 @@ function item(entry, decline, types) {
     state = h("span", { class: "badge invite" }, `Invited to seat ${entry.invitation + 1}${from}`);
     const button = h("button", { type: "button", "aria-label": `Decline the invitation to game ${game.id}`,
       onclick: (event) => decline(game.id, event.currentTarget.closest("li")) }, "Decline");
-    declining = [button, entry.invited_by && blocking(entry.invited_by, button)];
+    declining = [button, entry.invited_by && blocking(`game ${game.id}`, entry.invited_by)];
   } else {
     state = h("span", { class: `badge ${game.status}` }, statusWord(game.status));
   }
