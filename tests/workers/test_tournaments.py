@@ -19,6 +19,7 @@ from domain.tournaments.pairing import Round, met
 from domain.tournaments.standings import bye_points, place_points
 from events import clock
 from events.envelope import DeadlinePolicy, Lifecycle, TurnDeadline
+from events.errors import GameNotFound
 from events.execute import Executor
 from events.tournaments import Format, Stage, TournamentRecord, Tournaments
 from players.accounts import PlayerStore
@@ -58,7 +59,11 @@ def opened(client: redis.Redis, game: str, seats: int, form: Format, rounds: int
 def move_for(executor: Executor, rounds: list[Round], player: str) -> None:
     """Play the player's first legal command in its game of the latest round, if it is to move there."""
     table = next((table for table in rounds[-1].tables if player in table.entrants), None) if rounds else None
-    if table is None or executor.store.games.get(table.game_id).status is not Lifecycle.ACTIVE:
+    try:  # a round is written before its games are made
+        active = table is not None and executor.store.games.get(table.game_id).status is Lifecycle.ACTIVE
+    except GameNotFound:
+        active = False
+    if table is None or not active:
         time.sleep(0.05)
         return
     seat, loaded = table.entrants.index(player), executor.load(table.game_id)
