@@ -77,7 +77,7 @@ def serve(args: argparse.Namespace) -> None:
         config = dataclasses.replace(config, public_url=f"http://{host}:{args.port}")
     embedded = worker_process = None
     if config.redis_url is None:
-        embedded = EmbeddedRedis(config.data_dir)
+        embedded = EmbeddedRedis(config.data_dir, appendfsync=config.store_fsync)
         config = dataclasses.replace(config, redis_url=embedded.start())
         print(f"meeple: embedded store at {embedded.url}, data in {embedded.data_dir}", flush=True)
         # a store that cannot be started again stops everything, as SIGTERM does, and serve exits 1

@@ -125,6 +125,10 @@ class Config:
     webhook_resolve_seconds: float = 2.0  # how long a registration waits to resolve a webhook's host name
     # how long `meeple serve` tries to start its embedded store again when it dies, before it exits
     store_restart_seconds: float = 60.0
+    # when the embedded store flushes its append-only file to the disk: "always" before each answer (nothing answered
+    # is lost, even to a machine's crash), "everysec" once a second (a busy disk can hold writes back for up to two
+    # seconds, answered meanwhile: a killed store or machine loses them)
+    store_fsync: str = "always"
     # where the workers send mail: smtp://user:password@host:587 (STARTTLS required), smtp://localhost:25?starttls=off
     # (plain text, no password: a relay on this machine), smtps://… (TLS from the start); None writes each mail as a
     # .eml file under <data_dir>/mail
@@ -144,6 +148,8 @@ class Config:
             raise ValueError("MEEPLE_TOKENS_PER_PLAYER is 1 or more")
         if self.store_restart_seconds <= 0:
             raise ValueError("MEEPLE_STORE_RESTART_SECONDS is more than 0")
+        if self.store_fsync not in ("always", "everysec"):
+            raise ValueError("MEEPLE_STORE_FSYNC is always or everysec")
         if self.append_replicas < 0 or self.append_wait_ms < 1:
             raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
         if not (1 <= self.max_request_line <= 8190 and 1 <= self.max_header_fields <= 32768
@@ -247,6 +253,7 @@ class Config:
             webhook_resolve_seconds=float(env.get("MEEPLE_WEBHOOK_RESOLVE_SECONDS", cls.webhook_resolve_seconds)),
             tokens_per_player=int(env.get("MEEPLE_TOKENS_PER_PLAYER", cls.tokens_per_player)),
             store_restart_seconds=float(env.get("MEEPLE_STORE_RESTART_SECONDS", cls.store_restart_seconds)),
+            store_fsync=env.get("MEEPLE_STORE_FSYNC", cls.store_fsync),
             smtp_url=env.get("MEEPLE_SMTP_URL") or None,
             mail_from=env.get("MEEPLE_MAIL_FROM") or cls.mail_from,
             public_url=(env.get("MEEPLE_PUBLIC_URL") or cls.public_url).rstrip("/"),

@@ -2,9 +2,11 @@
 process with its data and append-only file in one folder, started again if it dies, and stopped
 with its parent.
 
-Nothing acknowledged is lost when the server dies (kill -9 included): each write reaches the
-append-only file before it is answered. The file is flushed to the disk every second, so a crash
-of the whole machine can lose the last second or two.
+With `appendfsync always` (what `meeple serve` asks for unless told otherwise) nothing answered
+is lost, whether the server or the whole machine dies: each write is flushed to the disk before it
+is answered. With `everysec` the file is flushed once a second, and while a flush is slow Redis
+holds new writes back from the file for up to two seconds yet answers them: a store killed then
+(kill -9 included) loses what it answered meanwhile.
 
 This module leaves the Redis client unimported: `meeple serve` starts the store before gunicorn
 forks its gevent workers, which must patch the standard library before `redis` imports from it."""

@@ -9,6 +9,7 @@ import redis
 
 from events.envelope import NewEvent
 from events.store import EventStore
+from runtime.config import Config
 from runtime.embedded import EmbeddedRedis
 
 pytestmark = pytest.mark.redis
@@ -29,3 +30,11 @@ def test_appends_survive_a_restart(tmp_path: Path, stop: str) -> None:
         assert [e.payload["n"] for e in store.streams.read("g")] == list(range(50))
         assert store.games.get("g").version == 50
         store.redis.close()
+
+
+def test_the_embedded_store_flushes_always_or_every_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEEPLE_STORE_FSYNC", raising=False)
+    assert Config.from_env().store_fsync == "always"
+    monkeypatch.setenv("MEEPLE_STORE_FSYNC", "no")  # the OS's own pace: up to ~30 s of answered moves at risk
+    with pytest.raises(ValueError, match="MEEPLE_STORE_FSYNC"):
+        Config.from_env()

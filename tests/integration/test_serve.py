@@ -82,6 +82,9 @@ def test_a_killed_embedded_store_is_started_again_and_loses_no_acknowledged_even
         players = [Player(url, "taki", 2, {}) for _ in range(3)]
         for player in players:
             player.start()
+        # each write flushed to the disk before it is answered: `everysec` answers writes it has not written yet
+        # while a flush is slow, and a kill then loses them
+        assert redis.Redis(unix_socket_path=str(data / "redis.sock")).config_get("appendfsync") == {"appendfsync": "always"}
         assert wait_for(lambda: sum(len(player.accepted) for player in players) >= 20, 60)
         killed = store_processes(data)
         os.kill(int(killed[0]), signal.SIGKILL)  # mid-game: the players keep sending, and retry what was not answered
