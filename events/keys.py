@@ -310,11 +310,15 @@ def feed(shard: str) -> str:
     return _sharded(f"{PREFIX}:feed", shard)
 
 
-# RQ queues, by name (RQ builds their keys from it): AI seats' moves; deadlines and reminders,
-# scheduled for their time; deliveries to webhooks and mail
+# RQ queues, by name (RQ builds their keys from it): AI seats' moves in games people play, and the
+# tournaments' steps; deadlines and reminders, scheduled for their time; deliveries to webhooks and
+# mail; AI seats' moves in games of AI seats alone, which nobody waits on
 BOT_QUEUE = f"{PREFIX}-bots"
 DEADLINE_QUEUE = f"{PREFIX}-deadlines"
 NOTIFY_QUEUE = f"{PREFIX}-notify"
+AI_GAMES_QUEUE = f"{PREFIX}-ai-games"
+# the order a worker takes jobs in: a queue's jobs wait while one before it has any
+WORKER_QUEUES = (DEADLINE_QUEUE, BOT_QUEUE, NOTIFY_QUEUE, AI_GAMES_QUEUE)
 
 
 def rate(subject: str, seconds: int, window: int) -> str:

@@ -42,7 +42,7 @@ class StoreCollector(Collector):
             games.add_metric([status], count)
         yield games
         depths = GaugeMetricFamily("meeple_queue_depth", "Jobs waiting in each worker queue.", labels=["queue"])
-        for name in (keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE):
+        for name in keys.WORKER_QUEUES:
             depths.add_metric([name], Queue(name, connection=self.queues).count)
         yield depths
         deadlines = Queue(keys.DEADLINE_QUEUE, connection=self.queues).scheduled_job_registry

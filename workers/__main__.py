@@ -46,7 +46,7 @@ def main() -> None:
     threading.Thread(target=keeper.run, args=(stop,), name="ratings", daemon=True).start()
     threading.Thread(target=run_outbox, args=(store.redis, queues, stop), name="outbox", daemon=True).start()
     try:
-        work(queues, [keys.BOT_QUEUE, keys.DEADLINE_QUEUE, keys.NOTIFY_QUEUE])
+        work(queues, list(keys.WORKER_QUEUES))
     finally:
         stop.set()
 

@@ -48,6 +48,10 @@ def bot_queue(connection: redis.Redis) -> Queue:
     return Queue(keys.BOT_QUEUE, connection=connection)
 
 
+def ai_games_queue(connection: redis.Redis) -> Queue:
+    return Queue(keys.AI_GAMES_QUEUE, connection=connection)
+
+
 def deadline_queue(connection: redis.Redis) -> Queue:
     return Queue(keys.DEADLINE_QUEUE, connection=connection)
 

@@ -40,7 +40,9 @@ from workers.digest import queue_digests
 from workers.mail import mail_invitations
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, schedule_reminders
-from workers.queues import FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, bot_queue, deadline_queue, moment
+from workers.queues import (
+    FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, ai_games_queue, bot_queue, deadline_queue, moment,
+)
 from workers.tournaments import advance_tournament, start_tournament
 
 log = logging.getLogger("meeple.reactor")
@@ -62,6 +64,7 @@ class Reactor:
         self.redis: redis.Redis = executor.store.redis
         self.queues = queues or self.redis
         self.queue = bot_queue(self.queues)
+        self.ai_games = ai_games_queue(self.queues)
         self.deadlines = deadline_queue(self.queues)
         self.sweep_seconds = sweep_seconds
         self.keep_cancelled = keep_cancelled
@@ -91,7 +94,9 @@ class Reactor:
         enqueued = 0
         for seat in status.to_move:
             if loaded.record.bots[seat] is not None:
-                enqueued += self._enqueue_bot(game_id, loaded.version, seat)
+                # a game of AI seats alone waits while people's games have moves or deadlines due
+                people = any(bot is None for bot in loaded.record.bots)
+                enqueued += self._enqueue_bot(self.queue if people else self.ai_games, game_id, loaded.version, seat)
             else:
                 enqueued += self._schedule_deadline(loaded, seat, clocks)
         return enqueued
@@ -149,11 +154,11 @@ class Reactor:
             self.queue.enqueue(job, tournament_id, job_id=job_id, job_timeout=MOVE_JOB_SECONDS,
                                result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
 
-    def _enqueue_bot(self, game_id: str, version: int, seat: int) -> bool:
+    def _enqueue_bot(self, queue: Queue, game_id: str, version: int, seat: int) -> bool:
         job_id = f"bot-{game_id}-{version}-{seat}"
-        if self._needs_no_copy(job_id, self.queue):
+        if self._needs_no_copy(job_id, queue):
             return False
-        self.queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
+        queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
                            job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
         return True
 

@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from domain.core.rng import SeededRng
+from events import keys
 from events.errors import VersionConflict
 from events.execute import Executor
 from events.store import EventStore
@@ -85,4 +86,4 @@ def test_a_game_of_bots_leaves_no_job_behind(executor: Executor, start_worker: S
     left = lambda: sorted(key.decode() for key in client.scan_iter(f"rq:*{game_id}*"))  # noqa: E731
     assert wait_for(lambda: not left(), timeout=10), left()  # no job hash, no result, no execution
     for registry in ("finished", "failed"):
-        assert not [job for job in client.zrange(f"rq:{registry}:meeple-bots", 0, -1) if game_id.encode() in job]
+        assert not [job for job in client.zrange(f"rq:{registry}:{keys.AI_GAMES_QUEUE}", 0, -1) if game_id.encode() in job]

@@ -16,7 +16,8 @@ from events import clock, keys
 from events.execute import Executor
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
-from tests.workers.conftest import reacting, wait_for
+from events.envelope import TurnDeadline
+from tests.workers.conftest import new_game, reacting, two_people, wait_for
 from workers.reactor import GROUP, Reactor
 
 pytestmark = pytest.mark.redis
@@ -151,7 +152,7 @@ def test_unlisted_games_are_swept_like_any_other(executor: Executor, monkeypatch
     assert games.get("hidden-full").status == "active" and games.get("hidden-lobby").status == "cancelled"
     loaded = executor.load("hidden-bots")
     [seat] = loaded.game.status(loaded.state).to_move
-    assert reactor.queue.fetch_job(f"bot-hidden-bots-{loaded.version}-{seat}") is not None  # its AI's move is due
+    assert reactor.ai_games.fetch_job(f"bot-hidden-bots-{loaded.version}-{seat}") is not None  # its AI's move is due
     assert games.page(None, None, None, 10) == ([], None)
 
 
@@ -174,3 +175,27 @@ def test_a_new_consumer_group_reads_what_was_announced_before_it_and_a_rejoin_ke
     second._consume(wait=False)
     second._consume(wait=False)
     assert again == ["meanwhile"]
+
+
+def test_people_wait_on_no_game_of_ai_seats_alone(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An AI's move where people play, and a deadline, are taken before any move of a game of AI
+    seats alone, enqueued earlier: a worker busy with AIs playing each other keeps nobody waiting."""
+    ai_alone, _ = new_game(executor, {0: "random", 1: "random"}, seats=2)
+    with_people, _ = new_game(executor, {0: "random", 1: "random"}, seats=3)
+    loaded = executor.load(with_people)
+    assert loaded.game.status(loaded.state).to_move != [2]  # an AI's turn
+    deadline_game = two_people(executor, TurnDeadline(seconds=1, policy="skip"))
+    now = clock.now()
+    monkeypatch.setattr(clock, "now", lambda: now)
+    reactor = Reactor(executor)
+    for game_id in (ai_alone, with_people, deadline_game):
+        reactor.react(game_id)
+    assert [job.args[0] for job in reactor.ai_games.get_jobs()] == [ai_alone]
+    assert [job.args[0] for job in reactor.queue.get_jobs()] == [with_people]
+    # the deadline, scheduled for its moment, made due now
+    for job_id in reactor.deadlines.scheduled_job_registry.get_job_ids():
+        reactor.deadlines.enqueue_job(reactor.deadlines.fetch_job(job_id))
+    taken = [Queue.dequeue_any([Queue(name, connection=executor.store.redis) for name in keys.WORKER_QUEUES],
+                               None, connection=executor.store.redis)[0].args[0] for _ in range(3)]
+    assert taken == [deadline_game, with_people, ai_alone]
+
