@@ -146,12 +146,6 @@ class Config:
             raise ValueError("MEEPLE_WEBHOOKS_PER_PLAYER is 1 or more, MEEPLE_WEBHOOK_RESOLVE_SECONDS more than 0")
         if self.tokens_per_player < 1:
             raise ValueError("MEEPLE_TOKENS_PER_PLAYER is 1 or more")
-        if self.store_restart_seconds <= 0:
-            raise ValueError("MEEPLE_STORE_RESTART_SECONDS is more than 0")
-        if self.store_fsync not in ("always", "everysec"):
-            raise ValueError("MEEPLE_STORE_FSYNC is always or everysec")
-        if self.append_replicas < 0 or self.append_wait_ms < 1:
-            raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
         if not (1 <= self.max_request_line <= 8190 and 1 <= self.max_header_fields <= 32768
                 and self.max_header_field_bytes >= 1):
             raise ValueError("MEEPLE_MAX_REQUEST_LINE is 1 to 8190, MEEPLE_MAX_HEADER_FIELDS 1 to 32768, "
@@ -160,6 +154,7 @@ class Config:
             raise ValueError("MEEPLE_STREAMS_PER_ADDRESS and MEEPLE_STREAMS_PER_TOKEN are 1 or more")
         if not 1 <= self.ipv6_prefix <= 128:
             raise ValueError("MEEPLE_IPV6_PREFIX is 1 to 128 (bits of an IPv6 address that name one client)")
+        self._check_store()
         self._check_admin()
         self._check_mail()
         self._check_chat()
@@ -169,6 +164,14 @@ class Config:
         if self.admin_token is not None and not re.fullmatch(TOKEN, self.admin_token):
             raise ValueError("MEEPLE_ADMIN_TOKEN is 16 to 128 letters, digits, '-' or '_', as every bearer token, or no "
                              "request could carry it: make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+
+    def _check_store(self) -> None:
+        if self.store_restart_seconds <= 0:
+            raise ValueError("MEEPLE_STORE_RESTART_SECONDS is more than 0")
+        if self.store_fsync not in ("always", "everysec"):
+            raise ValueError("MEEPLE_STORE_FSYNC is always or everysec")
+        if self.append_replicas < 0 or self.append_wait_ms < 1:
+            raise ValueError("MEEPLE_APPEND_REPLICAS is 0 or more, MEEPLE_APPEND_WAIT_MS 1 or more (0 would wait for ever)")
 
     def _check_ratings(self) -> None:
         if self.rating_history_points < 1 or self.rating_days < 1:

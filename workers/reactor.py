@@ -41,7 +41,13 @@ from workers.mail import mail_invitations
 from workers.notify import KEEP_SECONDS, notify
 from workers.overdue import apply_deadline, schedule_reminders
 from workers.queues import (
-    FAILURE_TTL, MOVE_JOB_SECONDS, RESULT_TTL, ai_games_queue, bot_queue, deadline_queue, moment,
+    FAILURE_TTL,
+    MOVE_JOB_SECONDS,
+    RESULT_TTL,
+    ai_games_queue,
+    bot_queue,
+    deadline_queue,
+    moment,
 )
 from workers.tournaments import advance_tournament, start_tournament
 

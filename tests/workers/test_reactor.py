@@ -13,10 +13,10 @@ from rq import Queue
 
 from domain.core.rng import SeededRng
 from events import clock, keys
+from events.envelope import TurnDeadline
 from events.execute import Executor
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
-from events.envelope import TurnDeadline
 from tests.workers.conftest import new_game, reacting, two_people, wait_for
 from workers.reactor import GROUP, Reactor
 
