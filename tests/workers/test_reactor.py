@@ -183,7 +183,7 @@ def test_people_wait_on_no_game_of_ai_seats_alone(executor: Executor, monkeypatc
     ai_alone, _ = new_game(executor, {0: "random", 1: "random"}, seats=2)
     with_people, _ = new_game(executor, {0: "random", 1: "random"}, seats=3)
     loaded = executor.load(with_people)
-    assert loaded.game.status(loaded.state).to_move != [2]  # an AI's turn
+    assert loaded.game.status(loaded.state).to_move != (2,)  # an AI's turn
     deadline_game = two_people(executor, TurnDeadline(seconds=1, policy="skip"))
     now = clock.now()
     monkeypatch.setattr(clock, "now", lambda: now)
