@@ -2,7 +2,8 @@
 table of the round before has ended. A round is written once (Tournaments.pair), each table with
 a fresh game id (none names its tournament, which may be unlisted), and its games are opened
 under the tournament's hold with the ids written, so a job run twice, or cut short and run
-again, pairs nothing twice and opens each game once."""
+again, pairs nothing twice and opens each game once. Readers see a round once all its games
+are opened (Tournaments.opened)."""
 
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ def _close_round(executor: Executor, tournaments: Tournaments, record: Tournamen
         else:
             tournaments.record_result(record.id, table.game_id, result)
             results[table.game_id] = result
+    tournaments.opened(record.id, len(rounds))
     if ended:
         _withdraw_timed_out(tournaments, record.id, len(rounds), latest, results, entrants)
     return ended

@@ -459,6 +459,12 @@ def tournament_rounds(tournament_id: str) -> str:
     return f"{PREFIX}:tournament:{{{tournament_id}}}:rounds"
 
 
+def tournament_opening(tournament_id: str) -> str:
+    """Set: the numbers of the rounds paired whose games are not all opened yet, kept from the tournament's
+    readers until they are (so no table names a game that is not there)."""
+    return f"{PREFIX}:tournament:{{{tournament_id}}}:opening"
+
+
 def tournament_results(tournament_id: str) -> str:
     """Hash: game id of a finished table → JSON of its entrants by place and those who ran out of time."""
     return f"{PREFIX}:tournament:{{{tournament_id}}}:results"

@@ -29,6 +29,11 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'at', ARGV[4])
 return 1
 """  # set a hash's field unless it is set, noting the change in the tournament's stream with it
+_OPENED = """
+if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'at', ARGV[3])
+return 1
+"""  # take a round out of those being opened, noting the change with it if it was one
 
 
 class Format(StrEnum):
@@ -116,6 +121,7 @@ class Tournaments:
         self.redis = client
         self.waiting = waiting or client
         self._set_new = client.register_script(_SET_NEW)
+        self._opened = client.register_script(_OPENED)
 
     def create(self, record: TournamentRecord) -> None:
         """Store a new tournament signing up, listed unless it is unlisted."""
@@ -139,16 +145,19 @@ class Tournaments:
         return [_record(stored) for stored in cast(list[dict[bytes, bytes]], pipe.execute())]
 
     def snapshot(self, tournament_id: str) -> Snapshot | None:
-        """The tournament whole as of its latest change, read in one transaction; None if there is none."""
+        """The tournament whole as of its latest change, read in one transaction; None if there is none.
+        A round whose games are still being opened is not in it yet."""
         pipe = self.redis.pipeline(transaction=True)
         for key in (keys.tournament, keys.tournament_entrants, keys.tournament_rounds, keys.tournament_results):
             pipe.hgetall(key(tournament_id))
+        pipe.smembers(keys.tournament_opening(tournament_id))
         pipe.xrevrange(keys.tournament_news(tournament_id), count=1)
-        stored, entrants, rounds, results, latest = pipe.execute()
+        stored, entrants, rounds, results, opening, latest = pipe.execute()
         record = _record(stored)
         if record is None:
             return None
-        return Snapshot(record, _entrants(entrants), _rounds(rounds), _results(results), latest[0][0].decode() if latest else "0-0")
+        shown = {number: value for number, value in rounds.items() if number not in opening}
+        return Snapshot(record, _entrants(entrants), _rounds(shown), _results(results), latest[0][0].decode() if latest else "0-0")
 
     def listed(self, limit: int) -> list[str]:
         """The listed tournaments' ids, latest start first."""
@@ -255,10 +264,17 @@ class Tournaments:
         return _entrants(cast(dict[bytes, bytes], self.redis.hgetall(keys.tournament_entrants(tournament_id))))
 
     def pair(self, tournament_id: str, number: int, paired: Round) -> bool:
-        """Write round `number` unless it was written already; whether this wrote it."""
+        """Write round `number` unless it was written already, kept from the readers until `opened`; whether this
+        wrote it."""
         written = {"tables": [{"game_id": table.game_id, "entrants": list(table.entrants)} for table in paired.tables],
                    "byes": list(paired.byes)}
-        return self._set_once(keys.tournament_rounds(tournament_id), tournament_id, str(number), json.dumps(written))
+        self.redis.sadd(keys.tournament_opening(tournament_id), number)  # first, so that no reader sees it before `opened`
+        return bool(self.redis.hsetnx(keys.tournament_rounds(tournament_id), str(number), json.dumps(written)))  # no news yet
+
+    def opened(self, tournament_id: str, number: int) -> None:
+        """Show round `number`, its games all opened, to the tournament's readers."""
+        self._opened(keys=[keys.tournament_opening(tournament_id), keys.tournament_news(tournament_id)],
+                     args=[number, NEWS_LENGTH, clock.now()])
 
     def rounds(self, tournament_id: str) -> list[Round]:
         """The rounds paired so far, first first."""

@@ -1,7 +1,7 @@
 """A tournament's rounds as the workers' jobs make them: the first paired at the start (or the
 tournament cancelled with too few entrants), each round written once and its games opened once
 however often a job runs, a job waiting while another pairs the tournament, a round whose opening
-was cut short opened by the next run, sign-up
+was cut short opened by the next run (and shown only then), sign-up
 closed from the start, and tables rated as any game of registered players and AI seats; on
 fakeredis and on a real Redis server alike."""
 
@@ -76,14 +76,19 @@ def test_the_first_round_is_paired_once_and_its_games_opened_once_however_often_
     assert all(tournaments.of_game(game_id) == record.id for game_id in versions)
 
 
-def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run(
+def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run_and_shown_only_then(
         executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments, ais = entered(executor, record, 2)
     tournaments.begin(record.id)
-    tournaments.pair(record.id, 1, Round((Table("cup-1-0", (ais[0].id, ais[1].id)),)))  # a job cut short here
+    paired = Round((Table("cup-1-0", (ais[0].id, ais[1].id)),))
+    tournaments.pair(record.id, 1, paired)  # a job cut short here
+    before = desk.view(tournaments, record)
+    assert before.rounds == [] and tournaments.rounds(record.id) == [paired]  # no table names a game not there
     tournament_rounds.advance(executor, tournaments, record.id)
     assert executor.store.games.get("cup-1-0").status is Lifecycle.ACTIVE
+    after = desk.view(tournaments, record)
+    assert after.rounds == [paired] and after.version > before.version  # a change its followers hear of
 
 
 def test_too_few_entrants_cancel_the_tournament_at_its_start(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -305,8 +310,10 @@ def test_each_change_a_tournament_shows_is_noted_with_it_so_one_version_is_one_c
     record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
     tournaments, [one, other] = entered(executor, record, 2)
     seen = [desk.view(tournaments, record)]
+    tournaments.pair(record.id, 1, Round((Table("t1", (one.id, other.id)),)))  # nothing shown yet: no change, no note
+    assert desk.view(tournaments, record) == seen[-1]
     changes = [lambda: tournaments.begin(record.id), lambda: tournaments.plan(record.id, 1),
-               lambda: tournaments.pair(record.id, 1, Round((Table("t1", (one.id, other.id)),))),
+               lambda: tournaments.opened(record.id, 1),
                lambda: tournaments.record_result(record.id, "t1", TableResult(((one.id,), (other.id,)))),
                lambda: tournaments.withdraw(record.id, other, after=1), lambda: tournaments.end(record.id, Stage.FINISHED)]
     for change in changes:
