@@ -294,6 +294,7 @@ def test_a_table_finished_late_in_a_64_entrant_swiss_streams_a_fraction_of_the_w
         shuffled.shuffle(field)
         tables = [Table(f"r{number}t{index:02d}-game-id", tuple(field[index * 4:index * 4 + 4])) for index in range(16)]
         tournaments.pair(tournament_id, number, Round(tuple(tables)))
+        tournaments.opened(tournament_id, number)
         for table in tables[:-1] if number == 6 else tables:
             tournaments.record_result(tournament_id, table.game_id, TableResult(tuple((each,) for each in table.entrants)))
     answer = api.client.get(f"/v1/tournaments/{tournament_id}/stream", buffered=False)
