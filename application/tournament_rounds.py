@@ -70,11 +70,11 @@ def advance(executor: Executor, tournaments: Tournaments, tournament_id: str, wa
 
 
 def unrecorded(executor: Executor, tournaments: Tournaments, tournament_id: str) -> bool:
-    """Whether the tournament's latest round (if any) has a table whose result is not kept though
-    its game is over, or was never opened or started: what `advance` has to do, read from the games'
-    records rather than their logs."""
+    """Whether the tournament's latest round (if any) is not shown yet or has a table whose result is
+    not kept though its game is over, or was never opened or started: what `advance` has to do, read
+    from the games' records rather than their logs."""
     rounds = tournaments.rounds(tournament_id)
-    if not rounds:
+    if not rounds or tournaments.being_opened(tournament_id, len(rounds)):
         return True
     results = tournaments.results(tournament_id)
     for table in rounds[-1].tables:
@@ -103,17 +103,17 @@ def _close_round(executor: Executor, tournaments: Tournaments, record: Tournamen
     latest = rounds[-1]
     entrants = {entrant.id: entrant for entrant in tournaments.entrants(record.id)}
     results = tournaments.results(record.id)
-    ended = True
-    for table in latest.tables:
-        if table.game_id in results:
-            continue
+    unfinished = [table for table in latest.tables if table.game_id not in results]
+    for table in unfinished:
         _open(executor, tournaments, record, table, entrants)
+    tournaments.opened(record.id, len(rounds))
+    ended = True
+    for table in unfinished:
         if (result := _result(executor, table)) is None:
             ended = False
         else:
             tournaments.record_result(record.id, table.game_id, result)
             results[table.game_id] = result
-    tournaments.opened(record.id, len(rounds))
     if ended:
         _withdraw_timed_out(tournaments, record.id, len(rounds), latest, results, entrants)
     return ended

@@ -29,6 +29,11 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'at', ARGV[4])
 return 1
 """  # set a hash's field unless it is set, noting the change in the tournament's stream with it
+_PAIR = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+"""  # write a round unless it is written, kept from the readers (no news) until its games are opened
 _OPENED = """
 if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'at', ARGV[3])
@@ -121,6 +126,7 @@ class Tournaments:
         self.redis = client
         self.waiting = waiting or client
         self._set_new = client.register_script(_SET_NEW)
+        self._pair = client.register_script(_PAIR)
         self._opened = client.register_script(_OPENED)
 
     def create(self, record: TournamentRecord) -> None:
@@ -268,8 +274,12 @@ class Tournaments:
         wrote it."""
         written = {"tables": [{"game_id": table.game_id, "entrants": list(table.entrants)} for table in paired.tables],
                    "byes": list(paired.byes)}
-        self.redis.sadd(keys.tournament_opening(tournament_id), number)  # first, so that no reader sees it before `opened`
-        return bool(self.redis.hsetnx(keys.tournament_rounds(tournament_id), str(number), json.dumps(written)))  # no news yet
+        return bool(self._pair(keys=[keys.tournament_rounds(tournament_id), keys.tournament_opening(tournament_id)],
+                               args=[number, json.dumps(written)]))
+
+    def being_opened(self, tournament_id: str, number: int) -> bool:
+        """Whether round `number` was paired and is kept from the readers until its games are all opened."""
+        return bool(self.redis.sismember(keys.tournament_opening(tournament_id), number))
 
     def opened(self, tournament_id: str, number: int) -> None:
         """Show round `number`, its games all opened, to the tournament's readers."""

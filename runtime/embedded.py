@@ -41,7 +41,7 @@ def die_with_parent() -> None:
 class EmbeddedRedis:
     """A private Redis server listening on a unix socket inside `data_dir`."""
 
-    def __init__(self, data_dir: str | os.PathLike[str], appendfsync: str = "everysec") -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], appendfsync: str = "always") -> None:
         self.data_dir = Path(data_dir).resolve()
         self.appendfsync = appendfsync
         self.process: subprocess.Popen[bytes] | None = None

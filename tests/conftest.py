@@ -23,7 +23,8 @@ from tests.browsers import chromium  # noqa: F401 - the session's browser, for t
 
 @pytest.fixture(scope="session")
 def real_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as server:
+    # flushed once a second: nothing kills this one, and the tests' writes need no flush each
+    with EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendfsync="everysec") as server:
         yield server.url
 
 

@@ -98,11 +98,12 @@ class Reactor:
             self._advance_tournament(game_id)
             return 0
         enqueued = 0
+        ais = [seat for seat in status.to_move if loaded.record.bots[seat] is not None]
+        # a game of AI seats alone waits while people's games have moves or deadlines due, unless people wait on it
+        waited_on = bool(ais) and (None in loaded.record.bots or self.tournaments.of_game(game_id) is not None)
         for seat in status.to_move:
-            if loaded.record.bots[seat] is not None:
-                # a game of AI seats alone waits while people's games have moves or deadlines due
-                people = any(bot is None for bot in loaded.record.bots)
-                enqueued += self._enqueue_bot(self.queue if people else self.ai_games, game_id, loaded.version, seat)
+            if seat in ais:
+                enqueued += self._enqueue_bot(self.queue if waited_on else self.ai_games, game_id, loaded.version, seat)
             else:
                 enqueued += self._schedule_deadline(loaded, seat, clocks)
         return enqueued
@@ -165,7 +166,7 @@ class Reactor:
         if self._needs_no_copy(job_id, queue):
             return False
         queue.enqueue(play_bot_turn, game_id, version, seat, job_id=job_id,
-                           job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
+                      job_timeout=MOVE_JOB_SECONDS, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
         return True
 
     def _schedule_deadline(self, loaded: Loaded, seat: int, clocks: tuple[Clock, ...] | None) -> bool:

@@ -89,6 +89,30 @@ def test_a_round_whose_games_were_not_all_opened_is_opened_by_the_next_run_and_s
     assert executor.store.games.get("cup-1-0").status is Lifecycle.ACTIVE
     after = desk.view(tournaments, record)
     assert after.rounds == [paired] and after.version > before.version  # a change its followers hear of
+    assert not tournaments.pair(record.id, 1, paired)  # written already: still shown
+    assert desk.view(tournaments, record) == after
+
+
+def test_a_round_opened_by_a_job_that_died_before_showing_it_is_shown_by_the_sweeps_next_job(
+        executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = opened(executor, seats=2, form=Format.ROUND_ROBIN, rounds=None)
+    tournaments, _ = entered(executor, record, 2)
+    showing = Tournaments.opened
+
+    def dying(self: Tournaments, tournament_id: str, number: int) -> None:
+        raise RuntimeError("the job died")
+
+    monkeypatch.setattr(Tournaments, "opened", dying)
+    with pytest.raises(RuntimeError):
+        started(executor, record, monkeypatch)
+    [paired] = tournaments.rounds(record.id)
+    assert all(executor.store.games.get(table.game_id).status is Lifecycle.ACTIVE for table in paired.tables)
+    assert desk.view(tournaments, record).rounds == []
+    assert tournament_rounds.unrecorded(executor, tournaments, record.id)  # so the sweep runs the job again
+    monkeypatch.setattr(Tournaments, "opened", showing)
+    tournament_rounds.advance(executor, tournaments, record.id)
+    assert desk.view(tournaments, record).rounds == [paired]
+    assert not tournament_rounds.unrecorded(executor, tournaments, record.id)
 
 
 def test_too_few_entrants_cancel_the_tournament_at_its_start(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -55,6 +55,6 @@ def test_a_padded_import_is_refused_by_its_limit_while_health_goes_on_answering(
         took, status, answer = sent.stdout.split(" ", 2)
         assert status == "413" and json.loads(answer)["code"] == "log_too_long", sent.stdout + sent.stderr
         assert json.loads(answer)["limit"] == 100_000
-        # answered throughout; how soon is measured by `python -m bench.imports`, not here, where other
-        # tests' processes share the cores
+        # answered while the import was read and refused; how soon is measured by `python -m bench.imports`,
+        # not here, where other tests' processes share the cores
         assert len(waits) >= 3, (took, waits)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import time
@@ -85,5 +86,5 @@ def test_a_game_of_bots_leaves_no_job_behind(executor: Executor, start_worker: S
     client = executor.store.redis
     left = lambda: sorted(key.decode() for key in client.scan_iter(f"rq:*{game_id}*"))  # noqa: E731
     assert wait_for(lambda: not left(), timeout=10), left()  # no job hash, no result, no execution
-    for registry in ("finished", "failed"):
-        assert not [job for job in client.zrange(f"rq:{registry}:{keys.AI_GAMES_QUEUE}", 0, -1) if game_id.encode() in job]
+    for registry, queue in itertools.product(("finished", "failed"), keys.WORKER_QUEUES):
+        assert not [job for job in client.zrange(f"rq:{registry}:{queue}", 0, -1) if game_id.encode() in job]

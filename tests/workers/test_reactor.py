@@ -15,6 +15,7 @@ from domain.core.rng import SeededRng
 from events import clock, keys
 from events.envelope import TurnDeadline
 from events.execute import Executor
+from events.tournaments import Tournaments
 from players.accounts import PlayerStore
 from players.webhooks import Webhooks
 from tests.workers.conftest import new_game, reacting, two_people, wait_for
@@ -178,9 +179,12 @@ def test_a_new_consumer_group_reads_what_was_announced_before_it_and_a_rejoin_ke
 
 
 def test_people_wait_on_no_game_of_ai_seats_alone(executor: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An AI's move where people play, and a deadline, are taken before any move of a game of AI
-    seats alone, enqueued earlier: a worker busy with AIs playing each other keeps nobody waiting."""
+    """An AI's move where people play or wait (a tournament's table), and a deadline, are taken before
+    any move of another game of AI seats alone, enqueued earlier: a worker busy with AIs playing each
+    other keeps nobody waiting."""
     ai_alone, _ = new_game(executor, {0: "random", 1: "random"}, seats=2)
+    tabled, _ = new_game(executor, {0: "random", 1: "random"}, seats=2)
+    Tournaments(executor.store.redis).mark_table(tabled, "cup")
     with_people, _ = new_game(executor, {0: "random", 1: "random"}, seats=3)
     loaded = executor.load(with_people)
     assert loaded.game.status(loaded.state).to_move != (2,)  # an AI's turn
@@ -188,14 +192,14 @@ def test_people_wait_on_no_game_of_ai_seats_alone(executor: Executor, monkeypatc
     now = clock.now()
     monkeypatch.setattr(clock, "now", lambda: now)
     reactor = Reactor(executor)
-    for game_id in (ai_alone, with_people, deadline_game):
+    for game_id in (ai_alone, with_people, tabled, deadline_game):
         reactor.react(game_id)
     assert [job.args[0] for job in reactor.ai_games.get_jobs()] == [ai_alone]
-    assert [job.args[0] for job in reactor.queue.get_jobs()] == [with_people]
+    assert [job.args[0] for job in reactor.queue.get_jobs()] == [with_people, tabled]
     # the deadline, scheduled for its moment, made due now
     for job_id in reactor.deadlines.scheduled_job_registry.get_job_ids():
         reactor.deadlines.enqueue_job(reactor.deadlines.fetch_job(job_id))
     taken = [Queue.dequeue_any([Queue(name, connection=executor.store.redis) for name in keys.WORKER_QUEUES],
-                               None, connection=executor.store.redis)[0].args[0] for _ in range(3)]
-    assert taken == [deadline_game, with_people, ai_alone]
+                               None, connection=executor.store.redis)[0].args[0] for _ in range(4)]
+    assert taken == [deadline_game, with_people, tabled, ai_alone]
 
