@@ -3,12 +3,14 @@
   past their limits) is answered with problem+json rather than gunicorn's HTML page, with the
   status gunicorn chose;
 - a connection whose client stopped taking an event stream is closed quietly, as one the client closed;
-- a process holding clearly more connections than another leaves new ones to it (runtime.sharing)."""
+- a process holding clearly more connections than another leaves new ones to it (runtime.sharing);
+- a process that stops exits without logging's noise (see `_quiet_exit`)."""
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import socket
 from http import HTTPStatus
 from typing import Any, cast
@@ -44,15 +46,18 @@ class ApiWorker(GeventWorker):
         super().init_process()
 
     def run(self) -> None:
-        if self.slot is None:
-            super().run()
-            return
-        # GeventWorker.run makes its servers from this name
-        ggevent.StreamServer = functools.partial(SharingServer, table=CONNECTIONS, slot=self.slot)  # type: ignore[attr-defined]
         try:
-            super().run()
+            if self.slot is None:
+                super().run()
+                return
+            # GeventWorker.run makes its servers from this name
+            ggevent.StreamServer = functools.partial(SharingServer, table=CONNECTIONS, slot=self.slot)  # type: ignore[attr-defined]
+            try:
+                super().run()
+            finally:
+                CONNECTIONS.leave(self.slot)
         finally:
-            CONNECTIONS.leave(self.slot)
+            _quiet_exit()
 
     def handle_request(self, listener_name: Any, req: Request, sock: socket.socket, addr: Any) -> bool:
         try:
@@ -71,6 +76,15 @@ class ApiWorker(GeventWorker):
             util.write_nonblock(client, answer)
         except OSError:
             self.log.debug("Failed to send error message.")
+
+
+def _quiet_exit() -> None:
+    """Flush logging's handlers now and forget them, as the process's exit would: a handler collected
+    while the interpreter is torn down otherwise takes logging's lock through gevent's thread module,
+    already gone, and prints "Exception ignored in _removeHandlerRef … TypeError" (gevent #2148).
+    The handlers still write what is logged after (gunicorn's "Worker exiting")."""
+    logging.shutdown()
+    logging._handlerList.clear()  # type: ignore[attr-defined]  # its weak references' callbacks do nothing once empty
 
 
 def problem_answer(status: int, error: BaseException, cfg: Config) -> bytes:

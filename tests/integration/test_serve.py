@@ -65,6 +65,8 @@ def test_the_store_stops_with_serve_and_keeps_its_data(tmp_path: Path, stop: sig
         process.send_signal(stop)
         process.wait(timeout=20)
     assert gone(data), "the embedded store outlived meeple serve"
+    if stop != signal.SIGKILL:  # stopped as asked, each process quietly
+        assert "Traceback" not in (tmp_path / "serve.log").read_text()
     assert (data / "appendonlydir").is_dir()
     process, url = start(data)
     try:
