@@ -150,17 +150,22 @@ def _open(executor: Executor, tournaments: Tournaments, record: TournamentRecord
         game = store.games.get(table.game_id)
     except GameNotFound:
         tournaments.mark_table(table.game_id, record.id)
-        seated = [entrants[entrant_id] for entrant_id in table.entrants]
-        rated = rated_by_default(GameSettings(  # rated as any game of registered players and AI seats
-            bots=tuple(Bot(seat, each.level) for seat, each in enumerate(seated) if each.level is not None),
-            reserved={seat: each.id for seat, each in enumerate(seated) if each.level is None}), record.seats)
         game = store.games.create(table.game_id, record.game, record.options, record.seats, record.deadline,
-                                  unlisted=record.unlisted, creator=record.creator, rated=rated)
+                                  unlisted=record.unlisted, creator=record.creator,
+                                  rated=table_rated(table, entrants, record.seats))
     if game.status is Lifecycle.WAITING:
         _seat(executor, table, game, entrants)
     for seat, entrant_id in enumerate(table.entrants):
         if entrants[entrant_id].withdrawn is not None:
             forfeit(executor, table.game_id, seat)
+
+
+def table_rated(table: Table, entrants: dict[str, Entrant], seats: int) -> bool:
+    """Whether the table's game counts for ratings: as any game of registered players and AI seats does."""
+    seated = [entrants[entrant_id] for entrant_id in table.entrants]
+    return rated_by_default(GameSettings(
+        bots=tuple(Bot(seat, each.level) for seat, each in enumerate(seated) if each.level is not None),
+        reserved={seat: each.id for seat, each in enumerate(seated) if each.level is None}), seats)
 
 
 def _seat(executor: Executor, table: Table, game: GameRecord, entrants: dict[str, Entrant]) -> None:

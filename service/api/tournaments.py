@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 
 from application import tournaments as desk
+from application.tournament_rounds import table_rated
 from application.tournaments import RULES, TournamentSettings, TournamentView
 from domain import GAMES
 from events.envelope import TurnDeadline
@@ -137,12 +138,13 @@ def _tournament(view: TournamentView) -> dict[str, Any]:
     """A tournament as the API shows it."""
     record = view.record
     names = {entrant.id: entrant.name for entrant in view.entrants}
+    by_id = {entrant.id: entrant for entrant in view.entrants}
     return tournament_summary(record) | {
         "version": view.version, "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
         "created": record.created, "rounds": record.rounds,
         "entrants": [_entrant(entrant) for entrant in view.entrants],
         "paired": [{"number": number, "byes": list(paired.byes), "tables": [
-            {"game_id": table.game_id, "entrants": list(table.entrants),
+            {"game_id": table.game_id, "entrants": list(table.entrants), "rated": table_rated(table, by_id, record.seats),
              "places": [list(place) for place in view.results[table.game_id].places] if table.game_id in view.results else None}
             for table in paired.tables]} for number, paired in enumerate(view.rounds, 1)],
         "standings": [{"entrant": row.entrant, "name": names.get(row.entrant, row.entrant), "points": row.points,

@@ -307,3 +307,19 @@ def test_a_table_finished_late_in_a_64_entrant_swiss_streams_a_fraction_of_the_w
     size = {each.event: len(json.dumps(each.data, separators=(",", ":"))) for each in (whole, changed)}
     assert size["change"] < size["tournament"] / 3
     assert applied(whole.data, changed.data) == api.get(f"/v1/tournaments/{tournament_id}").json
+
+
+def test_each_table_says_whether_its_game_is_rated_as_the_game_does(api: ContractClient, client: redis.Redis,  # type: ignore[type-arg]
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    ann = register(api, "ann")
+    tournament_id = create(api, ann["token"], game="taki", seats=2, format="round_robin", rounds=None).json["id"]
+    entrants = f"/v1/tournaments/{tournament_id}/entrants"
+    api.post(entrants, headers=bearer(ann["token"]))
+    for _ in range(2):  # the same level twice: their table is unrated
+        api.post(entrants, json={"level": "greedy"}, headers=bearer(ann["token"]))
+    starts = api.get(f"/v1/tournaments/{tournament_id}").json["starts"]
+    monkeypatch.setattr(clock, "now", lambda: starts)
+    tournament_rounds.start(Executor(EventStore(client)), Tournaments(client), tournament_id)
+    [paired] = api.get(f"/v1/tournaments/{tournament_id}").json["paired"]
+    [table] = paired["tables"]  # and a bye
+    assert table["rated"] == api.get(f"/v1/games/{table['game_id']}").json["rated"] == (ann["id"] in table["entrants"])
