@@ -5,6 +5,7 @@ creator adds, and read with their standings (the rounds themselves: application.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,8 +42,15 @@ RULES = (
     "A Swiss's round 1 is seeded by rating in the game (the rating shown; unrated entrants after, sign-up order "
     "breaking ties): at two seats the top half meets the bottom half (1st against the first of the bottom half, and so "
     "on); at more, the entrants are cut into as many bands as seats, strongest first, and each table takes one from "
-    "each band. Later rounds pair by score, avoiding anyone you met.",
-    "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits.",
+    "each band. Later rounds seat players of close scores together, keeping apart those who met where the search "
+    "finds a way (at two seats, always when any pairing can).",
+    "A round robin meets every pair: at two seats exactly once; at more seats, each round seats together as many "
+    "pairs as can be who have not met, then those who met least, for as many rounds as every pair needs to meet, so "
+    "some pairs meet more than once.",
+    "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits, so "
+    "a round lasts as long as its games' clocks allow; a player's vacation stops their clocks here as in any game.",
+    "A table counts for ratings as any game of registered players and AI seats does: not one where the same AI level "
+    "sits twice.",
     "Withdrawing forfeits your running games (the others at the table play on; at two seats your opponent wins) and "
     "you are paired no more; your points stay. In a two-seat round robin, those you were yet to meet have a bye in "
     "your place.",
@@ -149,9 +157,11 @@ def enter_ai(tournaments: Tournaments, record: TournamentRecord, caller: Caller,
     if level not in GAMES[record.game].bots:
         raise Invalid("validation_error", "The request is not valid.",
                       errors={"level": [f"{GAMES[record.game].title}'s AI levels: {', '.join(GAMES[record.game].bots)}."]})
-    number = len(tournaments.entrants(record.id)) + 1
-    for _ in range(ai_games(record, number - 1)):
+    entrants = tournaments.entrants(record.id)
+    for _ in range(ai_games(record, len(entrants))):
         caller.count_game()
+    names = {entrant.name for entrant in entrants}
+    number = next(number for number in itertools.count(len(entrants) + 1) if f"{level} AI {number}" not in names)
     return _enter(tournaments, record, Entrant(f"ai-{new_id()}", f"{level} AI {number}", clock.now(), level=level))
 
 

@@ -237,6 +237,15 @@ def test_a_cancelled_round_robin_reads_with_no_rounds_planned(api: ContractClien
     assert tournament.status_code == 200 and (tournament.json["stage"], tournament.json["rounds"]) == ("cancelled", None)
 
 
+def test_an_ai_entered_after_another_left_takes_a_name_nobody_has(api: ContractClient) -> None:
+    ann = register(api, "ann")
+    entrants = f"/v1/tournaments/{create(api, ann['token']).json['id']}/entrants"
+    first, second = (api.post(entrants, json={"level": "random"}, headers=bearer(ann["token"])).json for _ in range(2))
+    assert api.delete(f"{entrants}/{first['id']}", headers=bearer(ann["token"])).status_code == 204
+    third = api.post(entrants, json={"level": "random"}, headers=bearer(ann["token"])).json
+    assert (second["name"], third["name"]) == ("random AI 2", "random AI 3")
+
+
 def test_a_full_tournament_refuses_one_more(api: ContractClient) -> None:
     ann = register(api, "ann")
     entrants = f"/v1/tournaments/{create(api, ann['token']).json['id']}/entrants"
