@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from application import copies
 from application.errors import Invalid
 from application.lobby import Bot, GameSettings, Lobby
 from application.results import ai_identity, result_of
@@ -12,6 +13,7 @@ from domain import GAMES
 from domain.core.game import Budget
 from domain.core.rng import SeededRng
 from events.envelope import Origin
+from events.log_file import export_lines
 from events.ratings import Result
 from tests.application.conftest import Asking, finished_game
 
@@ -124,3 +126,13 @@ def test_the_command_that_forfeits_a_seat_is_not_one_of_its_moves(lobby: Lobby) 
     assert result_of(lobby.executor, _moved(lobby, (2, 1))) is None
     counted = result_of(lobby.executor, _moved(lobby, (2, 2)))
     assert counted is not None and counted.places == (("ann",), ("bo",))
+
+
+def test_the_import_of_a_rated_games_log_counts_for_nothing(lobby: Lobby) -> None:
+    game_id = _played(lobby, ("random", "greedy"), 1)
+    assert result_of(lobby.executor, game_id) is not None
+    store = lobby.executor.store
+    record = store.games.get(game_id)
+    lines = export_lines(record, store.streams.read(game_id))
+    imported = copies.import_log(store, copies.checked_log("".join(lines).encode(), max_events=10_000), "ann")
+    assert not store.games.get(imported).rated and result_of(lobby.executor, imported) is None
