@@ -486,8 +486,13 @@ def tournament_of(game_id: str) -> str:
 
 
 def tournaments_listed() -> str:
-    """Sorted set: the listed tournaments, by start time."""
+    """Sorted set: the listed tournaments signing up or under way, by start time."""
     return f"{PREFIX}:tournaments:listed"
+
+
+def tournaments_ended() -> str:
+    """Sorted set: the listed tournaments that ended (finished or cancelled), by when they ended."""
+    return f"{PREFIX}:tournaments:ended"
 
 
 def tournaments_waiting() -> str:

@@ -165,9 +165,15 @@ class Tournaments:
         shown = {number: value for number, value in rounds.items() if number not in opening}
         return Snapshot(record, _entrants(entrants), _rounds(shown), _results(results), latest[0][0].decode() if latest else "0-0")
 
-    def listed(self, limit: int) -> list[str]:
-        """The listed tournaments' ids, latest start first."""
-        return [each.decode() for each in cast(list[bytes], self.redis.zrevrange(keys.tournaments_listed(), 0, limit - 1))]
+    def listed(self, ended: bool, after: int, limit: int) -> tuple[list[str], int]:
+        """A page of the listed tournaments' ids skipping `after`: those signing up or under way, latest start
+        first, or those that `ended`, latest end first; and how many there are in all."""
+        key = keys.tournaments_ended() if ended else keys.tournaments_listed()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrevrange(key, after, after + limit - 1)
+        pipe.zcard(key)
+        found, total = pipe.execute()
+        return [each.decode() for each in found], int(total)
 
     def due(self, now: int) -> list[str]:
         """The tournaments signing up whose start has come."""
@@ -200,8 +206,11 @@ class Tournaments:
 
     def file(self, tournament_id: str, stage: Stage) -> None:
         """Keep the tournament among those signing up, or under way, as long as its `stage` says it is,
-        and nowhere else. The indexes are global, on other cluster slots than the tournament's keys:
-        they follow its stage, and whoever finds one behind (a job cut short) files it again."""
+        and nowhere else; once it ended, a listed one among those that ended. The indexes are global, on
+        other cluster slots than the tournament's keys: they follow its stage, and whoever finds one
+        behind (a job cut short, a listing) files it again."""
+        over = stage in (Stage.FINISHED, Stage.CANCELLED)
+        listed = over and self.redis.zscore(keys.tournaments_listed(), tournament_id) is not None
         pipe = self.redis.pipeline(transaction=False)
         if stage is not Stage.SIGNING_UP:
             pipe.zrem(keys.tournaments_waiting(), tournament_id)
@@ -209,6 +218,9 @@ class Tournaments:
             pipe.sadd(keys.tournaments_running(), tournament_id)
         else:
             pipe.srem(keys.tournaments_running(), tournament_id)
+        if listed:  # among the ended before it leaves the listed, so that a job cut short between loses it nowhere
+            pipe.zadd(keys.tournaments_ended(), {tournament_id: clock.now()}, nx=True)
+            pipe.zrem(keys.tournaments_listed(), tournament_id)
         pipe.execute()
 
     def enter(self, tournament_id: str, entrant: Entrant, most: int) -> Entry:

@@ -21,12 +21,9 @@ from service.api.context import executor, invitations, json_body, players
 from service.api.streams import RECONNECT_MS, event_stream, sse
 from service.schemas.common import parse
 from service.schemas.responses import tournament_summary
-from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
+from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema, TournamentsQuerySchema
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1")
-
-LISTED = 50  # tournaments a listing shows
-
 
 def tournaments() -> Tournaments:
     store = executor().store
@@ -35,14 +32,27 @@ def tournaments() -> Tournaments:
 
 @bp.get("/tournaments")
 def list_tournaments() -> dict[str, Any]:
-    """The listed tournaments, latest start first, and (with a player token) those the player was
-    invited to (`invited`, until declined) or signed up for."""
+    """A page of the listed tournaments open (signing up or under way) or ended, and on the first page,
+    with a player token, before them those of that stage the player was invited to (`invited`, until
+    declined) or signed up for."""
+    query = parse(TournamentsQuerySchema, request.args.to_dict())
+    ended = query["stage"] == "ended"
     player = auth.player(players(), required=False)
     found = tournaments()
-    own, invited = found.of_player(player.id, LISTED) if player else ([], set())
-    ids = list(dict.fromkeys([*own, *found.listed(LISTED)]))
-    return {"tournaments": [tournament_summary(record) | {"invited": record.id in invited}
-                            for tournament_id in ids if (record := found.get(tournament_id))]}
+    own, invited = found.of_player(player.id, query["limit"]) if player and query["after"] == 0 else ([], set())
+    page, total = found.listed(ended, query["after"], query["limit"])
+    shown = []
+    for tournament_id in dict.fromkeys([*own, *page]):
+        record = found.get(tournament_id)
+        if record is None:
+            continue
+        if (record.stage in (Stage.FINISHED, Stage.CANCELLED)) != ended:
+            if tournament_id in page:  # listed as open, ended since: filed again (its ending job was cut short)
+                found.file(tournament_id, record.stage)
+            continue
+        shown.append(tournament_summary(record) | {"invited": record.id in invited})
+    end = query["after"] + query["limit"]
+    return {"tournaments": shown, "next": end if end < total else None}
 
 
 @bp.post("/tournaments")

@@ -50,7 +50,11 @@ from service.schemas.common import (
 from service.schemas.mail import MailAddressSchema, MailChoicesSchema, MailConfirmationSchema
 from service.schemas.moderation import DecisionSchema, MuteSchema, ReportSchema, ReportsQuerySchema  # noqa: F401 (a query's schema, named in api.yaml)
 from service.schemas.ratings import LeaderboardQuerySchema, OpponentsQuerySchema, RecentQuerySchema  # noqa: F401 (queries' schemas, named in api.yaml)
-from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
+from service.schemas.tournaments import (
+    CreateTournamentSchema,
+    NewEntrantSchema,
+    TournamentsQuerySchema,  # noqa: F401 (a query's schema, named in api.yaml)
+)
 
 SOURCE = Path(__file__).with_name("api.yaml")
 PREFIXES = events.PREFIXES  # game → the prefix of its schemas' names

@@ -1,4 +1,4 @@
-"""What the tournaments API reads: a new tournament, and an entrant to add."""
+"""What the tournaments API reads: a page of the list, a new tournament, and an entrant to add."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ from application.tournaments import MAX_INVITED, MAX_SWISS_ROUNDS
 from domain import GAMES
 from events.tournaments import Format
 from service.schemas.common import PLAYER_ID, Flag, TurnDeadlineSchema, Whole, _name, _OptionValue, _readable
+from service.schemas.ratings import PageQuerySchema
+
+
+class TournamentsQuerySchema(PageQuerySchema):
+    stage = fields.String(load_default="open", validate=validate.OneOf(["open", "ended"]), metadata={
+        "description": "`open`: the tournaments signing up or under way, latest start first; `ended`: those finished "
+                       "or cancelled, latest end first."})
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
 class CreateTournamentSchema(Schema):

@@ -61,6 +61,28 @@ def test_a_registered_player_creates_a_tournament_that_lists_and_reads_with_its_
     assert listed(api) == [created.json["id"]]
 
 
+def test_the_list_pages_the_open_tournaments_and_apart_those_that_ended(api: ContractClient,
+                                                                        client: redis.Redis) -> None:  # type: ignore[type-arg]
+    ann = register(api, "ann")
+    first, second, third, fourth = (create(api, ann["token"], starts=int(time.time() * 1000) + hours * 3_600_000).json["id"]
+                                    for hours in (1, 2, 3, 4))
+    tournaments = Tournaments(client)
+    for ended in (first, second):
+        tournaments.begin(ended)
+    tournaments.end(first, Stage.CANCELLED)
+    client.hset(keys.tournament(second), "stage", Stage.FINISHED)  # its job cut short before it filed it
+    page = api.get("/v1/tournaments?limit=1").json
+    assert ([each["id"] for each in page["tournaments"]], page["next"]) == ([fourth], 1)
+    page = api.get("/v1/tournaments?after=1&limit=2").json  # third, and second: ended, behind its index
+    assert ([each["id"] for each in page["tournaments"]], page["next"]) == ([third], None)
+    assert listed(api) == [fourth, third]  # second was filed again as it was met
+    ended = api.get("/v1/tournaments?stage=ended").json
+    assert ([each["id"] for each in ended["tournaments"]], ended["next"]) == ([second, first], None)
+    assert api.get("/v1/tournaments").json["next"] is None
+    wrong = api.get("/v1/tournaments?stage=over")
+    assert (wrong.status_code, list(wrong.json["errors"])) == (422, ["stage"])
+
+
 def test_an_unlisted_tournament_is_listed_only_for_those_it_invites_and_who_sign_up(api: ContractClient) -> None:
     ann, bo, cy = register(api, "ann"), register(api, "bo"), register(api, "cy")
     created = create(api, ann["token"], unlisted=True, invited=[bo["id"]]).json
