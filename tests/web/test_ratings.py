@@ -2,12 +2,13 @@
 played by the server's workers, put both on TAKI's leaderboard; its link opens an AI level's page
 (by the keyboard), whose chart's points are the rating history the API gives, and whose
 head-to-head lists the other level with their games counted, and to a signed-in viewer their own
-record against the level first; on a server giving each history's latest point only, the chart
-says it shows the latest of them. Head to head that fails to load says why once, whatever the
+record against the level first; on a server giving each history's latest three points only, the chart
+says it shows the latest of them, each drawn where its rating reads. Head to head that fails to load says why once, whatever the
 tries, and offers to try again. At 1280 and 375 px."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -25,7 +26,7 @@ from tests.web.pages import fits, register
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 GAMES = 3
-POINTS = 1  # the latest points of a history the server gives: fewer than the games that count (two at least are played to count)
+POINTS = 3  # the latest points of a history the server gives: fewer than the games that count (four at least are played to count)
 
 
 @pytest.fixture(scope="module")
@@ -36,15 +37,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def rated_games(api: Client) -> list[dict[str, object]]:
-    """The greedy level's rating history once at least two more rated TAKI games between the random
-    and the greedy AI count (a game may end before each seat moved twice, and count for nothing):
-    GAMES at a time, played to the end by the workers."""
+    """The greedy level's rating history once at least POINTS + 1 more rated TAKI games between the
+    random and the greedy AI count (a game may end before each seat moved twice, and count for
+    nothing): GAMES at a time, played to the end by the workers."""
     before = total(api)
-    for _ in range(4):
+    for _ in range(5):
         played(api)
-        if total(api) >= before + 2:
+        if total(api) >= before + POINTS + 1:
             return history(api)
-    raise AssertionError(f"fewer than two of {4 * GAMES} rated games counted")
+    raise AssertionError(f"fewer than {POINTS + 1} of {5 * GAMES} rated games counted")
 
 
 def played(api: Client) -> None:
@@ -95,8 +96,13 @@ def test_the_player_page_charts_the_history_the_api_gives(page: Page, server: st
     chart = page.locator("section.career", has=page.get_by_role("heading", name="TAKI")).locator("svg.chart")
     expect(chart.locator("circle")).to_have_count(len(points))
     expect(page.get_by_text(f"Latest {POINTS} of {total(api)} rated games")).to_be_visible()
-    drawn = chart.locator("circle").evaluate_all("(circles) => circles.map((c) => [c.dataset.gameId, Number(c.dataset.rating)])")
-    assert drawn == [[point["game_id"], point["rating"]] for point in points]
+    drawn = chart.locator("circle").evaluate_all(
+        "(circles) => circles.map((c) => [c.dataset.gameId, Number(c.dataset.rating), c.cx.baseVal.value, c.cy.baseVal.value])")
+    assert [[game_id, rating] for game_id, rating, _, _ in drawn] == [[point["game_id"], point["rating"]] for point in points]
+    # drawn where they read: oldest first from the left, a higher rating higher up (SVG's y grows downwards)
+    assert [x for _, _, x, _ in drawn] == sorted({x for _, _, x, _ in drawn})
+    for (_, rating, _, y), (_, other, _, other_y) in itertools.combinations(drawn, 2):
+        assert (rating > other) == (y < other_y) and (rating == other) == (y == other_y), drawn
     expect(page.get_by_role("link", name="TAKI,").first).to_have_attribute("href", f"/games/{points[-1]['game_id']}/replay")
     met = page.locator("ul.opponents li", has=page.get_by_role("link", name="AI (random)"))
     expect(met).to_contain_text(re.compile(r": \d+ together, ahead \d+, behind \d+, tied \d+"))
