@@ -1,6 +1,7 @@
-"""Tournaments in the browser: a player creates one with the form, another declines one invitation
+"""Tournaments in the browser: a player creates one with the form (the chosen game's options among its fields), another declines one invitation
 (in the list of tournaments, and in the inbox, where it arrives live, or by blocking its sender) and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
-standings; a page whose stream is down reads the tournament that ended meanwhile; the pages fit a phone and work from the keyboard."""
+standings, each rated table marked so; a page whose stream is down reads the tournament that ended meanwhile; a tournament's page
+shows its time control and its house rules; the pages fit a phone and work from the keyboard."""
 
 from __future__ import annotations
 
@@ -18,13 +19,22 @@ LATER = 30_000  # the start waits for the workers' next sweep (every 10 s), the 
 SIGN_UP = 45_000  # how long bo has to sign up in the browser before the tournament starts, on a loaded machine too
 
 
-def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Page, server: str, tmp_path: Path) -> None:
+def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Page, server: str, api: Client, tmp_path: Path) -> None:
     register(page, server, "ann")
     page.get_by_role("link", name="Tournaments").click()
     page.get_by_role("link", name="Create a tournament").click()
     form = page.get_by_role("form", name="New tournament")
     form.get_by_label("Name", exact=True).fill("Friday cup")
+    form.get_by_text("TAKI rules").click()  # the first game's options, under their summary
+    expect(form.get_by_label("Last card penalty")).to_have_value("4")
     form.get_by_label("Game").select_option("djambi")
+    expect(form.get_by_label("Last card penalty")).to_have_count(0)  # the options follow the game chosen
+    form.get_by_text("Djambi rules").click()
+    form.get_by_label("Encirclement").select_option("enclosure")
+    page.screenshot(path=str(tmp_path / "form-1024.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "form-375.png")
+    page.set_viewport_size(DESKTOP)
     form.get_by_label("Seats at each table").fill("4")
     form.get_by_label("Format").select_option("swiss")
     form.get_by_label("Rounds").fill("3")
@@ -35,6 +45,10 @@ def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Pag
     page.keyboard.press("Enter")  # submits from the keyboard
     expect(page.get_by_role("heading", name="Friday cup")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Swiss of Djambi, 4 seats a table .* signing up"))).to_be_visible()
+    expect(page.get_by_text("Time control: 1 day per move")).to_be_visible()
+    expect(page.get_by_text("House rules: 1 option differs from the standard game")).to_be_visible()
+    tournament = api.call("GET", f"/v1/tournaments/{page.url.rsplit('/', 1)[1]}").json()
+    assert tournament["options"]["encirclement"] == "enclosure" and tournament["options"]["self_kill"] is True
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("table", name="Standings")).to_contain_text("ann")
     page.get_by_label("AI level").select_option("random")
@@ -80,13 +94,20 @@ def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_pa
         expect(standings.get_by_role("row")).to_have_count(5)  # the heading, three AIs and bo
         fits(bo, tmp_path / "signed-up-375.png")
         expect(bo.get_by_role("heading", name="Round 1")).to_be_visible(timeout=SIGN_UP + LATER)  # paired by the workers, drawn live
-        expect(bo.get_by_text(re.compile(r"·\s*finished\s*·"))).to_be_visible(timeout=3 * LATER)
+        expect(bo.get_by_text(re.compile(r"·\s*finished\b"))).to_be_visible(timeout=3 * LATER)
         expect(standings).to_contain_text("withdrawn after round")  # bo never moved: out of time, withdrawn
         fits(bo, tmp_path / "finished-375.png")
         final = api.call("GET", f"/v1/tournaments/{tournament['id']}").json()
         shown = [row.inner_text().split("\t")[1] for row in standings.get_by_role("row").all()[1:]]
         assert [name.split(" (")[0] for name in shown] == [row["name"] for row in final["standings"]]
         assert [table for each in final["paired"] for table in each["tables"] if table["places"] is None] == []
+        rated = [[table["rated"] for table in each["tables"]] for each in final["paired"]]
+        assert rated[0] in ([True, False], [False, True])  # bo against an AI counts; one AI level against itself does not
+        for number, tables in enumerate(rated, 1):
+            shown = bo.get_by_role("region", name=f"Round {number}").get_by_role("listitem")
+            for index, counts in enumerate(tables):
+                expect(shown.nth(index).locator(".badge.rated")).to_have_count(int(counts))
+        expect(bo.locator(".round .badge.rated").first).to_have_text("Rated")
         bo.set_viewport_size(DESKTOP)
         bo.screenshot(path=str(tmp_path / "finished-1280.png"), full_page=True)
         leader = final["standings"][0]["name"]
@@ -138,3 +159,21 @@ def test_the_page_reads_a_tournament_that_ended_while_its_stream_was_down(
         page.goto(f"{server}/tournaments/{tournament['id']}")
         expect(page.get_by_text(re.compile(r"·\s*signing up\s*·"))).to_be_visible()
         expect(page.get_by_text(re.compile(r"·\s*cancelled\s*·"))).to_be_visible(timeout=LATER)  # nobody signed up
+
+
+def test_a_tournaments_page_shows_its_time_control_and_house_rules(page: Page, server: str, api: Client, tmp_path: Path) -> None:
+    register(page, server, "ann")
+    body = {"name": "House cup", "game": "taki", "seats": 2, "format": "round_robin", "starts": int(time.time() * 1000) + 3_600_000,
+            "options": {"first_seat": 1, "last_card_rule": "off"},
+            "turn_deadline": {"seconds": 172800, "policy": "forfeit", "weekends": True, "vacation_days": 3}}
+    tournament = api.call("POST", "/v1/tournaments", signed_in(page)["token"], json=body).json()
+    page.goto(f"{server}/tournaments/{tournament['id']}")
+    expect(page.get_by_text("Time control: 2 days per move, weekends off, vacation adds up to 3 days")).to_be_visible()
+    rules = page.locator(".house-rules")
+    rules.get_by_text("House rules: 2 options differ from the standard game").focus()
+    page.keyboard.press("Enter")  # opened from the keyboard
+    expect(rules.locator("[data-option=first_seat]")).to_have_text("the seat that plays first (§3, step 4): 2")  # counted from 1
+    expect(rules.locator("[data-option=last_card_rule]")).to_contain_text(": off")
+    page.screenshot(path=str(tmp_path / "house-rules-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "house-rules-375.png")

@@ -18,6 +18,19 @@ export function field(path, label, control, hint = null) {
     error);
 }
 
+/** A number input starting at `value` (null: empty). */
+export function number(value, min, max) {
+  return h("input", { type: "number", inputmode: "numeric", value: value ?? "", min, max, step: "any" });
+}
+
+/** The value of a number input as the API reads it: a number, or the text as typed for the server to refuse. */
+export function numeric(input) {
+  const text = input.value.trim();
+  if (text === "") return undefined;
+  const value = Number(text);
+  return Number.isNaN(value) ? text : value;
+}
+
 /** A duration's field: a number and its unit (days, hours, minutes), starting at `seconds` (null: empty); its
  * `seconds()` reads it as the API does, undefined when empty, the text as typed when it is no number. */
 export function durationField(path, label, seconds, hint) {

@@ -9,15 +9,18 @@ export function statusWord(status) {
   return { waiting: "Waiting for players", active: "In play", finished: "Finished", cancelled: "Cancelled" }[status] || status;
 }
 
-/** The game's time control in words ("2 days per move", "3 days + 1 day a turn", "1 day per turn,
- * weekends off"), or null when moves have no deadline. */
+/** The time control of a game or a tournament in words ("2 days per move", "3 days + 1 day a turn, at most
+ * 5 days", "1 day per turn, weekends off", "1 day per move, vacation adds up to 3 days"), or null when moves have no deadline. */
 export function pace(game) {
   const control = game.turn_deadline;
   if (!control) return null;
   const time = durationWords(control.seconds);
-  const words = control.clock === "fischer" ? `${time} + ${durationWords(control.increment)} a turn`
-    : `${time} per ${control.clock === "simple" ? "turn" : "move"}`;
-  return control.weekends ? `${words}, weekends off` : words;
+  const words = [control.clock === "fischer" ? `${time} + ${durationWords(control.increment)} a turn`
+    : `${time} per ${control.clock === "simple" ? "turn" : "move"}`];
+  if (control.maximum) words.push(`at most ${durationWords(control.maximum)}`);
+  if (control.weekends) words.push("weekends off");
+  if (control.vacation_days) words.push(`vacation adds up to ${durationWords(control.vacation_days * 86400)}`);
+  return words.join(", ");
 }
 
 /** A seat's name as people read it: the player's name (an AI's is its level), whom a reserved seat waits for, or "free". */

@@ -1,7 +1,6 @@
 // What the tournament pages share: a tournament's facts in words, and an entrant's link to its player page.
 
 import { h } from "./dom.js";
-import { durationWords } from "./durations.js";
 import { gameTitle } from "./games.js";
 
 export const FORMATS = { round_robin: "Round robin", swiss: "Swiss" };
@@ -15,9 +14,6 @@ export function factsLine(each, types) {
   const game = gameTitle(types, each.game);
   return `${FORMATS[each.format]} of ${game}, ${each.seats} seats a table · starts ${startWords(each.starts)} · ${STAGES[each.stage]}`;
 }
-
-/** The time control in words: "1 day a move". */
-export const clockWords = (deadline) => `${durationWords(deadline.seconds)} ${deadline.clock === "per_move" ? "a move" : "on the clock"}`;
 
 /** An entrant's name linking to its player page: a registered player's, or its AI level's. */
 export function entrantLink(entrant, name) {

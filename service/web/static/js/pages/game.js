@@ -11,6 +11,7 @@ import { fill, h, notice, perform } from "../dom.js";
 import { gameTitle, rulesAddress, seatName, seatNames, statusWord } from "../games.js";
 import { catchUp, drawHistory, history, more } from "../history.js";
 import { claimInviteLink, invitedOffer, inviteLink, readInviteCodes } from "../invite_link.js";
+import { houseRules } from "../options.js";
 import { claimSeatLink, showSeatLink } from "../seat_link.js";
 import { leaveSeat, seatBot, takeSeat } from "../seats.js";
 import { follow, followChat } from "../stream.js";
@@ -332,17 +333,3 @@ const leave = (page) => guarded(page, async () => {
   await leaveSeat(page.id);
   page.token = null;
 });
-
-/** The options this game was made with that differ from the standard game's, in the words the
- * server lists its options with: every seat and spectator knows the house rules. */
-function houseRules(view, types) {
-  const options = types.find((type) => type.name === view.game)?.options || [];
-  const changed = options.filter((option) => JSON.stringify(view.options[option.name]) !== JSON.stringify(option.default));
-  if (!changed.length) return h("p", { class: "house-rules" }, "Standard rules.");
-  return h("details", { class: "house-rules" },
-    h("summary", {}, `House rules: ${changed.length} ${changed.length === 1 ? "option differs" : "options differ"} from the standard game`),
-    h("ul", {}, changed.map((option) => h("li", { dataset: { option: option.name } },
-      `${option.description}: `, h("strong", {}, optionWords(view.options[option.name]))))));
-}
-
-const optionWords = (value) => (value === true ? "yes" : value === false ? "no" : String(value).replace(/_/g, " "));

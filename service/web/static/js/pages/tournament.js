@@ -1,11 +1,12 @@
-// A tournament's page, /tournaments/<id>: its facts, sign-up and withdrawal, AI entrants for its
-// creator, the standings and rounds kept live by its stream, each table linking to its game, and the
-// rules it plays by. Names are text.
+// A tournament's page, /tournaments/<id>: its facts, time control and house rules, sign-up and withdrawal,
+// AI entrants for its creator, the standings and rounds kept live by its stream, each table linking to its
+// game and saying whether it is rated, and the rules it plays by. Names are text.
 
 import * as api from "../api.js";
 import { button, fill, h, perform, problemNotice } from "../dom.js";
-import { gameTitle } from "../games.js";
-import { clockWords, entrantLink, factsLine } from "../tournaments.js";
+import { gameTitle, pace } from "../games.js";
+import { houseRules } from "../options.js";
+import { entrantLink, factsLine } from "../tournaments.js";
 
 export async function showTournament(main, id) {
   document.title = "Tournament · Meeple";
@@ -18,7 +19,8 @@ export async function showTournament(main, id) {
   }
   const parts = { facts: h("p", {}), actions: h("div", { class: "actions" }), standings: h("div", {}), rounds: h("div", {}) };
   fill(main, h("section", { class: "tournament", "aria-labelledby": "tournament-title" },
-    h("h1", { id: "tournament-title" }, tournament.name), parts.facts, parts.actions,
+    h("h1", { id: "tournament-title" }, tournament.name), parts.facts,
+    h("p", {}, `Time control: ${pace(tournament)}`), houseRules(tournament, types), parts.actions,
     h("h2", {}, "Standings"), parts.standings, h("h2", {}, "Rounds"), parts.rounds,
     h("h2", {}, "Rules"), h("ul", { class: "rules" }, tournament.rules.map((rule) => h("li", {}, rule))),
     h("p", {}, h("a", { href: "/tournaments" }, "All tournaments"))));
@@ -27,7 +29,7 @@ export async function showTournament(main, id) {
     if (isLater(tournament.version, now.version)) return;  // never an older state than the one shown
     tournament = now;
     document.title = `${now.name} · Meeple`;
-    fill(parts.facts, `${factsLine(now, types)} · ${clockWords(now.turn_deadline)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
+    fill(parts.facts, `${factsLine(now, types)}${now.rounds ? ` · ${now.rounds} rounds` : ""}`);
     const basis = JSON.stringify([now.stage, now.entrants.map((each) => [each.id, each.withdrawn])]);
     if (basis !== acting) drawActions(parts.actions, now, types.find((type) => type.name === now.game).bots, draw);
     acting = basis;
@@ -131,13 +133,15 @@ function standingsTable(tournament) {
 const withdrawn = (entrant) => entrant.withdrawn === null ? null
   : ` (withdrawn after round ${entrant.withdrawn}${entrant.timed_out ? ", out of time" : ""})`;
 
-/** A round's tables, each a link named for the game's `title`, with its places or its players, and who sat out. */
+/** A round's tables, each a link named for the game's `title`, with its places or its players and a badge
+ *  when rated, and who sat out. */
 function roundList(tournament, round, title) {
   const names = Object.fromEntries(tournament.entrants.map((each) => [each.id, each.name]));
   return h("section", { class: "round", "aria-label": `Round ${round.number}` }, h("h3", {}, `Round ${round.number}`),
     h("ul", {}, round.tables.map((table, index) => h("li", {},
       h("a", { href: `/games/${encodeURIComponent(table.game_id)}` }, `${title} table ${index + 1}`), ": ",
       table.places ? table.places.map((place) => place.map((each) => names[each]).join(" = ")).join(", then ")
-        : `${table.entrants.map((each) => names[each]).join(", ")} (playing)`))),
+        : `${table.entrants.map((each) => names[each]).join(", ")} (playing)`,
+      table.rated ? [" ", h("span", { class: "badge rated" }, "Rated")] : null))),
     round.byes.length ? h("p", {}, `Sitting out: ${round.byes.map((each) => names[each]).join(", ")}`) : null);
 }

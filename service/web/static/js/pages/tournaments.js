@@ -1,9 +1,10 @@
 // The tournaments page, /tournaments: the listed ones and the signed-in player's own, and the form
-// that creates one (/tournaments/new). Names are text.
+// that creates one (/tournaments/new), with the chosen game's options. Names are text.
 
 import * as api from "../api.js";
 import { button, fill, h, perform, problemNotice } from "../dom.js";
 import { clearErrors, durationField, field, refused } from "../forms.js";
+import { optionFields } from "../options.js";
 import { FORMATS, factsLine } from "../tournaments.js";
 
 export async function showTournaments(main) {
@@ -54,9 +55,12 @@ export async function showNewTournament(main) {
   const unlisted = h("input", { type: "checkbox", name: "unlisted" });
   const invited = h("input", { type: "text", name: "invited_names", autocomplete: "off" });
   const message = h("div", { "aria-live": "polite" });
+  const rules = h("div", {});
+  let options;
+  const drawOptions = () => fill(rules, (options = optionFields(types.find((each) => each.name === game.value))).element);
   const form = h("form", { class: "card-form", novalidate: true, "aria-label": "New tournament" },
     field("name", "Name", h("input", { type: "text", name: "name", maxlength: 64, required: true })),
-    field("game", "Game", game), field("seats", "Seats at each table", seats), field("format", "Format", format),
+    field("game", "Game", game), field("seats", "Seats at each table", seats), rules, field("format", "Format", format),
     roundsField, clock.element, field("starts", "Sign-up closes and round 1 starts", starts),
     field("unlisted", "Unlisted: only those with its link see it", unlisted),
     field("invited_names", "Invite (names of players you have played with, comma-separated)", invited),
@@ -68,6 +72,8 @@ export async function showNewTournament(main) {
     roundsField.hidden = format.value !== "swiss";
   };
   game.addEventListener("change", fit);
+  game.addEventListener("change", drawOptions);
+  drawOptions();
   format.addEventListener("change", fit);
   fit();
   form.addEventListener("submit", async (event) => {
@@ -77,8 +83,9 @@ export async function showNewTournament(main) {
       name: form.elements.name.value, game: game.value, seats: Number(seats.value), format: format.value,
       rounds: format.value === "swiss" ? Number(rounds.value) : null, unlisted: unlisted.checked,
       starts: new Date(starts.value).getTime() || 0, turn_deadline: { seconds: clock.seconds(), policy: "forfeit" },
-      invited_names: invited.value.split(",").map((name) => name.trim()).filter(Boolean),
+      invited_names: invited.value.split(",").map((name) => name.trim()).filter(Boolean), options: {},
     };
+    options.read(body.options);
     try {
       const created = await api.createTournament(body, me.token);
       location.assign(`/tournaments/${encodeURIComponent(created.id)}`);

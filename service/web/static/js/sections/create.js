@@ -8,8 +8,8 @@
 
 import * as api from "../api.js";
 import { fill, h, problemNotice } from "../dom.js";
-import { clearErrors, durationField, field, refused, showErrors } from "../forms.js";
-import { rulesAddress } from "../games.js";
+import { clearErrors, durationField, field, number, numeric, refused, showErrors } from "../forms.js";
+import { optionFields } from "../options.js";
 import { takeSeat } from "../seats.js";
 
 const POLICIES = {
@@ -17,38 +17,6 @@ const POLICIES = {
   auto: "auto: an AI plays the move",
   forfeit: "forfeit: the seat leaves the game",
 };
-
-const words = (name) => name.replace(/_/g, " ").replace(/^./, (first) => first.toUpperCase());
-function number(value, min, max) {
-  return h("input", { type: "number", inputmode: "numeric", value: value ?? "", min, max, step: "any" });
-}
-
-/** The value of a number input as the API reads it: a number, or the text as typed for the server to refuse. */
-function numeric(input) {
-  const text = input.value.trim();
-  if (text === "") return undefined;
-  const value = Number(text);
-  return Number.isNaN(value) ? text : value;
-}
-
-/** A seat option (`first_seat`) as people count seats, from 1; the API's seats count from 0. */
-const seatOption = (option) => option.kind === "integer" && option.name.endsWith("_seat");
-const counted = (option, value) => (seatOption(option) ? value + 1 : value);
-
-function optionControl(option) {
-  if (option.kind === "boolean") return h("input", { type: "checkbox", checked: option.default === true });
-  if (option.kind === "choice") {
-    return h("select", {}, option.values.map((value) => h("option", { value, selected: value === option.default }, value)));
-  }
-  return number(counted(option, option.default), counted(option, option.minimum), counted(option, option.maximum));
-}
-
-/** An option's hint, each section it cites ("§11.8") a link to that section of the game's rules page. */
-function optionHint(game, option) {
-  const range = option.kind === "integer" ? ` (${counted(option, option.minimum)} to ${counted(option, option.maximum)})` : "";
-  const text = `${option.description}${range}; default ${counted(option, option.default)}.`;
-  return text.split(/(§\d+(?:\.\d+)*)/).map((part, cited) => (cited % 2 ? h("a", { href: rulesAddress(game, part) }, part) : part));
-}
 
 function budgetFields(path, budget) {
   const iterations = number("", 1, 100000);
@@ -194,22 +162,6 @@ function seatsFields(type, contacts) {
       });
     },
     mine: () => seatRows.findIndex((row) => row.open()), // the first seat anyone may take
-  };
-}
-
-function optionFields(type) {
-  const options = type.options.map((option) => ({ option, control: optionControl(option) }));
-  return {
-    element: h("details", { class: "group rules" },
-      h("summary", {}, `${type.title} rules: ${type.options.length} options, each at its default until changed`),
-      h("p", {}, h("a", { href: rulesAddress(type.name), class: "rules-link" }, `The rules of ${type.title}`)),
-      options.map(({ option, control }) => field(`options.${option.name}`, words(option.name), control, optionHint(type.name, option)))),
-    read(chosen) {
-      for (const { option, control } of options) {
-        const value = option.kind === "boolean" ? control.checked : option.kind === "integer" ? numeric(control) : control.value;
-        if (value !== undefined) chosen[option.name] = seatOption(option) && typeof value === "number" ? value - 1 : value;
-      }
-    },
   };
 }
 
