@@ -1,15 +1,18 @@
 """The home page and the lobby: a player's token kept and forgotten, the create form's refusals
-shown where they belong, games listed by status, and seats taken, given to an AI and left."""
+shown where they belong, its Rated choice kept by the game made, games listed by status (a rated one
+marked so), and seats taken, given to an AI and left."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.integration.clients import Client
-from tests.web.pages import refused_at, register, signed_in
+from tests.web.conftest import PHONE
+from tests.web.pages import fits, refused_at, register, signed_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.http]
 
@@ -32,6 +35,34 @@ def test_a_refused_game_shows_the_servers_error_next_to_the_field_it_names(page:
     seconds = form.get_by_label("Time for each move", exact=True)
     expect(seconds).to_have_accessible_description(re.compile(r"^Up to a year.*greater than or equal to 1"))
     expect(penalty).not_to_have_attribute("aria-invalid", "true")  # the earlier error is gone
+
+
+def test_the_create_forms_rated_choice_reaches_the_game_and_the_lobby_marks_rated_games(
+        page: Page, api: Client, server: str, tmp_path: Path) -> None:
+    register(page, server, "ann")
+    made = {}
+    for choice in ("As its seats say", "Not rated"):  # ann's own seat and an AI's: rated unless ann says
+        page.goto(f"{server}/")
+        form = page.get_by_role("form", name="New game")
+        form.get_by_label("Seat 2", exact=True).select_option("greedy")
+        rated = form.get_by_label("Rated", exact=True)
+        expect(rated).to_have_accessible_description(re.compile(r"no AI level sits at two seats \(such a game is never rated\)"))
+        rated.select_option(label=choice)
+        form.get_by_role("button", name="Create game").click()
+        expect(page).to_have_url(re.compile(r"/games/[\w-]+$"))
+        made[choice] = page.url.rsplit("/", 1)[1]
+    assert api.call("GET", f"/v1/games/{made['As its seats say']}").json()["rated"] is True
+    assert api.call("GET", f"/v1/games/{made['Not rated']}").json()["rated"] is False
+    page.goto(f"{server}/")
+    page.get_by_label("Lobby game").select_option("taki")
+    page.get_by_label("Lobby status").select_option("active")
+    games = page.get_by_role("list", name="Games", exact=True).get_by_role("listitem")
+    expect(games.filter(has_text=made["As its seats say"]).locator(".badge.rated")).to_have_text("Rated")
+    expect(games.filter(has_text=made["Not rated"])).to_contain_text("In play")
+    expect(games.filter(has_text=made["Not rated"]).locator(".badge.rated")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "lobby-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "lobby-375.png")
 
 
 def test_a_visitor_takes_a_seat_from_the_lobby_gives_one_to_an_ai_and_leaves(page: Page, api: Client, server: str) -> None:

@@ -180,7 +180,7 @@ function tableFields(me) {
       field("spectator_delay", "Spectator delay (moves)", delay, "How many moves behind spectators watch, 0 to 1000."),
       lobby.element,
       field("unlisted", "Unlisted: only people given its address find it", unlisted),
-      field("rated", "Rated", rated, "Whether the result counts for ratings; as its seats say: rated when every seat is an AI's or kept for a registered player and no AI is given a budget."),
+      field("rated", "Rated", rated, "Whether the result counts for ratings; as its seats say: rated when every seat is an AI's or kept for a registered player, no AI is given a budget and no AI level sits at two seats (such a game is never rated)."),
       field("sit", "Take a seat myself", sit),
       field("name", "Your name", name)),
     read(chosen) {
