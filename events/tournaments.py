@@ -291,7 +291,7 @@ class Tournaments:
 
     def being_opened(self, tournament_id: str, number: int) -> bool:
         """Whether round `number` was paired and is kept from the readers until its games are all opened."""
-        return bool(self.redis.sismember(keys.tournament_opening(tournament_id), number))
+        return bool(self.redis.sismember(keys.tournament_opening(tournament_id), str(number)))
 
     def opened(self, tournament_id: str, number: int) -> None:
         """Show round `number`, its games all opened, to the tournament's readers."""
