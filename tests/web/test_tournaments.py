@@ -1,6 +1,7 @@
 """Tournaments in the browser: a player creates one with the form (the chosen game's options among its fields), another declines one invitation
 (in the list of tournaments, and in the inbox, where it arrives live, or by blocking its sender) and follows another to its page, signs up there and follows its standings live as its AI entrants play it to the end, then opens a player page from the
-standings, each rated table marked so; a page whose stream is down reads the tournament that ended meanwhile; a tournament's page
+standings, each rated table marked so; the list shows the open tournaments a page at a time (More adds the next) and, apart,
+those that ended; a page whose stream is down reads the tournament that ended meanwhile; a tournament's page
 shows its time control and its house rules; the pages fit a phone and work from the keyboard."""
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from tests.web.conftest import DESKTOP, PHONE
 from tests.web.pages import browsers, fits, register, signed_in
 
 LATER = 30_000  # the start waits for the workers' next sweep (every 10 s), the rounds for the AIs' games
+PAGE = 20  # tournaments the list shows at first, and each More adds
+DAY = 86_400_000
 SIGN_UP = 45_000  # how long bo has to sign up in the browser before the tournament starts, on a loaded machine too
 
 
@@ -66,6 +69,41 @@ def test_the_creation_form_makes_a_tournament_and_refuses_at_the_field(page: Pag
     page.screenshot(path=str(tmp_path / "tournament-1280.png"), full_page=True)
     page.get_by_role("link", name="All tournaments").click()
     expect(page.get_by_role("link", name="Friday cup")).to_be_visible()
+
+
+def test_the_list_shows_the_open_tournaments_a_page_at_a_time_and_those_that_ended_apart(
+        page: Page, server: str, api: Client, tmp_path: Path) -> None:
+    page.route(re.compile(r"/v1/tournaments\?stage=ended"), lambda route: route.fulfill(json={"tournaments": [], "next": None}))
+    page.goto(f"{server}/tournaments")
+    expect(page.get_by_role("region", name="Ended")).to_contain_text("None has ended yet.")
+    page.unroute(re.compile(r"/v1/tournaments\?stage=ended"))
+    ann = api.call("POST", "/v1/players", json={"name": "ann"}).json()
+    now = int(time.time() * 1000)
+    body = {"game": "taki", "seats": 2, "format": "swiss", "rounds": 2, "turn_deadline": {"seconds": 86400, "policy": "forfeit"}}
+    gone = api.call("POST", "/v1/tournaments", ann["token"], json=body | {"name": "Gone cup", "starts": now + 1_000}).json()
+    for number in range(PAGE + 1):  # the latest starts of all (the others' start within hours): a page and one more
+        api.call("POST", "/v1/tournaments", ann["token"], json=body | {"name": f"Far cup {number}", "starts": now + 80 * DAY - number})
+    page.goto(f"{server}/tournaments")
+    opened = page.get_by_role("region", name="Open")
+    expect(opened.get_by_role("listitem").nth(PAGE - 1)).to_contain_text(f"Far cup {PAGE - 1}")
+    expect(opened.get_by_role("link", name=f"Far cup {PAGE}")).to_have_count(0)
+    opened.get_by_role("button", name="More").focus()
+    page.keyboard.press("Enter")  # the next page, appended; the last (fewer than two pages are open), so More leaves
+    expect(opened.get_by_role("listitem").nth(PAGE)).to_contain_text(f"Far cup {PAGE}")
+    expect(opened.get_by_role("listitem").first).to_contain_text("Far cup 0")
+    expect(opened.get_by_role("button", name="More")).to_be_hidden()
+    expect(opened.get_by_role("link", name=f"Far cup {PAGE}")).to_be_focused()
+    deadline = time.monotonic() + LATER / 1000
+    while api.call("GET", f"/v1/tournaments/{gone['id']}").json()["stage"] != "cancelled":  # nobody signed up
+        assert time.monotonic() < deadline
+        time.sleep(0.5)
+    page.reload()
+    expect(page.get_by_role("region", name="Ended").get_by_role("link", name="Gone cup")).to_be_visible()
+    expect(opened.get_by_role("listitem").first).to_contain_text("Far cup 0")
+    expect(opened.get_by_role("link", name="Gone cup")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "list-1024.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    fits(page, tmp_path / "list-375.png")
 
 
 def test_a_player_signs_up_and_follows_the_standings_live_then_opens_a_player_page(

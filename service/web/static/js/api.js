@@ -216,7 +216,8 @@ export async function inboxStreamUrl(token) {
 }
 
 const tournamentPath = (id) => `/v1/tournaments/${encodeURIComponent(id)}`;
-export const tournaments = (token) => call("GET", "/v1/tournaments", { token });
+/** A page of the listed tournaments of `stage` ("open" or "ended"), 20 from `after`, the player's own first on the first. */
+export const tournaments = (token, stage, after) => call("GET", `/v1/tournaments?stage=${stage}&after=${after}&limit=20`, { token });
 export const tournament = (id) => call("GET", tournamentPath(id));
 export const createTournament = (body, token) => call("POST", "/v1/tournaments", { token, body });
 export const enterTournament = (id, body, token) => call("POST", `${tournamentPath(id)}/entrants`, { token, body });

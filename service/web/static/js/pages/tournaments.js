@@ -1,4 +1,4 @@
-// The tournaments page, /tournaments: the listed ones and the signed-in player's own, and the form
+// The tournaments page, /tournaments: the open ones and, apart, those that ended (the signed-in player's own first), and the form
 // that creates one (/tournaments/new), with the chosen game's options. Names are text.
 
 import * as api from "../api.js";
@@ -10,24 +10,54 @@ import { FORMATS, factsLine } from "../tournaments.js";
 export async function showTournaments(main) {
   document.title = "Tournaments · Meeple";
   const me = api.player();
-  const list = h("div", {});
+  const lists = h("div", {});
   fill(main, h("section", { "aria-labelledby": "tournaments-title" },
     h("h1", { id: "tournaments-title" }, "Tournaments"),
     me ? h("p", {}, h("a", { href: "/tournaments/new" }, "Create a tournament")) : h("p", {}, "Sign in to create one or sign up."),
-    list));
+    lists));
   try {
-    const [{ tournaments }, { types }] = await Promise.all([api.tournaments(me?.token), api.gameTypes()]);
-    fill(list, tournaments.length ? h("ul", { class: "tournaments" }, tournaments.map((each) => listed(each, me, types)))
-      : h("p", {}, "No tournament yet."));
+    const { types } = await api.gameTypes();
+    fill(lists, stageList("open", "Open", "No tournament is open.", me, types),
+      stageList("ended", "Ended", "None has ended yet.", me, types));
   } catch (problem) {
-    fill(list, problemNotice(problem));
+    fill(lists, problemNotice(problem));
   }
 }
 
-/** A tournament's line: its link and facts, and for an invitation, a button that declines it. */
+/** The listed tournaments of `stage` under `title`, a page at a time: a More button for the next (after a
+ * failure, "Try again" in its place) keeps the keyboard, and once the last page is in hands it to its first new line. */
+function stageList(stage, title, none, me, types) {
+  const list = h("ul", { class: "tournaments" });
+  const empty = h("p", { hidden: true }, none);
+  const message = h("div");
+  const shown = new Set(); // the player's own come first on the first page, and again where later pages list them
+  let after = 0;
+  const more = button("More", () => read(), { hidden: true });
+  const read = async () => {
+    const focused = document.activeElement === more; // disabled, it lets go of the keyboard: given back below
+    more.disabled = true;
+    let first = null;
+    const done = await perform(message, async () => {
+      const found = await api.tournaments(me?.token, stage, after);
+      const fresh = found.tournaments.filter((each) => !shown.has(each.id) && shown.add(each.id));
+      list.append(...fresh.map((each) => listed(each, me, types)));
+      first = list.children[list.children.length - fresh.length];
+      after = found.next;
+    });
+    more.textContent = done ? "More" : "Try again";
+    more.disabled = false;
+    more.hidden = done && after === null;
+    empty.hidden = !done || list.children.length > 0;
+    if (focused) (more.hidden ? first?.querySelector("a") : more)?.focus();
+  };
+  read();
+  return h("section", { "aria-labelledby": `${stage}-title` }, h("h2", { id: `${stage}-title` }, title), list, empty, message, more);
+}
+
+/** A tournament's line: its link and facts, and for an invitation to one signing up, a button that declines it. */
 function listed(each, me, types) {
   const line = h("li", {}, h("a", { href: `/tournaments/${encodeURIComponent(each.id)}` }, each.name), " · ", factsLine(each, types));
-  if (!each.invited) return line;
+  if (!each.invited || each.stage !== "signing_up") return line;
   const message = h("span", { "aria-live": "polite" });
   const decline = () => perform(message, async () => {
     await api.declineTournament(each.id, me.token);
