@@ -43,12 +43,13 @@ RULES = (
     "breaking ties): at two seats the top half meets the bottom half (1st against the first of the bottom half, and so "
     "on); at more, the entrants are cut into as many bands as seats, strongest first, and each table takes one from "
     "each band. Later rounds seat players of close scores together, keeping apart those who met where the search "
-    "finds a way (at two seats, always when any pairing can).",
+    "finds a way (at two seats, whenever a pairing that does is found within the search's bound).",
     "A round robin meets every pair: at two seats exactly once; at more seats, each round seats together as many "
-    "pairs as can be who have not met, then those who met least, for as many rounds as every pair needs to meet, so "
-    "some pairs meet more than once.",
+    "pairs who have not met as the search finds, then those who met least, for as many rounds as every pair needs to "
+    "meet, so some pairs meet more than once.",
     "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits, so "
-    "a round lasts as long as its games' clocks allow; a player's vacation stops their clocks here as in any game.",
+    "a round lasts as long as its games' clocks allow: a player's vacation holds a per-move deadline up to the time "
+    "control's vacation days, and stops a Fischer or simple clock, as in any game.",
     "A table counts for ratings as any game of registered players and AI seats does: not one where the same AI level "
     "sits twice.",
     "Withdrawing forfeits your running games (the others at the table play on; at two seats your opponent wins) and "

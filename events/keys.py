@@ -495,6 +495,11 @@ def tournaments_ended() -> str:
     return f"{PREFIX}:tournaments:ended"
 
 
+def ended_tournaments_filed() -> str:
+    """String: set once the tournaments that ended among the open ones (an older store's) were filed apart."""
+    return f"{PREFIX}:tournaments:ended-filed"
+
+
 def tournaments_waiting() -> str:
     """Sorted set: the tournaments signing up, by start time (the reactors' sweep starts those due)."""
     return f"{PREFIX}:tournaments:waiting"

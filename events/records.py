@@ -36,7 +36,7 @@ CURSOR_PATTERN = "^[0-9]{1,15}\\.[A-Za-z0-9_-]{1,64}$"
 
 @dataclass(frozen=True, order=True, slots=True)
 class Cursor:
-    """Where a page of a listing ended: the score (a time in ms) and id of its last game."""
+    """Where a page of a listing ended: the score (a time in ms) and id of its last game (or tournament)."""
 
     # listings run newest first, games of the same time by id backwards: the next page starts before this pair
     score: int
@@ -145,22 +145,8 @@ class GameRecords:
             _ask_after(pipe, index, after, 0, count)
         entries: list[Cursor] = []
         for index, pairs in zip(indexes, pipe.execute(), strict=True):
-            entries += self._after(index, after, count, pairs)
+            entries += entries_after(self.redis, index, after, count, pairs)
         return heapq.nlargest(count, entries)
-
-    def _after(self, index: str, after: Cursor | None, count: int, pairs: list[tuple[bytes, float]]) -> list[Cursor]:
-        """The first `count` entries of `index` after `after`: from `pairs`, and more read while ties come first."""
-        kept: list[Cursor] = []
-        offset = 0
-        while True:
-            entries = [Cursor(int(score), raw_id.decode()) for raw_id, score in pairs]
-            kept += [entry for entry in entries if after is None or entry < after]
-            if len(entries) < count or len(kept) >= count:
-                return kept[:count]
-            offset += len(entries)
-            pipe = self.redis.pipeline(transaction=False)
-            _ask_after(pipe, index, after, offset, count)
-            pairs = pipe.execute()[0]
 
     def _records(self, ids: list[str]) -> list[GameRecord | None]:
         """The records of the games `ids`, None for one that is gone (or failed to be created)."""
@@ -383,6 +369,29 @@ def _reserve(pipe: Pipeline, game_id: str, reserved: Mapping[int, str], links: M
                                                        **{str(seat): LINK + code for seat, code in links.items()}})
     if invitees:
         pipe.hset(keys.meta(game_id), "invitees", json.dumps(invitees))
+
+
+def newest_after(client: redis.Redis, index: str, after: Cursor | None, count: int) -> list[Cursor]:
+    """The first `count` entries of the sorted set `index` (scored by time) after `after`, newest first."""
+    pipe = client.pipeline(transaction=False)
+    _ask_after(pipe, index, after, 0, count)
+    return entries_after(client, index, after, count, pipe.execute()[0])
+
+
+def entries_after(client: redis.Redis, index: str, after: Cursor | None, count: int,
+                  pairs: list[tuple[bytes, float]]) -> list[Cursor]:
+    """The first `count` entries of `index` after `after`: from `pairs` (its first read), and more read while ties come first."""
+    kept: list[Cursor] = []
+    offset = 0
+    while True:
+        entries = [Cursor(int(score), raw_id.decode()) for raw_id, score in pairs]
+        kept += [entry for entry in entries if after is None or entry < after]
+        if len(entries) < count or len(kept) >= count:
+            return kept[:count]
+        offset += len(entries)
+        pipe = client.pipeline(transaction=False)
+        _ask_after(pipe, index, after, offset, count)
+        pairs = pipe.execute()[0]
 
 
 def _ask_after(pipe: Pipeline, index: str, after: Cursor | None, offset: int, count: int) -> None:

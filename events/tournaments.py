@@ -20,8 +20,10 @@ from domain.tournaments.pairing import Round, Table
 from domain.tournaments.standings import Places
 from events import clock, keys
 from events.envelope import TurnDeadline
+from events.records import Cursor, newest_after
 
 NEWS_LENGTH = 100  # changes kept in a tournament's stream of them
+REFILED = 200  # tournaments read at a time when those that ended are filed apart
 LOCK_SECONDS = 120  # how long pairing a round may hold its tournament
 WAIT_SECONDS = 30  # how long a job waits for another pairing the same tournament
 _SET_NEW = """
@@ -165,15 +167,29 @@ class Tournaments:
         shown = {number: value for number, value in rounds.items() if number not in opening}
         return Snapshot(record, _entrants(entrants), _rounds(shown), _results(results), latest[0][0].decode() if latest else "0-0")
 
-    def listed(self, ended: bool, after: int, limit: int) -> tuple[list[str], int]:
-        """A page of the listed tournaments' ids skipping `after`: those signing up or under way, latest start
-        first, or those that `ended`, latest end first; and how many there are in all."""
+    def listed(self, ended: bool, after: Cursor | None, limit: int) -> tuple[list[str], Cursor | None]:
+        """A page of the listed tournaments' ids after the cursor `after`: those signing up or under way, latest
+        start first, or those that `ended`, latest end first; and the next page's cursor (None on the last).
+        A cursor names the last one shown, so a tournament filed meanwhile neither repeats nor hides another."""
         key = keys.tournaments_ended() if ended else keys.tournaments_listed()
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zrevrange(key, after, after + limit - 1)
-        pipe.zcard(key)
-        found, total = pipe.execute()
-        return [each.decode() for each in found], int(total)
+        found = newest_after(self.redis, key, after, limit + 1)
+        return [each.game_id for each in found[:limit]], found[limit - 1] if len(found) > limit else None
+
+    def refile_ended(self) -> int:
+        """File each listed tournament that ended but is still among the open ones (ended before they were kept
+        apart), once, for an older store: how many."""
+        if self.redis.exists(keys.ended_tournaments_filed()):
+            return 0
+        listed = [each.decode() for each in cast(list[bytes], self.redis.zrange(keys.tournaments_listed(), 0, -1))]
+        moved = 0
+        for start in range(0, len(listed), REFILED):
+            batch = listed[start:start + REFILED]
+            for tournament_id, record in zip(batch, self.many(batch), strict=True):
+                if record is not None and record.stage in (Stage.FINISHED, Stage.CANCELLED):
+                    self.file(tournament_id, record.stage)
+                    moved += 1
+        self.redis.set(keys.ended_tournaments_filed(), 1)
+        return moved
 
     def due(self, now: int) -> list[str]:
         """The tournaments signing up whose start has come."""
@@ -209,8 +225,6 @@ class Tournaments:
         and nowhere else; once it ended, a listed one among those that ended. The indexes are global, on
         other cluster slots than the tournament's keys: they follow its stage, and whoever finds one
         behind (a job cut short, a listing) files it again."""
-        over = stage in (Stage.FINISHED, Stage.CANCELLED)
-        listed = over and self.redis.zscore(keys.tournaments_listed(), tournament_id) is not None
         pipe = self.redis.pipeline(transaction=False)
         if stage is not Stage.SIGNING_UP:
             pipe.zrem(keys.tournaments_waiting(), tournament_id)
@@ -218,10 +232,14 @@ class Tournaments:
             pipe.sadd(keys.tournaments_running(), tournament_id)
         else:
             pipe.srem(keys.tournaments_running(), tournament_id)
-        if listed:  # among the ended before it leaves the listed, so that a job cut short between loses it nowhere
-            pipe.zadd(keys.tournaments_ended(), {tournament_id: clock.now()}, nx=True)
-            pipe.zrem(keys.tournaments_listed(), tournament_id)
         pipe.execute()
+        if stage in (Stage.FINISHED, Stage.CANCELLED) and self.redis.zscore(keys.tournaments_listed(), tournament_id) is not None:
+            # among the ended (by its last change: its end) before it leaves the open, each step on its own, so
+            # that one cut short between leaves it in one index or both, never in none
+            latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))
+            ended = int(latest[0][0].split(b"-")[0]) if latest else clock.now()
+            self.redis.zadd(keys.tournaments_ended(), {tournament_id: ended}, nx=True)
+            self.redis.zrem(keys.tournaments_listed(), tournament_id)
 
     def enter(self, tournament_id: str, entrant: Entrant, most: int) -> Entry:
         """Add the entrant while the tournament signs up, unless it is in already or the tournament holds `most`."""

@@ -212,6 +212,7 @@ class Reactor:
         store.games.build_status_index()
         store.games.build_listed_index()
         store.games.refile_finished_since(int(time.time() * 1000) - LOSSES_SECONDS * 1000)
+        self.tournaments.refile_ended()
         self._guarded(partial(queue_digests, self.redis, self.queues), failed=0)
         self._guarded(self._move_tournaments, failed=None)
         for game_id, full in store.games.indexed(Lifecycle.WAITING):

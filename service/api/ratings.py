@@ -19,7 +19,13 @@ from players.mail import DAY_MS
 from service.api.context import executor, players
 from service.errors import ApiError
 from service.schemas.common import parse
-from service.schemas.ratings import PLAYER_OR_AI, LeaderboardQuerySchema, OpponentsQuerySchema, RecentQuerySchema
+from service.schemas.ratings import (
+    MAX_AFTER,
+    PLAYER_OR_AI,
+    LeaderboardQuerySchema,
+    OpponentsQuerySchema,
+    RecentQuerySchema,
+)
 
 bp = Blueprint("ratings", __name__, url_prefix="/v1")
 
@@ -73,7 +79,7 @@ def leaderboard(game: str) -> dict[str, Any]:
                                              start, query["limit"])
     return {"game": game, "days": days, "provisional": query["provisional"], "total": total,
             "ratings": [{"rank": rank, **_ranked(each)} for rank, each in enumerate(listed, start=start + 1)],
-            "next": end if end < total else None}
+            "next": end if end < total and end <= MAX_AFTER else None}
 
 
 @bp.get("/players/<player>/ratings")
@@ -115,4 +121,4 @@ def opponents(player: str) -> dict[str, Any]:
     end = start + query["limit"]
     return {"player": identity, "game": query["game"], "total": total, "opponents": [
         {"player": each.record.other, "name": each.name, "ai": is_ai(each.record.other), **_record(each.record)} for each in met],
-        "next": end if end < total else None}
+        "next": end if end < total and end <= MAX_AFTER else None}

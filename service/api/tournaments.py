@@ -25,6 +25,8 @@ from service.schemas.tournaments import CreateTournamentSchema, NewEntrantSchema
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1")
 
+OWN_READ = 200  # the latest tournaments of a player's read to find those of the stage a list asks for
+
 def tournaments() -> Tournaments:
     store = executor().store
     return Tournaments(store.redis, store.streams.waiting)
@@ -36,23 +38,19 @@ def list_tournaments() -> dict[str, Any]:
     with a player token, before them those of that stage the player was invited to (`invited`, until
     declined) or signed up for."""
     query = parse(TournamentsQuerySchema, request.args.to_dict())
-    ended = query["stage"] == "ended"
+    ended, first = query["stage"] == "ended", query.get("cursor") is None
     player = auth.player(players(), required=False)
     found = tournaments()
-    own, invited = found.of_player(player.id, query["limit"]) if player and query["after"] == 0 else ([], set())
-    page, total = found.listed(ended, query["after"], query["limit"])
-    shown = []
-    for tournament_id in dict.fromkeys([*own, *page]):
-        record = found.get(tournament_id)
-        if record is None:
-            continue
-        if (record.stage in (Stage.FINISHED, Stage.CANCELLED)) != ended:
-            if tournament_id in page:  # listed as open, ended since: filed again (its ending job was cut short)
-                found.file(tournament_id, record.stage)
-            continue
-        shown.append(tournament_summary(record) | {"invited": record.id in invited})
-    end = query["after"] + query["limit"]
-    return {"tournaments": shown, "next": end if end < total else None}
+    own, invited = found.of_player(player.id, OWN_READ) if player else ([], set())
+    page, following = found.listed(ended, query.get("cursor"), query["limit"])
+    records = found.many(list(dict.fromkeys([*own, *page])))
+    of_stage = [record for record in records
+                if record is not None and (record.stage in (Stage.FINISHED, Stage.CANCELLED)) == ended]
+    yours = [record.id for record in of_stage if record.id in own][:query["limit"]]  # the first page's, ahead of the rest
+    shown = [record for record in of_stage if record.id in yours] if first else []
+    shown += [record for record in of_stage if record.id in page and record.id not in yours]
+    return {"tournaments": [tournament_summary(record) | {"invited": record.id in invited} for record in shown],
+            "next": following.code() if following else None}
 
 
 @bp.post("/tournaments")

@@ -8,15 +8,27 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from application.tournaments import MAX_INVITED, MAX_SWISS_ROUNDS
 from domain import GAMES
+from events.records import CURSOR_PATTERN
 from events.tournaments import Format
-from service.schemas.common import PLAYER_ID, Flag, TurnDeadlineSchema, Whole, _name, _OptionValue, _readable
-from service.schemas.ratings import PageQuerySchema
+from service.schemas.common import (
+    PLAYER_ID,
+    CursorField,
+    Flag,
+    TurnDeadlineSchema,
+    Whole,
+    _name,
+    _OptionValue,
+    _readable,
+)
 
 
-class TournamentsQuerySchema(PageQuerySchema):
+class TournamentsQuerySchema(Schema):
     stage = fields.String(load_default="open", validate=validate.OneOf(["open", "ended"]), metadata={
         "description": "`open`: the tournaments signing up or under way, latest start first; `ended`: those finished "
                        "or cancelled, latest end first."})
+    cursor = CursorField(metadata={
+        "description": "`next` of the previous page, as it was (opaque); none for the first page.",
+        "type": "string", "pattern": CURSOR_PATTERN})
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 

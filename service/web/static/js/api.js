@@ -216,8 +216,10 @@ export async function inboxStreamUrl(token) {
 }
 
 const tournamentPath = (id) => `/v1/tournaments/${encodeURIComponent(id)}`;
-/** A page of the listed tournaments of `stage` ("open" or "ended"), 20 from `after`, the player's own first on the first. */
-export const tournaments = (token, stage, after) => call("GET", `/v1/tournaments?stage=${stage}&after=${after}&limit=20`, { token });
+/** A page of the listed tournaments of `stage` ("open" or "ended"), 20 after the `cursor` a page gave (none: the first,
+ * the player's own first). */
+export const tournaments = (token, stage, cursor) =>
+  call("GET", `/v1/tournaments?stage=${stage}&limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { token });
 export const tournament = (id) => call("GET", tournamentPath(id));
 export const createTournament = (body, token) => call("POST", "/v1/tournaments", { token, body });
 export const enterTournament = (id, body, token) => call("POST", `${tournamentPath(id)}/entrants`, { token, body });

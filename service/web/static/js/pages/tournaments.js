@@ -30,23 +30,23 @@ function stageList(stage, title, none, me, types) {
   const list = h("ul", { class: "tournaments" });
   const empty = h("p", { hidden: true }, none);
   const message = h("div");
-  const shown = new Set(); // the player's own come first on the first page, and again where later pages list them
-  let after = 0;
+  const shown = new Set(); // what is drawn already: a page read again after a failure draws nothing twice
+  let cursor = null; // the next page's: none for the first
   const more = button("More", () => read(), { hidden: true });
   const read = async () => {
     const focused = document.activeElement === more; // disabled, it lets go of the keyboard: given back below
     more.disabled = true;
     let first = null;
     const done = await perform(message, async () => {
-      const found = await api.tournaments(me?.token, stage, after);
+      const found = await api.tournaments(me?.token, stage, cursor);
       const fresh = found.tournaments.filter((each) => !shown.has(each.id) && shown.add(each.id));
       list.append(...fresh.map((each) => listed(each, me, types)));
       first = list.children[list.children.length - fresh.length];
-      after = found.next;
+      cursor = found.next;
     });
     more.textContent = done ? "More" : "Try again";
     more.disabled = false;
-    more.hidden = done && after === null;
+    more.hidden = done && cursor === null;
     empty.hidden = !done || list.children.length > 0;
     if (focused) (more.hidden ? first?.querySelector("a") : more)?.focus();
   };
