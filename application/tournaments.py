@@ -33,20 +33,24 @@ MAX_SWISS_ROUNDS = 20
 MAX_INVITED = 50  # players one tournament invites
 MAX_INVITATIONS = 50  # invitations to tournaments an inbox shows
 MAX_START_DAYS = 90  # how far ahead a tournament may start
-RULES = (
+SCORING = (
     "Points by finishing place: one for each seat you finish above, half for each you tie with (4 seats: 3, 2, 1, 0).",
     "A bye (when the entrants do not fill whole tables) scores half of first place's points; byes go to those who "
     "had fewest (in a Swiss, then to the lowest placed; in its round 1, to the lowest seeded).",
     "Standings: points, then Buchholz (your opponents' points summed over every table you sat at; a bye adds nothing "
     "to it), then first places, then sign-up order.",
-    "A Swiss's round 1 is seeded by rating in the game (the rating shown; unrated entrants after, sign-up order "
-    "breaking ties): at two seats the top half meets the bottom half (1st against the first of the bottom half, and so "
-    "on); at more, the entrants are cut into as many bands as seats, strongest first, and each table takes one from "
-    "each band. Later rounds seat players of close scores together, keeping apart those who met where the search "
+)
+PAIRING = {
+    Format.SWISS: "A Swiss's round 1 is seeded by rating in the game (the rating shown; unrated entrants after, sign-up "
+    "order breaking ties): at two seats the top half meets the bottom half (1st against the first of the bottom half, "
+    "and so on); at more, the entrants are cut into as many bands as seats, strongest first, and each table takes one "
+    "from each band. Later rounds seat players of close scores together, keeping apart those who met where the search "
     "finds a way (at two seats, whenever a pairing that does is found within the search's bound).",
-    "A round robin meets every pair: at two seats exactly once; at more seats, each round seats together as many "
-    "pairs who have not met as the search finds, then those who met least, for as many rounds as every pair needs to "
-    "meet, so some pairs meet more than once.",
+    Format.ROUND_ROBIN: "A round robin meets every pair: at two seats exactly once; at more seats, each round seats "
+    "together as many pairs who have not met as the search finds, then those who met least, for as many rounds as "
+    "every pair needs to meet, so some pairs meet more than once.",
+}
+PLAY = (
     "A round's games run at once; the next round is paired when its last game ends. A seat out of time forfeits, so "
     "a round lasts as long as its games' clocks allow: a player's vacation holds a per-move deadline up to the time "
     "control's vacation days, and stops a Fischer or simple clock, as in any game.",
@@ -58,6 +62,11 @@ RULES = (
     "Running out of time in every game of a round withdraws you.",
     "The tournament ends early once its entrants still in cannot fill a table.",
 )
+
+
+def rules(form: Format) -> tuple[str, ...]:
+    """The rules a tournament of the format `form` states on its page."""
+    return (*SCORING, PAIRING[form], *PLAY)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from application import tournaments as desk
 from application.tournament_rounds import table_rated
-from application.tournaments import RULES, TournamentSettings, TournamentView
+from application.tournaments import TournamentSettings, TournamentView, rules
 from domain import GAMES
 from events.envelope import TurnDeadline
 from events.tournaments import Entrant, Stage, Tournaments
@@ -158,7 +158,7 @@ def _tournament(view: TournamentView) -> dict[str, Any]:
         "standings": [{"entrant": row.entrant, "name": names.get(row.entrant, row.entrant), "points": row.points,
                        "buchholz": row.buchholz, "firsts": row.firsts, "played": row.played, "byes": row.byes}
                       for row in view.standings],
-        "rules": list(RULES)}
+        "rules": list(rules(record.format))}
 
 
 def _entrant(entrant: Entrant) -> dict[str, Any]:

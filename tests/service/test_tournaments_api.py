@@ -58,7 +58,12 @@ def test_a_registered_player_creates_a_tournament_that_lists_and_reads_with_its_
         "signing_up", ann["id"], 3, [])
     assert any("Buchholz" in rule and "a bye adds nothing" in rule for rule in tournament["rules"])
     assert any("ends early" in rule for rule in tournament["rules"]) and any("bye in your place" in rule for rule in tournament["rules"])
+    assert any(rule.startswith("A Swiss's round 1 is seeded") for rule in tournament["rules"])  # its format's pairing only
+    assert not any("round robin meets" in rule for rule in tournament["rules"])
     assert listed(api) == [created.json["id"]]
+    robin = api.get(f"/v1/tournaments/{create(api, ann['token'], format='round_robin', rounds=None).json['id']}").json
+    pairing = [rule for rule in robin["rules"] if "Swiss's round 1" in rule or "round robin meets" in rule]
+    assert len(pairing) == 1 and pairing[0].startswith("A round robin meets every pair")
 
 
 def test_the_list_pages_the_open_tournaments_by_cursor_and_apart_those_that_ended(
