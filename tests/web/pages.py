@@ -4,6 +4,7 @@ read the table, play a turn as the page offers it, check a page fits a phone, fi
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -141,9 +142,16 @@ OVERFLOWING = """() => {
 
 
 def fits(page: Page, shot: Path) -> None:
-    """The page, saved as `shot`, is as wide as the phone's screen and nothing reaches past its edges."""
+    """The page, saved as `shot`, is as wide as the phone's screen and nothing reaches past its edges (a part
+    being drawn again as the page's stream tells it something may reach past them for a moment: that passes)."""
     page.screenshot(path=str(shot), full_page=True)
-    found = page.evaluate(OVERFLOWING)
+    settled = time.monotonic() + 2
+    while True:
+        found = page.evaluate(OVERFLOWING)
+        if (found["width"] == PHONE["width"] and found["scroll"] <= found["width"] and not found["outside"]) or \
+                time.monotonic() > settled:
+            break
+        page.wait_for_timeout(100)
     assert found["width"] == PHONE["width"] and found["scroll"] <= found["width"] and not found["outside"], found
 
 
