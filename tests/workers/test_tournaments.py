@@ -74,7 +74,11 @@ def move_for(executor: Executor, rounds: list[Round], player: str) -> None:
 
 
 def to_move(executor: Executor, game_id: str) -> tuple[int, ...]:
-    loaded = executor.load(game_id)
+    """The seats to move in the game: none while it is not made yet (a round is written before its games)."""
+    try:
+        loaded = executor.load(game_id)
+    except GameNotFound:
+        return ()
     return () if loaded.version == 0 else loaded.game.status(loaded.state).to_move
 
 
