@@ -58,6 +58,11 @@ class Stage(StrEnum):
     FINISHED = "finished"
     CANCELLED = "cancelled"  # too few entrants when it was to start
 
+    @property
+    def over(self) -> bool:
+        """Whether a tournament at this stage has ended: finished or cancelled."""
+        return self in (Stage.FINISHED, Stage.CANCELLED)
+
 
 class Entry(StrEnum):
     """What came of a sign-up or its withdrawal before the start."""
@@ -185,7 +190,7 @@ class Tournaments:
         for start in range(0, len(listed), REFILED):
             batch = listed[start:start + REFILED]
             for tournament_id, record in zip(batch, self.many(batch), strict=True):
-                if record is not None and record.stage in (Stage.FINISHED, Stage.CANCELLED):
+                if record is not None and record.stage.over:
                     self.file(tournament_id, record.stage)
                     moved += 1
         self.redis.set(keys.ended_tournaments_filed(), 1)
@@ -224,7 +229,7 @@ class Tournaments:
         """Keep the tournament among those signing up, or under way, as long as its `stage` says it is,
         and nowhere else; once it ended, a listed one among those that ended. The indexes are global, on
         other cluster slots than the tournament's keys: they follow its stage, and whoever finds one
-        behind (a job cut short, a listing) files it again."""
+        behind (a job cut short, the workers' sweep) files it again."""
         pipe = self.redis.pipeline(transaction=False)
         if stage is not Stage.SIGNING_UP:
             pipe.zrem(keys.tournaments_waiting(), tournament_id)
@@ -233,7 +238,7 @@ class Tournaments:
         else:
             pipe.srem(keys.tournaments_running(), tournament_id)
         pipe.execute()
-        if stage in (Stage.FINISHED, Stage.CANCELLED) and self.redis.zscore(keys.tournaments_listed(), tournament_id) is not None:
+        if stage.over and self.redis.zscore(keys.tournaments_listed(), tournament_id) is not None:
             # among the ended (by its last change: its end) before it leaves the open, each step on its own, so
             # that one cut short between leaves it in one index or both, never in none
             latest = cast(list[tuple[bytes, Any]], self.redis.xrevrange(keys.tournament_news(tournament_id), count=1))

@@ -27,6 +27,7 @@ bp = Blueprint("tournaments", __name__, url_prefix="/v1")
 
 OWN_READ = 200  # the latest tournaments of a player's read to find those of the stage a list asks for
 
+
 def tournaments() -> Tournaments:
     store = executor().store
     return Tournaments(store.redis, store.streams.waiting)
@@ -45,7 +46,7 @@ def list_tournaments() -> dict[str, Any]:
     page, following = found.listed(ended, query.get("cursor"), query["limit"])
     records = found.many(list(dict.fromkeys([*own, *page])))
     of_stage = [record for record in records
-                if record is not None and (record.stage in (Stage.FINISHED, Stage.CANCELLED)) == ended]
+                if record is not None and record.stage.over == ended]
     yours = [record.id for record in of_stage if record.id in own][:query["limit"]]  # the first page's, ahead of the rest
     shown = [record for record in of_stage if record.id in yours] if first else []
     shown += [record for record in of_stage if record.id in page and record.id not in yours]
@@ -115,7 +116,7 @@ def tournament_stream(tournament_id: str) -> Response:
     holding only the parts that changed, and an `end` message once it is over."""
     found = tournaments()
     record = desk.find(found, tournament_id)
-    if record.stage in (Stage.FINISHED, Stage.CANCELLED):
+    if record.stage.over:
         return Response(status=204)  # nothing more will change: EventSource does not reconnect
     return event_stream(_changes(found, tournament_id, current_app.config["MEEPLE_STREAM_HEARTBEAT_MS"]), None, None)
 
@@ -124,7 +125,7 @@ def _changes(found: Tournaments, tournament_id: str, heartbeat_ms: int) -> Itera
     yield f"retry: {RECONNECT_MS}\n\n"
     shown = _tournament(desk.view(found, desk.find(found, tournament_id)))
     yield sse(shown, event="tournament")
-    while shown["stage"] not in (Stage.FINISHED, Stage.CANCELLED):
+    while not Stage(shown["stage"]).over:
         while found.news(tournament_id, shown["version"], heartbeat_ms) is None:
             yield ": still here\n\n"
         now = _tournament(desk.view(found, desk.find(found, tournament_id)))
@@ -145,7 +146,6 @@ def change(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
 def _tournament(view: TournamentView) -> dict[str, Any]:
     """A tournament as the API shows it."""
     record = view.record
-    names = {entrant.id: entrant.name for entrant in view.entrants}
     by_id = {entrant.id: entrant for entrant in view.entrants}
     return tournament_summary(record) | {
         "version": view.version, "options": record.options, "turn_deadline": _deadline(record.deadline), "creator": record.creator,
@@ -155,7 +155,7 @@ def _tournament(view: TournamentView) -> dict[str, Any]:
             {"game_id": table.game_id, "entrants": list(table.entrants), "rated": table_rated(table, by_id, record.seats),
              "places": [list(place) for place in view.results[table.game_id].places] if table.game_id in view.results else None}
             for table in paired.tables]} for number, paired in enumerate(view.rounds, 1)],
-        "standings": [{"entrant": row.entrant, "name": names.get(row.entrant, row.entrant), "points": row.points,
+        "standings": [{"entrant": row.entrant, "name": by_id[row.entrant].name if row.entrant in by_id else row.entrant, "points": row.points,
                        "buchholz": row.buchholz, "firsts": row.firsts, "played": row.played, "byes": row.byes}
                       for row in view.standings],
         "rules": list(rules(record.format))}

@@ -451,12 +451,16 @@ class CursorField(fields.Field[Cursor]):
             raise ValidationError("Not a cursor: pass a page's `next` back as it is.") from None
 
 
+def page_cursor() -> CursorField:
+    """A query's cursor: where the page before ended."""
+    return CursorField(metadata={"description": "`next` of the previous page, as it was (opaque); none for the first page.",
+                                 "type": "string", "pattern": CURSOR_PATTERN})
+
+
 class ListGamesSchema(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)), metadata={"description": "Only games of this game."})
     status = fields.Enum(Lifecycle, by_value=fields.String, metadata={"description": "Only games with this status."})
-    cursor = CursorField(metadata={
-        "description": "`next` of the previous page, as it was (opaque); none for the first page.",
-        "type": "string", "pattern": CURSOR_PATTERN})
+    cursor = page_cursor()
     limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
 
 

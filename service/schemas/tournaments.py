@@ -8,17 +8,16 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from application.tournaments import MAX_INVITED, MAX_SWISS_ROUNDS
 from domain import GAMES
-from events.records import CURSOR_PATTERN
 from events.tournaments import Format
 from service.schemas.common import (
     PLAYER_ID,
-    CursorField,
     Flag,
     TurnDeadlineSchema,
     Whole,
     _name,
     _OptionValue,
     _readable,
+    page_cursor,
 )
 
 
@@ -26,9 +25,7 @@ class TournamentsQuerySchema(Schema):
     stage = fields.String(load_default="open", validate=validate.OneOf(["open", "ended"]), metadata={
         "description": "`open`: the tournaments signing up or under way, latest start first; `ended`: those finished "
                        "or cancelled, latest end first."})
-    cursor = CursorField(metadata={
-        "description": "`next` of the previous page, as it was (opaque); none for the first page.",
-        "type": "string", "pattern": CURSOR_PATTERN})
+    cursor = page_cursor()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
 
 
